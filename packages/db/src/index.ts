@@ -1,0 +1,11 @@
+export { createPrisma, type PrismaOptions } from "./client.ts";
+export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
+export { isRecordNotFound, isUniqueViolation } from "./errors.ts";
+export * from "./generated/prisma/client.ts";
+export {
+  defaultMigrationsDir,
+  type MigrateResult,
+  MigrationError,
+  migrate,
+  readMigrations,
+} from "./migrate.ts";

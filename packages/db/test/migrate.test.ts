@@ -1,0 +1,92 @@
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultMigrationsDir, MigrationError, migrate, readMigrations } from "../src/migrate.ts";
+import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
+
+const databases: TestDatabase[] = [];
+async function emptyDatabase(): Promise<string> {
+  const db = await createTestDatabase({ empty: true });
+  databases.push(db);
+  return db.url;
+}
+afterEach(async () => {
+  await Promise.all(databases.splice(0).map((db) => db.drop()));
+});
+
+async function history(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name`);
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("migration runner", () => {
+  it("applies every migration to a fresh database and records it as Prisma Migrate does", async () => {
+    const url = await emptyDatabase();
+    const files = await readMigrations();
+    const result = await migrate(url);
+    expect(result.applied).toEqual(files.map((f) => f.name));
+    const rows = await history(url);
+    expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(files.map((f) => [f.name, f.checksum]));
+    expect(rows.every((r) => r.finished_at instanceof Date)).toBe(true);
+    expect(files[0]!.checksum).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("does nothing on an up-to-date database", async () => {
+    const url = await emptyDatabase();
+    await migrate(url);
+    const again = await migrate(url);
+    expect(again.applied).toEqual([]);
+    expect(again.alreadyApplied.length).toBe((await readMigrations()).length);
+  });
+
+  it("refuses to start when an applied migration's file has changed", async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    await migrate(url, { dir });
+    const [first] = await readMigrations(dir);
+    const file = path.join(dir, first!.name, "migration.sql");
+    await writeFile(file, `${await readFile(file, "utf8")}\n-- edited afterwards\n`);
+    await expect(migrate(url, { dir })).rejects.toThrow(MigrationError);
+    await expect(migrate(url, { dir })).rejects.toThrow(/has changed/);
+  });
+
+  it("rolls a failing migration back whole and records nothing", async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    const broken = path.join(dir, "99999999999999_broken");
+    await cp(path.join(dir, (await readMigrations(dir))[0]!.name), broken, { recursive: true });
+    await writeFile(
+      path.join(broken, "migration.sql"),
+      "CREATE TABLE half_done (id int);\nSELECT no_such_function();\n",
+    );
+    await expect(migrate(url, { dir })).rejects.toThrow(/99999999999999_broken failed/);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rowCount } = await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'half_done'");
+    await client.end();
+    expect(rowCount).toBe(0);
+    expect((await history(url)).map((r) => r.migration_name)).not.toContain("99999999999999_broken");
+  });
+
+  it("lets two runners start at once and applies each migration exactly once", async () => {
+    const url = await emptyDatabase();
+    const results = await Promise.all([migrate(url), migrate(url), migrate(url)]);
+    const files = await readMigrations();
+    expect(results.flatMap((r) => r.applied).sort()).toEqual(files.map((f) => f.name).sort());
+    expect((await history(url)).length).toBe(files.length);
+  });
+});

@@ -1,0 +1,29 @@
+// Starts (or connects to) the test PostgreSQL server once per vitest run and migrates
+// a template database that every test file clones (see @app/db/testing).
+import path from "node:path";
+import { migrate, startEmbeddedPostgres } from "@app/db";
+import { adminQuery, withDatabase } from "@app/db/testing";
+import type { TestProject } from "vitest/node";
+
+export default async function setup(project: TestProject) {
+  // The only place tests read the environment: it says which servers CI provides.
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  const embedded = serverUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: path.resolve(".data/test-postgres"), database: "postgres" });
+  serverUrl ??= embedded!.url;
+
+  // Unique per run, so two runs against one server do not trip over each other.
+  const template = `template_${process.pid}_${Date.now()}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${template}"`);
+  await migrate(withDatabase(serverUrl, template));
+
+  project.provide("databaseServerUrl", serverUrl);
+  project.provide("templateDatabase", template);
+  project.provide("redisUrl", process.env.TEST_REDIS_URL ?? "");
+
+  return async () => {
+    await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    await embedded?.stop();
+  };
+}
