@@ -1,0 +1,144 @@
+import {
+  ErrorBody,
+  ListQuery,
+  NewShort,
+  Short,
+  ShortIdParams,
+  ShortList,
+  ShortLogList,
+  User,
+} from "@app/schemas/shortener";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { bearerAuth } from "./auth.ts";
+import { NotFound } from "./errors.ts";
+import { plainText } from "./openapi.ts";
+
+const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
+const notFound = plainText("No short with this id belongs to the caller");
+const security = [{ bearerAuth: [] }];
+
+/** The bearer-protected API: /me, /shorts and a short's logs. */
+export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(bearerAuth);
+  const { shorts } = app;
+  // Unknown API paths are answered after authentication too: no probing without a token.
+  app.setNotFoundHandler(() => {
+    throw new NotFound();
+  });
+
+  app.get(
+    "/me",
+    {
+      schema: {
+        operationId: "getMe",
+        tags: ["user"],
+        summary: "The current user",
+        security,
+        response: { 200: User, 401: unauthorized, default: ErrorBody },
+      },
+    },
+    async (request) => ({
+      id: request.user.id,
+      username: request.user.email,
+      createdAt: request.user.createdAt.toISOString(),
+    }),
+  );
+
+  app.get(
+    "/shorts",
+    {
+      schema: {
+        operationId: "listShorts",
+        tags: ["shorts"],
+        summary: "The caller's shorts, newest first",
+        security,
+        querystring: ListQuery,
+        response: { 200: ShortList, 400: ErrorBody, 401: unauthorized, default: ErrorBody },
+      },
+    },
+    async (request) => shorts.list(request.user.id, request.query),
+  );
+
+  app.post(
+    "/shorts",
+    {
+      schema: {
+        operationId: "createShort",
+        tags: ["shorts"],
+        summary: "Create a short",
+        description:
+          "Without `name`, a random 7-character name is generated. A taken name is 409; a reserved one 400.",
+        security,
+        body: NewShort,
+        response: {
+          201: Short.describe("The created short (its URL is also in the Location header)"),
+          400: ErrorBody.describe("The body is not understood, or the name is reserved"),
+          401: unauthorized,
+          409: ErrorBody.describe("The name is already taken"),
+          413: ErrorBody.describe("The body is too large"),
+          415: ErrorBody.describe("The body is not JSON"),
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const short = await shorts.create(request.user.id, request.body);
+      return reply.code(201).header("location", `${app.apiPrefix}/shorts/${short.id}`).send(short);
+    },
+  );
+
+  app.get(
+    "/shorts/:id",
+    {
+      schema: {
+        operationId: "getShort",
+        tags: ["shorts"],
+        summary: "One of the caller's shorts",
+        security,
+        params: ShortIdParams,
+        response: { 200: Short, 401: unauthorized, 404: notFound, default: ErrorBody },
+      },
+    },
+    async (request) => shorts.get(request.user.id, request.params.id),
+  );
+
+  app.delete(
+    "/shorts/:id",
+    {
+      schema: {
+        operationId: "deleteShort",
+        tags: ["shorts"],
+        summary: "Delete a short and its logs",
+        security,
+        params: ShortIdParams,
+        response: {
+          204: z.null().describe("Deleted; no body"),
+          401: unauthorized,
+          404: notFound,
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      await shorts.delete(request.user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/shorts/:id/logs",
+    {
+      schema: {
+        operationId: "listShortLogs",
+        tags: ["shorts"],
+        summary: "The visits of one of the caller's shorts, newest first",
+        security,
+        params: ShortIdParams,
+        querystring: ListQuery,
+        response: { 200: ShortLogList, 400: ErrorBody, 401: unauthorized, 404: notFound, default: ErrorBody },
+      },
+    },
+    async (request) => shorts.logs(request.user.id, request.params.id, request.query),
+  );
+};

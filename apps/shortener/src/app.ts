@@ -1,0 +1,112 @@
+import type { Server } from "node:http";
+import type { PrismaClient } from "@app/db";
+import fastifySwagger from "@fastify/swagger";
+import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { apiRoutes } from "./api.routes.ts";
+import type { ShortenerConfig } from "./config.ts";
+import { registerErrorHandler, sendError } from "./error-handler.ts";
+import { healthRoutes } from "./health.routes.ts";
+import { markPlainTextResponses } from "./openapi.ts";
+import { redirectRoutes } from "./redirect.routes.ts";
+import { ShortsService } from "./shorts.service.ts";
+import { VisitLog } from "./visit-log.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    prisma: PrismaClient;
+    shorts: ShortsService;
+    visitLog: VisitLog;
+    apiPrefix: string;
+  }
+}
+
+export interface BuildAppOptions {
+  config: ShortenerConfig;
+  prisma: PrismaClient;
+  /** Pino options (level, redaction, stream...) or false. */
+  logger?: FastifyServerOptions["logger"];
+}
+
+// Paths the service serves itself, besides the API prefix: never usable as short names.
+const OWN_PATHS = ["docs", "health", "ready", "favicon.ico", "robots.txt"];
+
+/** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
+export async function buildApp({ config, prisma, logger = false }: BuildAppOptions) {
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    // Errors the router raises before any route runs (bad URL encoding, over-long params).
+    frameworkErrors: (error, _request, reply) => {
+      sendError(
+        reply,
+        error.statusCode ?? 400,
+        error.code === "FST_ERR_MAX_PARAM_LENGTH" ? "URI too long" : error.message,
+      );
+    },
+  } satisfies FastifyHttpOptions<Server>).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  // External plugins.
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "URL Shortening Service API",
+        version: "1.0.0",
+        description:
+          "Shorts (short URLs), their access logs and the current user. API paths are under " +
+          `${config.apiPrefix}; the public redirect is GET /{name} at the root.`,
+      },
+      servers: [{ url: config.shortBaseUrl }],
+      components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } } },
+      tags: [
+        { name: "user", description: "The current user" },
+        { name: "shorts", description: "Short links and their access logs" },
+        { name: "redirect", description: "The public short URLs" },
+        { name: "operations", description: "Health and readiness" },
+      ],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (input) => markPlainTextResponses(jsonSchemaTransformObject(input)),
+  });
+
+  // App services.
+  const visitLog = new VisitLog(prisma);
+  app.decorate("prisma", prisma);
+  app.decorate("apiPrefix", config.apiPrefix);
+  app.decorate("visitLog", visitLog);
+  app.decorate(
+    "shorts",
+    new ShortsService(prisma, {
+      shortBaseUrl: config.shortBaseUrl,
+      reservedNames: [config.apiPrefix.slice(1), ...OWN_PATHS],
+    }),
+  );
+  // Requests still in flight finish first; this catches any visit write still queued.
+  app.addHook("onClose", () => visitLog.drain());
+
+  // Routes.
+  app.get(
+    "/docs",
+    { schema: { hide: true } },
+    // Built on first request: by then every route is registered.
+    async () => app.swagger(),
+  );
+  await app.register(healthRoutes);
+  await app.register(apiRoutes, { prefix: config.apiPrefix });
+  await app.register(redirectRoutes);
+  return app;
+}
+
+export type ShortenerApp = Awaited<ReturnType<typeof buildApp>>;

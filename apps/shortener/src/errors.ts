@@ -1,0 +1,36 @@
+// Domain errors of the shortener. Routes throw these; error-handler.ts renders them
+// (401/403/404 as text/plain, everything else as the seed's JSON Error).
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class Unauthorized extends HttpError {
+  constructor(message = "Unauthorized") {
+    super(401, message);
+  }
+}
+
+export class NotFound extends HttpError {
+  constructor(message = "Not Found") {
+    super(404, message);
+  }
+}
+
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}

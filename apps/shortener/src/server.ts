@@ -1,0 +1,39 @@
+import { fileURLToPath } from "node:url";
+import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import closeWithGrace from "close-with-grace";
+import { buildApp } from "./app.ts";
+import { loadConfig, type ShortenerConfig } from "./config.ts";
+import { loggerOptions } from "./logger.ts";
+
+/** Builds the shortener with its production logger and starts listening. */
+export async function startShortener(config: ShortenerConfig, prisma: PrismaClient) {
+  const app = await buildApp({ config, prisma, logger: loggerOptions(config.logLevel) });
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}
+
+async function main() {
+  const config = loadConfig(process.env);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (line) => console.log(line),
+  });
+  const prisma = createPrisma(database.url);
+  const app = await startShortener(config, prisma);
+  // SIGTERM/SIGINT: stop accepting, let in-flight requests (and their visit rows) finish,
+  // then close the pool and the embedded database.
+  closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+    if (err) app.log.error({ err }, "shutting down after an error");
+    await app.close();
+    await prisma.$disconnect();
+    await database.close();
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,128 @@
+import { isUniqueViolation, type PrismaClient } from "@app/db";
+import type { ListQuery, Short, ShortLog } from "@app/schemas/shortener";
+import { customAlphabet } from "nanoid";
+import { BadRequest, Conflict, NotFound } from "./errors.ts";
+
+const GENERATED_NAME_ATTEMPTS = 5;
+const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface ShortRow {
+  id: string;
+  name: string;
+  url: string;
+  createdAt: Date;
+}
+
+interface ShortsServiceOptions {
+  shortBaseUrl: string;
+  /** First path segments the service serves itself: never usable as names. */
+  reservedNames: Iterable<string>;
+}
+
+/** Shorts and their visit logs, always scoped to one owner. */
+export class ShortsService {
+  private readonly reserved: Set<string>;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly options: ShortsServiceOptions,
+  ) {
+    this.reserved = new Set([...options.reservedNames].map((n) => n.toLowerCase()));
+  }
+
+  isReserved(name: string): boolean {
+    // Case-insensitive, so /Docs can never shadow (or be confused with) /docs.
+    return this.reserved.has(name.toLowerCase());
+  }
+
+  toShort(row: ShortRow): Short {
+    return {
+      id: row.id,
+      url: row.url,
+      name: row.name,
+      shorturl: `${this.options.shortBaseUrl}/${row.name}`,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  async create(userId: string, input: { url: string; name?: string | undefined }): Promise<Short> {
+    if (input.name !== undefined) {
+      if (this.isReserved(input.name)) throw new BadRequest(`name "${input.name}" is reserved`);
+      try {
+        return this.toShort(
+          await this.prisma.short.create({ data: { userId, url: input.url, name: input.name } }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new Conflict(`name "${input.name}" is already taken`);
+        throw error;
+      }
+    }
+    for (let attempt = 1; ; attempt++) {
+      const name = generateName();
+      if (this.isReserved(name)) continue;
+      try {
+        return this.toShort(await this.prisma.short.create({ data: { userId, url: input.url, name } }));
+      } catch (error) {
+        // 62^7 names make a collision rare; a few fresh draws settle it.
+        if (!isUniqueViolation(error) || attempt >= GENERATED_NAME_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async list(userId: string, page: ListQuery): Promise<Short[]> {
+    const rows = await this.prisma.short.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: page.limit,
+      skip: page.offset,
+    });
+    return rows.map((row) => this.toShort(row));
+  }
+
+  /** The caller's short; someone else's is exactly as missing as a nonexistent one. */
+  async get(userId: string, id: string): Promise<Short> {
+    return this.toShort(await this.findOwned(userId, id));
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    // Logs go with it (ON DELETE CASCADE).
+    const { count } = await this.prisma.short.deleteMany({ where: { id: validId(id), userId } });
+    if (count === 0) throw new NotFound();
+  }
+
+  async logs(userId: string, id: string, page: ListQuery): Promise<ShortLog[]> {
+    const short = await this.findOwned(userId, id);
+    const rows = await this.prisma.shortLog.findMany({
+      where: { shortId: short.id },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: page.limit,
+      skip: page.offset,
+    });
+    return rows.map((row) => ({
+      id: row.id.toString(),
+      shortID: row.shortId,
+      ipAddress: row.ipAddress,
+      userAgent: row.userAgent,
+      referer: row.referer,
+      createdAt: row.createdAt.toISOString(),
+    }));
+  }
+
+  /** What the redirect needs, by name. */
+  findTarget(name: string): Promise<{ id: string; url: string } | null> {
+    return this.prisma.short.findUnique({ where: { name }, select: { id: true, url: true } });
+  }
+
+  private async findOwned(userId: string, id: string): Promise<ShortRow> {
+    const row = await this.prisma.short.findFirst({ where: { id: validId(id), userId } });
+    if (!row) throw new NotFound();
+    return row;
+  }
+}
+
+/** Ids are UUIDs; anything else cannot name a short (and must not reach the uuid column). */
+function validId(id: string): string {
+  if (!UUID.test(id)) throw new NotFound();
+  return id;
+}

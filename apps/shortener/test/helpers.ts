@@ -1,0 +1,40 @@
+import { createPrisma, type PrismaClient } from "@app/db";
+import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createUser } from "../src/accounts.ts";
+import { buildApp, type ShortenerApp } from "../src/app.ts";
+import { defaultConfig, type ShortenerConfig } from "../src/config.ts";
+
+export interface ShortenerContext {
+  app: ShortenerApp;
+  prisma: PrismaClient;
+  config: ShortenerConfig;
+  db: TestDatabase;
+}
+
+/** The real app on this file's own database, built once for the file. */
+export function setupShortener(overrides: Partial<ShortenerConfig> = {}): ShortenerContext {
+  const ctx = {} as ShortenerContext;
+  beforeAll(async () => {
+    ctx.db = await createTestDatabase();
+    ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5 });
+    ctx.config = defaultConfig({ shortBaseUrl: "https://sho.rt", ...overrides });
+    ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma });
+    await ctx.app.ready();
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+    await ctx.prisma?.$disconnect();
+    await ctx.db?.drop();
+  });
+  return ctx;
+}
+
+let counter = 0;
+
+/** A user with a bearer token, and the header that carries it. */
+export async function newUser(prisma: PrismaClient) {
+  const email = `user${++counter}-${process.pid}-${Date.now()}@example.com`;
+  const user = await createUser(prisma, email);
+  return { ...user, email, headers: { authorization: `Bearer ${user.token}` } };
+}

@@ -1,0 +1,41 @@
+import path from "node:path";
+import { startEmbeddedPostgres } from "./embedded.ts";
+import { migrate } from "./migrate.ts";
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; without one an embedded server is started under `dataDir`. */
+  databaseUrl?: string | undefined;
+  /** Where the embedded server keeps its cluster (`<dataDir>/postgres`). */
+  dataDir: string;
+  log?: (line: string) => void;
+}
+
+export interface Database {
+  url: string;
+  embedded: boolean;
+  /** Stops the embedded server, if one was started. */
+  close(): Promise<void>;
+}
+
+/**
+ * The database a service runs on: the configured one, or an embedded PostgreSQL when none
+ * is configured. Either way it is migrated before this resolves.
+ */
+export async function openDatabase({
+  databaseUrl,
+  dataDir,
+  log = () => {},
+}: DatabaseOptions): Promise<Database> {
+  const embedded = databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: path.resolve(dataDir, "postgres"), log });
+  const url = databaseUrl ?? embedded!.url;
+  try {
+    const { applied } = await migrate(url, { log });
+    if (applied.length === 0) log("database schema is up to date");
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+  return { url, embedded: embedded !== undefined, close: async () => embedded?.stop() };
+}

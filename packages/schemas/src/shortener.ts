@@ -1,0 +1,98 @@
+// The URL shortener's wire contract (seed 000 + DESIGN §3): one zod schema per concept,
+// used for validation, TypeScript types, the OpenAPI document and the tests.
+import { z } from "zod";
+
+export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_URL_LENGTH = 2048;
+
+// C0 controls, DEL and whitespace have no business in a target URL; NUL would also be
+// refused by PostgreSQL.
+const FORBIDDEN_URL_CHARS = /[\u0000-\u0020\u007f]/;
+
+function parseHttpUrl(value: string): URL | undefined {
+  if (FORBIDDEN_URL_CHARS.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const TargetUrl = z
+  .string()
+  .max(MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
+  .refine((value) => parseHttpUrl(value) !== undefined, "url must be an absolute http(s) URL")
+  // Stored and redirected to in its normalized form: an IDN host becomes punycode and
+  // non-ASCII path characters are percent-encoded, so the Location header is always valid.
+  .transform((value) => parseHttpUrl(value)!.href)
+  .refine((href) => href.length <= MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
+  .describe("Absolute http(s) URL the short redirects to, at most 2048 characters")
+  .meta({ example: "https://example.com/some/long/path?with=query" });
+
+export const ShortName = z
+  .string()
+  .regex(SHORT_NAME_PATTERN, "name must be 1-64 characters of A-Z, a-z, 0-9, _ and -")
+  .describe("Name of the short: its path on the short host. Case-sensitive, unique across the service.")
+  .meta({ example: "my-link" });
+
+export const NewShort = z
+  .strictObject({
+    url: TargetUrl,
+    name: ShortName.optional().describe("Optional; a random 7-character name is generated when omitted"),
+  })
+  .meta({ id: "NewShort" });
+export type NewShort = z.infer<typeof NewShort>;
+
+export const Short = z
+  .object({
+    id: z.string().describe("Identifier of the short"),
+    url: z.string().describe("Target URL"),
+    name: z.string().describe("Name of the short"),
+    shorturl: z.string().describe("The resulting short URL"),
+    createdAt: z.iso.datetime().describe("Creation date"),
+  })
+  .meta({ id: "Short" });
+export type Short = z.infer<typeof Short>;
+
+export const ShortList = z.array(Short).meta({ id: "ShortList" });
+
+export const ShortLog = z
+  .object({
+    id: z.string().describe("Identifier of the log entry"),
+    shortID: z.string().describe("Identifier of the short"),
+    ipAddress: z.string().describe("Client IP address"),
+    userAgent: z.string().describe('Client User-Agent header ("" when absent)'),
+    referer: z.string().describe('Client Referer header ("" when absent)'),
+    createdAt: z.iso.datetime().describe("When the visit happened"),
+  })
+  .meta({ id: "ShortLog" });
+export type ShortLog = z.infer<typeof ShortLog>;
+
+export const ShortLogList = z.array(ShortLog).meta({ id: "ShortLogList" });
+
+export const User = z
+  .object({
+    id: z.string(),
+    username: z.string().describe("The user's e-mail address"),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "User" });
+export type User = z.infer<typeof User>;
+
+export const ErrorBody = z
+  .object({
+    status: z.string().describe('HTTP reason phrase, e.g. "Bad Request"'),
+    error: z.string().describe("What went wrong, for a person"),
+  })
+  .meta({ id: "Error" });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const ShortIdParams = z.strictObject({ id: z.string().describe("Identifier of the short") });
+
+/** Optional paging; without it a list returns everything, as the seed describes. */
+export const ListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe("At most this many items (1-1000)"),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).optional().describe("Skip this many items first"),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
