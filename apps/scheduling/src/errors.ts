@@ -57,3 +57,10 @@ export class MethodNotAllowed extends HttpError {
     super(405, `Method Not Allowed (Allow: ${allow.join(",")})`);
   }
 }
+
+/** 429: the caller's rate-limit budget for the current window is spent. */
+export class TooManyRequests extends HttpError {
+  constructor(message = "Rate limit exceeded") {
+    super(429, message);
+  }
+}

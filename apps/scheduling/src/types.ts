@@ -15,4 +15,8 @@ declare module "fastify" {
   interface FastifyRequest {
     auth: AuthContext;
   }
+  interface FastifyContextConfig {
+    /** The route needs no apiKey. Every route without it requires one (deny by default). */
+    public?: boolean;
+  }
 }

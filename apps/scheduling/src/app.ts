@@ -1,0 +1,64 @@
+// The scheduling API as a plugin graph, without a process around it (that is server.ts):
+// external plugins, then app services, then routes. Tests build exactly this.
+import type { PrismaClient } from "@app/db";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Redis } from "ioredis";
+import auth from "./auth.ts";
+import type { SchedulingConfig } from "./config.ts";
+import errorHandler from "./error-handler.ts";
+import { loggerOptions } from "./logging.ts";
+import openApi from "./openapi.ts";
+import { publicRoutes } from "./public-routes.ts";
+import rateLimit from "./rate-limit.ts";
+import { resourceRoutes } from "./resources/index.ts";
+import { rewriteUrl } from "./rewrite.ts";
+import "./types.ts";
+
+export interface BuildAppOptions {
+  config: SchedulingConfig;
+  /** Owned by the caller, who disconnects it after closing the app. */
+  prisma: PrismaClient;
+  /** `true` for JSON logs at LOG_LEVEL, or pino options (e.g. a `stream`); default: no logs. */
+  logger?: FastifyServerOptions["logger"];
+  /** A caller-owned Redis client for the rate-limit counters; otherwise one is opened for REDIS_URL. */
+  redis?: Redis;
+}
+
+export async function buildApp({ config, prisma, logger, redis }: BuildAppOptions) {
+  const app = Fastify({
+    logger: loggerOptions(logger, config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
+    rewriteUrl,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // External plugins
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(openApi);
+
+  // App services
+  app.decorate("prisma", prisma);
+  await app.register(errorHandler);
+  await app.register(auth, { prefix: config.APIKEY_PREFIX });
+
+  // Routes
+  await app.register(publicRoutes);
+  await app.register(
+    async function apiV1(api: FastifyInstance) {
+      await api.register(rateLimit, {
+        max: config.RATE_LIMIT_MAX,
+        windowMs: config.RATE_LIMIT_WINDOW_MS,
+        redis,
+        redisUrl: config.REDIS_URL,
+      });
+      await api.register(resourceRoutes);
+    },
+    { prefix: "/api/v1" },
+  );
+
+  return app;
+}
+
+export type SchedulingApp = Awaited<ReturnType<typeof buildApp>>;

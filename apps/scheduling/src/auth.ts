@@ -1,0 +1,77 @@
+// apiKey query-parameter authentication, as v1 did it: one onRequest hook on the whole app,
+// so every route needs a key unless its config says `public: true` (deny by default).
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { hashApiKey } from "./api-keys.ts";
+import { Forbidden, Unauthorized } from "./errors.ts";
+import type { AuthContext } from "./types.ts";
+
+export interface AuthOptions {
+  /** APIKEY_PREFIX: the leading part of every key, not hashed. */
+  prefix: string;
+}
+
+// Writing lastUsedAt on every request would turn every read into a DB write.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
+  const lastUsedWritten = new Map<string, number>();
+  const pendingWrites = new Set<Promise<unknown>>();
+
+  function recordUse(apiKeyId: string, storedLastUsedAt: Date | null, now: Date): void {
+    // The stored value also counts: another instance, or this one before a restart, may have written it.
+    const last = Math.max(lastUsedWritten.get(apiKeyId) ?? 0, storedLastUsedAt?.getTime() ?? 0);
+    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    lastUsedWritten.set(apiKeyId, now.getTime());
+    // Fire and forget: the request does not wait for this write. updateMany, because the
+    // key may be revoked meanwhile and that is not an error.
+    const write = app.prisma.apiKey
+      .updateMany({ where: { id: apiKeyId }, data: { lastUsedAt: now } })
+      .catch((err: unknown) => app.log.error({ err, apiKeyId }, "could not record API key use"));
+    pendingWrites.add(write);
+    void write.finally(() => pendingWrites.delete(write));
+  }
+
+  async function authenticate(request: FastifyRequest): Promise<AuthContext> {
+    const { apiKey } = request.query as { apiKey?: string | string[] };
+    if (apiKey === undefined || apiKey === "") throw new Unauthorized("No apiKey provided");
+    // A repeated parameter is ambiguous; no key is valid that way.
+    if (typeof apiKey !== "string") throw new Unauthorized("Your API key is not valid.");
+
+    const key = await app.prisma.apiKey.findUnique({
+      where: { hashedKey: hashApiKey(apiKey, prefix) },
+      select: {
+        id: true,
+        expiresAt: true,
+        lastUsedAt: true,
+        user: { select: { id: true, role: true, locked: true } },
+      },
+    });
+    if (!key) throw new Unauthorized("Your API key is not valid.");
+    const now = new Date();
+    // Expired at the exact instant (v1 truncated both sides to local midnight).
+    if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
+      throw new Unauthorized("This API key is expired.");
+    }
+    if (!key.user) throw new Unauthorized("No user found for this API key.");
+    if (key.user.locked) throw new Forbidden("You are not authorized to perform this request.");
+
+    recordUse(key.id, key.lastUsedAt, now);
+    return { userId: key.user.id, isAdmin: key.user.role === "ADMIN", apiKeyId: key.id };
+  }
+
+  app.decorateRequest("auth", null as unknown as AuthContext);
+
+  app.addHook("onRequest", async (request) => {
+    // An unknown route has nothing to protect; it answers 404 with or without a key.
+    if (request.routeOptions.config.public || request.is404) return;
+    request.auth = await authenticate(request);
+  });
+
+  // Let in-flight lastUsedAt writes finish before the caller disconnects Prisma.
+  app.addHook("onClose", async () => {
+    await Promise.allSettled([...pendingWrites]);
+  });
+}
+
+export default fp(authPlugin, { name: "auth", fastify: "5.x", decorators: { fastify: ["prisma"] } });

@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const configSchema = z.object({
+  SCHEDULING_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .default(3001)
+    .describe("TCP port the scheduling API listens on (0 picks a free one)."),
+  HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on; 0.0.0.0 in containers."),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .optional()
+    .describe("PostgreSQL connection URL. Unset: an embedded PostgreSQL is started under DATA_DIR."),
+  DATA_DIR: z.string().min(1).default(".data").describe("Where the embedded PostgreSQL keeps its data."),
+  APIKEY_PREFIX: z
+    .string()
+    .default("cal_")
+    .describe("Prefix of every API key handed out; only a leading occurrence is stripped before hashing."),
+  RATE_LIMIT_MAX: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30)
+    .describe("Requests one user may make per RATE_LIMIT_WINDOW_MS."),
+  RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60_000)
+    .describe("Length of the rate-limit window in milliseconds."),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional()
+    .describe("Redis for rate-limit counters shared by several instances. Unset: counted in memory."),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("pino log level."),
+  TRUST_PROXY: booleanFlag
+    .default(false)
+    .describe("Trust X-Forwarded-* headers (set when running behind a reverse proxy)."),
+});
+
+export type SchedulingConfig = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * The app's configuration, parsed once from the environment given. Empty variables count
+ * as unset, so a blank line in an .env file falls back to the default.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): SchedulingConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = configSchema.safeParse(present);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,102 @@
+// The one place that turns errors into v1's `{"message": ...}` bodies. Routes throw the
+// typed errors of errors.ts (or let Prisma/Fastify/zod errors through); nothing else builds
+// an error body. Unknown errors are logged and answered without detail.
+import { isRecordNotFound, isUniqueViolation, Prisma } from "@app/db";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import {
+  hasZodFastifySchemaValidationErrors,
+  type ZodFastifySchemaValidationError,
+} from "fastify-type-provider-zod";
+import { HttpError, type Issue, MethodNotAllowed, NotFound } from "./errors.ts";
+
+interface ErrorBody {
+  message: string;
+  issues?: Issue[];
+}
+
+// Prisma errors that can only come from what the client sent (a value too long for its
+// column, a reference to a row that does not exist, a missing required value): a 400, not a 500.
+const CLIENT_PRISMA_CODES = new Set(["P2000", "P2003", "P2011"]);
+
+/** zod issues → v1-style message ("<code> in '<path>': <msg>", joined with "; ") plus `issues`. */
+export function describeValidation(
+  validation: ZodFastifySchemaValidationError[],
+  context?: string,
+): ErrorBody {
+  const parts: string[] = [];
+  const issues: Issue[] = [];
+  for (const issue of validation) {
+    const path = issue.instancePath.split("/").filter(Boolean).join(".");
+    const keys = issue.params.keys;
+    if (issue.keyword === "unrecognized_keys" && Array.isArray(keys)) {
+      for (const key of keys) {
+        const keyPath = path ? `${path}.${String(key)}` : String(key);
+        parts.push(`unrecognized key '${keyPath}'`);
+        issues.push({ path: keyPath, message: "Unrecognized key" });
+      }
+      continue;
+    }
+    const message = issue.message ?? issue.keyword;
+    const where = path ? `'${path}'` : (context ?? "request");
+    parts.push(`${issue.keyword} in ${where}: ${message}`);
+    issues.push({ path, message });
+  }
+  return { message: parts.join("; "), issues };
+}
+
+function uniqueViolationMessage(error: Prisma.PrismaClientKnownRequestError): string {
+  const meta = error.meta as
+    | { target?: string | string[]; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } }
+    | undefined;
+  const fields = meta?.target ?? meta?.driverAdapterError?.cause?.constraint?.fields;
+  const list = Array.isArray(fields) ? fields.join(", ") : fields;
+  return list
+    ? `A record with the same ${list} already exists`
+    : "A record with the same values already exists";
+}
+
+function toResponse(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {
+  if (error instanceof HttpError) {
+    const body: ErrorBody = { message: error.message };
+    if ("issues" in error && Array.isArray(error.issues)) body.issues = error.issues;
+    return { status: error.statusCode, body };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return { status: 400, body: describeValidation(error.validation, error.validationContext) };
+  }
+  if (isUniqueViolation(error)) {
+    return {
+      status: 409,
+      body: { message: uniqueViolationMessage(error as Prisma.PrismaClientKnownRequestError) },
+    };
+  }
+  if (isRecordNotFound(error)) return { status: 404, body: { message: "Not found" } };
+  if (error instanceof Prisma.PrismaClientKnownRequestError && CLIENT_PRISMA_CODES.has(error.code)) {
+    request.log.info({ err: error }, "database refused the request's values");
+    return {
+      status: 400,
+      body: { message: "The request refers to a missing record or holds an invalid value" },
+    };
+  }
+  // Fastify's own client errors (malformed JSON, 413, 415, empty body...) carry their status.
+  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, body: { message: error.message } };
+  }
+  request.log.error({ err: error }, "unhandled error");
+  return { status: 500, body: { message: "Internal server error" } };
+}
+
+async function errorHandlerPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = toResponse(error, request);
+    if (error instanceof MethodNotAllowed) reply.header("allow", error.allow.join(", "));
+    return reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler(() => {
+    throw new NotFound("Not found");
+  });
+}
+
+export default fp(errorHandlerPlugin, { name: "error-handler", fastify: "5.x" });

@@ -1,0 +1,55 @@
+// Logger options for the app: the caller's choice of level/destination, plus the redaction
+// that keeps API keys out of the logs. The key travels in the query string, so the logged
+// URL is rewritten, not just a header redacted.
+import type { FastifyRequest, FastifyServerOptions } from "fastify";
+
+const REDACTED = "[redacted]";
+
+function isApiKeyName(name: string): boolean {
+  try {
+    return decodeURIComponent(name).toLowerCase() === "apikey";
+  } catch {
+    return false;
+  }
+}
+
+/** The URL with every `apiKey` query value replaced, however the name was spelled or encoded. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf("?");
+  if (queryStart === -1) return url;
+  const pairs = url
+    .slice(queryStart + 1)
+    .split("&")
+    .map((pair) => {
+      const name = pair.split("=", 1)[0] ?? "";
+      return isApiKeyName(name) ? `${name}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, queryStart)}?${pairs.join("&")}`;
+}
+
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+type LoggerOption = FastifyServerOptions["logger"];
+
+/** `false`/undefined: no logging; `true`: JSON lines at `level`; an options object is kept and extended. */
+export function loggerOptions(logger: LoggerOption, level: string): LoggerOption {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return {
+    level,
+    ...base,
+    serializers: { ...base.serializers, req: serializeRequest },
+    redact: {
+      paths: ["req.headers.authorization", "req.query.apiKey", "headers.authorization", "query.apiKey"],
+      censor: REDACTED,
+    },
+  };
+}

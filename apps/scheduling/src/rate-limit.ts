@@ -1,0 +1,45 @@
+// Per-user rate limit of the API, on @fastify/rate-limit. Registered inside the /api/v1 scope,
+// so it counts only requests that auth (an app-wide onRequest hook, which runs first) let in.
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { Redis } from "ioredis";
+import { TooManyRequests } from "./errors.ts";
+
+export interface RateLimitOptions {
+  max: number;
+  windowMs: number;
+  /** A caller-owned client: used as is and left open. */
+  redis?: Redis | undefined;
+  /** Without `redis`: the plugin opens its own client to this URL and closes it with the app. */
+  redisUrl?: string | undefined;
+}
+
+async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, redisUrl }: RateLimitOptions) {
+  let store = redis;
+  if (!store && redisUrl) {
+    const own = new Redis(redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+    app.addHook("onClose", async () => {
+      await own.quit();
+    });
+    store = own;
+  }
+
+  await app.register(rateLimit, {
+    global: true,
+    max,
+    timeWindow: windowMs,
+    // After auth (onRequest) so the key is the user; before body parsing so a request with a
+    // malformed body still spends budget and carries the headers.
+    hook: "preParsing",
+    // One budget per user, shared by all their keys (v1 since PR #18803). A public route in
+    // this scope, should one appear, falls back to the client address.
+    keyGenerator: (request) => (request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`),
+    ...(store ? { redis: store, nameSpace: "scheduling-rate-limit:" } : {}),
+    // A Redis outage must not take the API down with it; requests pass uncounted meanwhile.
+    skipOnError: true,
+    errorResponseBuilder: () => new TooManyRequests("Rate limit exceeded"),
+  });
+}
+
+export default fp(rateLimitPlugin, { name: "rate-limit", fastify: "5.x", dependencies: ["auth"] });

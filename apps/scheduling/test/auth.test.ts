@@ -1,0 +1,170 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
+import { revokeApiKey } from "../src/api-keys.ts";
+import { buildApp } from "../src/app.ts";
+import { createUser, setupApp, withKey } from "./helpers.ts";
+
+const t = setupApp(
+  {},
+  {
+    routes: (app) => {
+      app.get("/test/whoami", async (request) => request.auth);
+    },
+  },
+);
+
+const whoami = (apiKey?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: "GET",
+    url: apiKey === undefined ? "/test/whoami" : withKey("/test/whoami", apiKey),
+    headers,
+  });
+
+async function insertKey(data: { userId?: number | null; expiresAt?: Date | null; secret?: string }) {
+  const secret = data.secret ?? createHash("sha256").update(String(Math.random())).digest("hex").slice(0, 32);
+  const record = await t.prisma.apiKey.create({
+    data: {
+      userId: data.userId ?? null,
+      expiresAt: data.expiresAt ?? null,
+      hashedKey: createHash("sha256").update(secret).digest("hex"),
+    },
+  });
+  return { apiKey: `cal_${secret}`, record };
+}
+
+describe("apiKey authentication", () => {
+  it("accepts a valid key and tells the route who is calling", async () => {
+    const { user, apiKey } = await createUser(t.prisma);
+    const response = await whoami(apiKey);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ userId: user.id, isAdmin: false, apiKeyId: expect.any(String) });
+  });
+
+  it("marks an ADMIN user as admin", async () => {
+    const { user, apiKey } = await createUser(t.prisma, { admin: true });
+    expect((await whoami(apiKey)).json()).toMatchObject({ userId: user.id, isAdmin: true });
+  });
+
+  it("answers 401 'No apiKey provided' without a key or with an empty one", async () => {
+    for (const response of [await whoami(), await whoami("")]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: "No apiKey provided" });
+    }
+  });
+
+  it("answers 401 'not valid' for an unknown key, the bare prefix and a repeated parameter", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const repeated = await t.app.inject({
+      method: "GET",
+      url: `/test/whoami?apiKey=${apiKey}&apiKey=${apiKey}`,
+    });
+    for (const response of [
+      await whoami("cal_0123456789abcdef0123456789abcdef"),
+      await whoami("cal_"),
+      repeated,
+    ]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: "Your API key is not valid." });
+    }
+  });
+
+  it("strips only a leading prefix (v1 stripped it anywhere in the key)", async () => {
+    const { user } = await createUser(t.prisma);
+    await insertKey({ userId: user.id, secret: "abcdef0123456789" });
+    expect((await whoami("cal_abcdef0123456789")).statusCode).toBe(200);
+    // Without a prefix there is nothing to strip: the whole key is the secret, as in v1.
+    expect((await whoami("abcdef0123456789")).statusCode).toBe(200);
+    const inTheMiddle = await whoami("abcdef01cal_23456789");
+    expect(inTheMiddle.statusCode).toBe(401);
+    expect(inTheMiddle.json()).toEqual({ message: "Your API key is not valid." });
+  });
+
+  it("answers 401 'expired' for a key that expired a second ago, and accepts one expiring in a minute", async () => {
+    const { user } = await createUser(t.prisma);
+    const expired = await insertKey({ userId: user.id, expiresAt: new Date(Date.now() - 1_000) });
+    const response = await whoami(expired.apiKey);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: "This API key is expired." });
+
+    const valid = await insertKey({ userId: user.id, expiresAt: new Date(Date.now() + 60_000) });
+    expect((await whoami(valid.apiKey)).statusCode).toBe(200);
+  });
+
+  it("answers 401 for a revoked key", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    expect((await whoami(apiKey)).statusCode).toBe(200);
+    expect(await revokeApiKey(t.prisma, apiKey, "cal_")).toBe(true);
+    const response = await whoami(apiKey);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: "Your API key is not valid." });
+  });
+
+  it("answers 401 for a key that belongs to no user", async () => {
+    const { apiKey } = await insertKey({ userId: null });
+    const response = await whoami(apiKey);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: "No user found for this API key." });
+  });
+
+  it("answers 403 for a locked user", async () => {
+    const { apiKey } = await createUser(t.prisma, { locked: true });
+    const response = await whoami(apiKey);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ message: "You are not authorized to perform this request." });
+  });
+
+  it("ignores a Bearer header: the key must be in the query", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const response = await whoami(undefined, { authorization: `Bearer ${apiKey}` });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: "No apiKey provided" });
+  });
+
+  it("requires a key on routes under /api/v1 and answers unknown routes 404 with or without one", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/nowhere" })).json()).toEqual({
+      message: "Not found",
+    });
+    const withKeyResponse = await t.app.inject({ method: "GET", url: withKey("/api/v1/nowhere", apiKey) });
+    expect(withKeyResponse.statusCode).toBe(404);
+    expect(withKeyResponse.json()).toEqual({ message: "Not found" });
+  });
+});
+
+describe("lastUsedAt", () => {
+  const at = (iso: string) => new Date(iso);
+  const lastUsedAt = async (id: string) =>
+    (await t.prisma.apiKey.findUniqueOrThrow({ where: { id }, select: { lastUsedAt: true } })).lastUsedAt;
+
+  it("is written at most once a minute per key, and never awaited by the request", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const keyId = (await whoami(apiKey)).json().apiKeyId as string;
+    await vi.waitFor(async () => expect(await lastUsedAt(keyId)).not.toBeNull());
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // A fresh instance each time: closing it waits for its pending writes, so what the
+      // database holds afterwards is all it wrote.
+      const first = await buildApp({ config: t.config, prisma: t.prisma });
+      first.get("/test/whoami", async (request) => request.auth);
+      vi.setSystemTime(at("2031-01-01T00:00:00Z"));
+      expect((await first.inject({ url: withKey("/test/whoami", apiKey) })).statusCode).toBe(200);
+      vi.setSystemTime(at("2031-01-01T00:00:30Z"));
+      expect((await first.inject({ url: withKey("/test/whoami", apiKey) })).statusCode).toBe(200);
+      await first.close();
+      expect(await lastUsedAt(keyId)).toEqual(at("2031-01-01T00:00:00Z"));
+
+      // Another instance knows nothing in memory, but sees the stored time.
+      const second = await buildApp({ config: t.config, prisma: t.prisma });
+      second.get("/test/whoami", async (request) => request.auth);
+      vi.setSystemTime(at("2031-01-01T00:00:45Z"));
+      expect((await second.inject({ url: withKey("/test/whoami", apiKey) })).statusCode).toBe(200);
+      vi.setSystemTime(at("2031-01-01T00:01:01Z"));
+      expect((await second.inject({ url: withKey("/test/whoami", apiKey) })).statusCode).toBe(200);
+      await second.close();
+      expect(await lastUsedAt(keyId)).toEqual(at("2031-01-01T00:01:01Z"));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+// Shared by every scheduling test file: one migrated database per file, the real app on it.
+import { createPrisma, type PrismaClient, type User } from "@app/db";
+import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll } from "vitest";
+import { issueApiKey } from "../src/api-keys.ts";
+import { type BuildAppOptions, buildApp, type SchedulingApp } from "../src/app.ts";
+import { loadConfig, type SchedulingConfig } from "../src/config.ts";
+
+/**
+ * The config tests run with: the defaults, a budget high enough that only the rate-limit
+ * tests ever reach it, and the given overrides. Never reads the environment.
+ */
+export function testConfig(overrides: Partial<SchedulingConfig> = {}): SchedulingConfig {
+  return { ...loadConfig({}), RATE_LIMIT_MAX: 100_000, ...overrides };
+}
+
+export interface TestApp {
+  app: SchedulingApp;
+  prisma: PrismaClient;
+  config: SchedulingConfig;
+  /** The test database's URL (for a CLI child process, or a second app). */
+  databaseUrl: string;
+}
+
+/**
+ * Call at the top of a test file (or describe block): beforeAll creates a database for the
+ * file and builds the app on it, afterAll tears both down. Read the fields inside tests.
+ */
+export interface SetupOptions extends Pick<BuildAppOptions, "logger" | "redis"> {
+  /** Extra routes a test needs (registered on the root, so behind auth), added before ready(). */
+  routes?: (app: SchedulingApp) => void | Promise<void>;
+}
+
+export function setupApp(
+  overrides: Partial<SchedulingConfig> = {},
+  { routes, ...options }: SetupOptions = {},
+): TestApp {
+  let database: TestDatabase | undefined;
+  let state: TestApp | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = testConfig(overrides);
+    const prisma = createPrisma(database.url, { poolMax: 4 });
+    const app = await buildApp({ config, prisma, ...options });
+    await routes?.(app);
+    await app.ready();
+    state = { app, prisma, config, databaseUrl: database.url };
+  });
+  afterAll(async () => {
+    await state?.app.close();
+    await state?.prisma.$disconnect();
+    await database?.drop();
+  });
+  const get = <K extends keyof TestApp>(key: K): TestApp[K] => {
+    if (!state) throw new Error("setupApp() state is only available inside tests and hooks");
+    return state[key];
+  };
+  return {
+    get app() {
+      return get("app");
+    },
+    get prisma() {
+      return get("prisma");
+    },
+    get config() {
+      return get("config");
+    },
+    get databaseUrl() {
+      return get("databaseUrl");
+    },
+  };
+}
+
+let userCounter = 0;
+
+export interface CreateUserOptions {
+  admin?: boolean;
+  locked?: boolean;
+  email?: string;
+  username?: string;
+  /** Default "cal_"; pass the app's APIKEY_PREFIX when a test changes it. */
+  prefix?: string;
+}
+
+/** Inserts a user with one valid, non-expiring API key, issued exactly as the CLI issues them. */
+export async function createUser(
+  prisma: PrismaClient,
+  { admin = false, locked = false, email, username, prefix = "cal_" }: CreateUserOptions = {},
+): Promise<{ user: User; apiKey: string }> {
+  const n = `${process.pid}_${++userCounter}_${Math.random().toString(36).slice(2, 8)}`;
+  const user = await prisma.user.create({
+    data: {
+      email: email ?? `user_${n}@example.com`,
+      username: username ?? `user_${n}`,
+      role: admin ? "ADMIN" : "USER",
+      locked,
+    },
+  });
+  const { apiKey } = await issueApiKey(prisma, { userId: user.id, prefix });
+  return { user, apiKey };
+}
+
+/** `url` with `apiKey` added to its query. */
+export function withKey(url: string, apiKey: string): string {
+  return `${url}${url.includes("?") ? "&" : "?"}apiKey=${encodeURIComponent(apiKey)}`;
+}
