@@ -1,7 +1,7 @@
 // The scheduling API as a plugin graph, without a process around it (that is server.ts):
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
 import auth from "./auth.ts";
@@ -42,21 +42,16 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   app.decorate("prisma", prisma);
   await app.register(errorHandler);
   await app.register(auth, { prefix: config.APIKEY_PREFIX });
+  await app.register(rateLimit, {
+    max: config.RATE_LIMIT_MAX,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    redis,
+    redisUrl: config.REDIS_URL,
+  });
 
   // Routes
   await app.register(publicRoutes);
-  await app.register(
-    async function apiV1(api: FastifyInstance) {
-      await api.register(rateLimit, {
-        max: config.RATE_LIMIT_MAX,
-        windowMs: config.RATE_LIMIT_WINDOW_MS,
-        redis,
-        redisUrl: config.REDIS_URL,
-      });
-      await api.register(resourceRoutes);
-    },
-    { prefix: "/api/v1" },
-  );
+  await app.register(resourceRoutes, { prefix: "/api/v1" });
 
   return app;
 }

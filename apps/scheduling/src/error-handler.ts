@@ -45,15 +45,26 @@ export function describeValidation(
   return { message: parts.join("; "), issues };
 }
 
+interface PrismaErrorMeta {
+  modelName?: string;
+  target?: string | string[];
+  driverAdapterError?: { cause?: { table?: string; constraint?: { fields?: string[]; index?: string } } };
+}
+
+/** "User with the same email already exists", from whatever the driver reported. */
 function uniqueViolationMessage(error: Prisma.PrismaClientKnownRequestError): string {
-  const meta = error.meta as
-    | { target?: string | string[]; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } }
-    | undefined;
-  const fields = meta?.target ?? meta?.driverAdapterError?.cause?.constraint?.fields;
+  const meta = (error.meta ?? {}) as PrismaErrorMeta;
+  const cause = meta.driverAdapterError?.cause;
+  let fields = meta.target ?? cause?.constraint?.fields;
+  const index = cause?.constraint?.index;
+  if (!fields && index) {
+    // Prisma names unique indexes `<table>_<column>[_<column>...]_key`.
+    const columns =
+      cause?.table && index.startsWith(`${cause.table}_`) ? index.slice(cause.table.length + 1) : index;
+    fields = columns.replace(/_key$/, "").split("_");
+  }
   const list = Array.isArray(fields) ? fields.join(", ") : fields;
-  return list
-    ? `A record with the same ${list} already exists`
-    : "A record with the same values already exists";
+  return `${meta.modelName ?? "A record"} with the same ${list ?? "values"} already exists`;
 }
 
 function toResponse(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {

@@ -1,5 +1,6 @@
-// Per-user rate limit of the API, on @fastify/rate-limit. Registered inside the /api/v1 scope,
-// so it counts only requests that auth (an app-wide onRequest hook, which runs first) let in.
+// Per-user rate limit on @fastify/rate-limit. It spends budget on every request that auth let
+// in, wherever its route lives; requests without a caller (public routes, unknown routes and
+// the ones auth refused) are neither counted nor given the headers.
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -32,9 +33,9 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
     // After auth (onRequest) so the key is the user; before body parsing so a request with a
     // malformed body still spends budget and carries the headers.
     hook: "preParsing",
-    // One budget per user, shared by all their keys (v1 since PR #18803). A public route in
-    // this scope, should one appear, falls back to the client address.
-    keyGenerator: (request) => (request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`),
+    // One budget per user, shared by all their keys (v1 since PR #18803).
+    keyGenerator: (request) => (request.auth ? `user:${request.auth.userId}` : "anonymous"),
+    allowList: (request) => !request.auth,
     ...(store ? { redis: store, nameSpace: "scheduling-rate-limit:" } : {}),
     // A Redis outage must not take the API down with it; requests pass uncounted meanwhile.
     skipOnError: true,

@@ -1,0 +1,213 @@
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Conflict, Forbidden, MethodNotAllowed } from "../src/errors.ts";
+import { WELCOME_MESSAGE } from "../src/public-routes.ts";
+import { rewriteV1Url } from "../src/rewrite.ts";
+import { createUser, setupApp, withKey } from "./helpers.ts";
+
+const t = setupApp(
+  {},
+  {
+    routes: (app) => {
+      const routes = app.withTypeProvider<ZodTypeProvider>();
+      // Strict, like the resource schemas: so `apiKey` and `version` must be declared to pass.
+      routes.get(
+        "/api/v1/test/echo",
+        {
+          schema: {
+            querystring: z.strictObject({
+              apiKey: z.string(),
+              version: z.string().optional(),
+              x: z.string().optional(),
+            }),
+          },
+        },
+        async (request) => ({ query: request.query, userId: request.auth.userId }),
+      );
+      routes.post(
+        "/test/body",
+        {
+          schema: {
+            body: z.strictObject({ email: z.email(), name: z.string(), age: z.number().int().optional() }),
+          },
+        },
+        async (request) => request.body,
+      );
+      routes.get("/test/throw/:kind", async (request) => {
+        const { kind } = request.params as { kind: string };
+        if (kind === "conflict") throw new Conflict("Slug already taken");
+        if (kind === "forbidden") throw new Forbidden();
+        if (kind === "method") throw new MethodNotAllowed(["GET", "POST"]);
+        if (kind === "unique") {
+          await app.prisma.user.create({ data: { email: "twice@example.com" } });
+          await app.prisma.user.create({ data: { email: "twice@example.com" } });
+        }
+        if (kind === "missing")
+          await app.prisma.user.update({ where: { id: 2_000_000_000 }, data: { name: "x" } });
+        if (kind === "foreign")
+          await app.prisma.schedule.create({ data: { userId: 2_000_000_000, name: "x" } });
+        throw new Error("secret internals at /srv/app.ts:42");
+      });
+    },
+  },
+);
+
+describe("public routes", () => {
+  it("GET / welcomes without a key and points to /docs", async () => {
+    const response = await t.app.inject({ url: "/" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: WELCOME_MESSAGE });
+    expect(WELCOME_MESSAGE).toContain("/docs");
+  });
+
+  it("GET /v1 answers the welcome too, as v1's home page did", async () => {
+    const response = await t.app.inject({ url: "/v1" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: WELCOME_MESSAGE });
+  });
+
+  it("GET /docs serves the OpenAPI 3.0.3 document without a key", async () => {
+    const response = await t.app.inject({ url: "/docs" });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe("3.0.3");
+    expect(document.components.securitySchemes.ApiKeyAuth).toEqual({
+      type: "apiKey",
+      in: "query",
+      name: "apiKey",
+    });
+    expect(document.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(document.paths["/"].get.security).toEqual([]);
+    expect(document.paths["/docs"].get.security).toEqual([]);
+  });
+
+  it("answers an unknown route 404 JSON", async () => {
+    for (const url of ["/nowhere", "/v1/nowhere", "/api/v2/users"]) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({ message: "Not found" });
+    }
+  });
+});
+
+describe("/v1 rewrite", () => {
+  it("maps /v1/... onto /api/v1/... and adds version=v1", () => {
+    expect(rewriteV1Url("/v1")).toBe("/api/v1?version=v1");
+    expect(rewriteV1Url("/v1/users")).toBe("/api/v1/users?version=v1");
+    expect(rewriteV1Url("/v1/users?apiKey=k&take=5")).toBe("/api/v1/users?apiKey=k&take=5&version=v1");
+    expect(rewriteV1Url("/v1/users?version=2&apiKey=k")).toBe("/api/v1/users?apiKey=k&version=v1");
+    expect(rewriteV1Url("/v10/users")).toBe("/v10/users");
+    expect(rewriteV1Url("/api/v1/users")).toBe("/api/v1/users");
+    expect(rewriteV1Url("/docs/v1")).toBe("/docs/v1");
+  });
+
+  it("reaches the same handler, with version in the query", async () => {
+    const { user, apiKey } = await createUser(t.prisma);
+    const viaV1 = await t.app.inject({ url: withKey("/v1/test/echo?x=1", apiKey) });
+    expect(viaV1.statusCode).toBe(200);
+    expect(viaV1.json()).toEqual({ query: { x: "1", apiKey, version: "v1" }, userId: user.id });
+
+    const direct = await t.app.inject({ url: withKey("/api/v1/test/echo?x=1", apiKey) });
+    expect(direct.json()).toEqual({ query: { x: "1", apiKey }, userId: user.id });
+  });
+
+  it("needs the key like any other path", async () => {
+    const response = await t.app.inject({ url: "/v1/test/echo" });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: "No apiKey provided" });
+  });
+});
+
+describe("error handling", () => {
+  const post = async (payload: string, contentType = "application/json") => {
+    const { apiKey } = await createUser(t.prisma);
+    return t.app.inject({
+      method: "POST",
+      url: withKey("/test/body", apiKey),
+      headers: { "content-type": contentType },
+      payload,
+    });
+  };
+
+  it("names every bad field of an invalid body, with an issues list", async () => {
+    const response = await post(JSON.stringify({ email: 42, name: "A", foo: 1, bar: 2 }));
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.message).toMatch(
+      /^invalid_type in 'email': .+; unrecognized key 'foo'; unrecognized key 'bar'$/,
+    );
+    expect(body.issues).toEqual([
+      { path: "email", message: expect.any(String) },
+      { path: "foo", message: "Unrecognized key" },
+      { path: "bar", message: "Unrecognized key" },
+    ]);
+  });
+
+  it("answers a malformed JSON body 400", async () => {
+    const response = await post('{"email": "a@example.com", ');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it("answers an empty JSON body 400, another media type 415 and an oversized body 413", async () => {
+    const empty = await post("");
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ message: expect.any(String) });
+
+    const text = await post("<a/>", "application/xml");
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ message: expect.any(String) });
+
+    const huge = await post(JSON.stringify({ email: "a@example.com", name: "x".repeat(1_100_000) }));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it("answers a body that is JSON but not an object 400 naming the body", async () => {
+    const response = await post("[1, 2]");
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/in body: /);
+  });
+
+  it("turns typed errors into their status and {message}", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const get = (kind: string) => t.app.inject({ url: withKey(`/test/throw/${kind}`, apiKey) });
+
+    const conflict = await get("conflict");
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toEqual({ message: "Slug already taken" });
+
+    expect((await get("forbidden")).statusCode).toBe(403);
+
+    const method = await get("method");
+    expect(method.statusCode).toBe(405);
+    expect(method.headers.allow).toBe("GET, POST");
+    expect(method.json()).toEqual({ message: "Method Not Allowed (Allow: GET,POST)" });
+  });
+
+  it("maps database refusals: unique 409, missing row 404, dangling reference 400", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const get = (kind: string) => t.app.inject({ url: withKey(`/test/throw/${kind}`, apiKey) });
+
+    const unique = await get("unique");
+    expect(unique.statusCode).toBe(409);
+    expect(unique.json()).toEqual({ message: "User with the same email already exists" });
+
+    const missing = await get("missing");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: "Not found" });
+
+    const foreign = await get("foreign");
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it("answers anything else 500 without detail", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const response = await t.app.inject({ url: withKey("/test/throw/other", apiKey) });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ message: "Internal server error" });
+  });
+});

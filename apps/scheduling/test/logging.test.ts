@@ -1,0 +1,53 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { redactUrl } from "../src/logging.ts";
+import { createUser, setupApp, withKey } from "./helpers.ts";
+
+const lines: string[] = [];
+const stream = new Writable({
+  write(chunk, _encoding, done) {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    done();
+  },
+});
+
+const t = setupApp(
+  {},
+  {
+    logger: { level: "trace", stream },
+    routes: (app) => {
+      app.get("/test/fail", async () => {
+        throw new Error("boom");
+      });
+    },
+  },
+);
+
+describe("request logs", () => {
+  it("redact the apiKey query value however it is spelled", () => {
+    expect(redactUrl("/api/v1/users?apiKey=cal_abc&take=5")).toBe("/api/v1/users?apiKey=[redacted]&take=5");
+    expect(redactUrl("/x?take=1&apikey=cal_abc")).toBe("/x?take=1&apikey=[redacted]");
+    expect(redactUrl("/x?api%4Bey=cal_abc")).toBe("/x?api%4Bey=[redacted]");
+    expect(redactUrl("/x?take=1")).toBe("/x?take=1");
+  });
+
+  it("never contain the key, whatever the request did", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const secret = apiKey.slice("cal_".length);
+    const requests = [
+      withKey("/v1/nowhere", apiKey),
+      withKey("/api/v1/nowhere", apiKey),
+      withKey("/test/fail", apiKey),
+      withKey("/docs", apiKey),
+      withKey("/test/fail", `${apiKey}0`),
+    ];
+    for (const url of requests) await t.app.inject({ url });
+    await t.app.inject({ url: "/test/fail", headers: { authorization: `Bearer ${apiKey}` } });
+
+    const logged = lines.join("\n");
+    expect(logged).toContain("incoming request");
+    expect(logged).toContain("apiKey=[redacted]");
+    expect(logged).toContain("boom");
+    expect(logged).not.toContain(secret);
+  });
+});
