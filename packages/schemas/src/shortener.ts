@@ -7,6 +7,7 @@ export const MAX_URL_LENGTH = 2048;
 
 // C0 controls, DEL and whitespace have no business in a target URL; NUL would also be
 // refused by PostgreSQL.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const FORBIDDEN_URL_CHARS = /[\u0000-\u0020\u007f]/;
 
 function parseHttpUrl(value: string): URL | undefined {

@@ -1,0 +1,47 @@
+import { Writable } from "node:stream";
+import { createPrisma, type PrismaClient } from "@app/db";
+import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp, type ShortenerApp } from "../src/app.ts";
+import { defaultConfig } from "../src/config.ts";
+import { loggerOptions } from "../src/logger.ts";
+import { newUser } from "./helpers.ts";
+
+const lines: string[] = [];
+let db: TestDatabase;
+let prisma: PrismaClient;
+let app: ShortenerApp;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrisma(db.url, { poolMax: 2 });
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const logger = { ...(loggerOptions("trace") as object), stream };
+  app = await buildApp({ config: defaultConfig(), prisma, logger });
+});
+afterAll(async () => {
+  await app?.close();
+  await prisma?.$disconnect();
+  await db?.drop();
+});
+
+it("never writes a bearer token to the request log", async () => {
+  const user = await newUser(prisma);
+  await app.inject({ url: "/api/me", headers: user.headers });
+  await app.inject({
+    method: "POST",
+    url: "/api/shorts",
+    headers: user.headers,
+    payload: { url: "https://e.example/" },
+  });
+  await app.inject({ url: "/api/me", headers: { authorization: "Bearer shr_wrong-token-value" } });
+  const log = lines.join("");
+  expect(log).toContain("incoming request");
+  expect(log).not.toContain(user.token);
+  expect(log).not.toContain("shr_wrong-token-value");
+});

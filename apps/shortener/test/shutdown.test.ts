@@ -1,0 +1,71 @@
+// SIGTERM while a burst of visits is in flight: every visit that got its 302 has its row.
+import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { createPrisma, freePort, type PrismaClient } from "@app/db";
+import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { newUser } from "./helpers.ts";
+
+const serverFile = fileURLToPath(new URL("../src/server.ts", import.meta.url));
+let db: TestDatabase;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrisma(db.url, { poolMax: 2 });
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await db?.drop();
+});
+
+function visit(port: number, path: string) {
+  return new Promise<number>((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    // Refused or reset once the server has closed: not acknowledged, so not counted.
+    req.on("error", () => resolve(0));
+    req.end();
+  });
+}
+
+async function waitForHealth(port: number, child: ChildProcess) {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited early with ${child.exitCode}`);
+    if ((await visit(port, "/health")) === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("server did not become healthy");
+}
+
+it("drains in-flight visits on SIGTERM and loses none that were acknowledged", async () => {
+  const user = await newUser(prisma);
+  const short = await prisma.short.create({
+    data: { userId: user.id, name: "drain", url: "https://example.com/" },
+  });
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", serverFile], {
+    env: { ...process.env, DATABASE_URL: db.url, SHORTENER_PORT: String(port), LOG_LEVEL: "warn" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await waitForHealth(port, child);
+
+  const burst = Array.from({ length: 300 }, () => visit(port, "/drain"));
+  // Signal as soon as the first visits are answered: the rest are in flight or queued.
+  await Promise.race(burst);
+  child.kill("SIGTERM");
+  // A second wave meets a closing server: refused, 503, or still served; never lost.
+  const lateWave = Array.from({ length: 100 }, () => visit(port, "/drain"));
+  const statuses = await Promise.all([...burst, ...lateWave]);
+  expect(await exited).toBe(0);
+
+  const acknowledged = statuses.filter((s) => s === 302).length;
+  expect(acknowledged).toBeGreaterThan(0);
+  // Nothing else but a 302, a 503 (closing) or a refused connection.
+  expect(statuses.every((s) => s === 302 || s === 503 || s === 0)).toBe(true);
+  expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(acknowledged);
+});
