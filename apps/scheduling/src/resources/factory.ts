@@ -1,0 +1,265 @@
+// The only place resource routes are written: for each resource of the table, the five
+// CRUD operations it offers (with their OpenAPI contract) and a 405 for every other method.
+import { Prisma } from "@app/db";
+import { ErrorResponse, itemQuery, MessageResponse } from "@app/schemas/scheduling";
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { Forbidden, MethodNotAllowed, NotFound } from "../errors.ts";
+import type { AuthContext } from "../types.ts";
+import type { AccessContext, Operation, Resource, Row } from "./resource.ts";
+
+/** Methods answered with 405 + Allow when a path does not offer them (HEAD follows GET). */
+const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
+  list: { method: "GET", item: false },
+  create: { method: "POST", item: false },
+  read: { method: "GET", item: true },
+  edit: { method: "PATCH", item: true },
+  delete: { method: "DELETE", item: true },
+};
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorResponse]));
+
+const pascal = (words: string) =>
+  words.replace(/(?:^|[\s_-]+)(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/** Rows a caller may read: everything for an admin, else what the resource shows them. */
+function visibleWhere(resource: Resource, auth: AuthContext): object {
+  return auth.isAdmin ? {} : resource.visibleTo(auth.userId);
+}
+
+function notFound(resource: Resource, id: unknown): NotFound {
+  return new NotFound(`${resource.name} with id: ${String(id)} not found`);
+}
+
+/** A body's Json fields: `null` means "no value", which Prisma spells DbNull. */
+function toPrismaData(resource: Resource, data: object): object {
+  const entries = Object.entries(data).map(([key, value]) =>
+    value === null && resource.jsonColumns.includes(key) ? [key, Prisma.DbNull] : [key, value],
+  );
+  return Object.fromEntries(entries);
+}
+
+async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {
+  const row = await resource.delegate(ctx.db).findFirst({
+    where: { AND: [resource.keyWhere(key), visibleWhere(resource, ctx.auth)] },
+    select: resource.select,
+  });
+  if (!row) throw notFound(resource, resource.formatKey(key));
+  return row;
+}
+
+/** Every row a body points at must exist, be visible, or be changeable (Reference.need). */
+async function checkReferences(resource: Resource, ctx: AccessContext, body: Record<string, unknown>) {
+  for (const { field, resource: target, need } of resource.references) {
+    const id = body[field];
+    if (id === undefined || id === null) continue;
+    const visibility = need === "exist" ? {} : visibleWhere(target, ctx.auth);
+    const row = await target.delegate(ctx.db).findFirst({
+      where: { AND: [target.keyWhere(id), visibility] },
+      select: target.select,
+    });
+    if (!row) throw notFound(target, target.formatKey(id));
+    if (need === "change") await target.authorize(ctx, row, "edit");
+  }
+}
+
+/**
+ * Who a create acts as. An admin naming another user acts as that user would (their rows,
+ * their references); anyone else may name only themself.
+ */
+async function resolveActor(ctx: AccessContext, requested: unknown): Promise<AuthContext> {
+  if (typeof requested !== "number" || requested === ctx.auth.userId) return ctx.auth;
+  if (!ctx.auth.isAdmin) throw new Forbidden("Only admins can act for another user (userId)");
+  const user = await ctx.db.user.findUnique({ where: { id: requested }, select: { id: true } });
+  if (!user) throw new NotFound(`User with id: ${requested} not found`);
+  return { ...ctx.auth, userId: requested, isAdmin: false };
+}
+
+/** Separates the admin-only "act for this user" key from the data to store. */
+function splitActAs(resource: Resource, body: Record<string, unknown>) {
+  if (!resource.actAs) return { body, requested: undefined };
+  const { [resource.actAs]: requested, ...rest } = body;
+  return { body: rest, requested };
+}
+
+type IdParams = { id: unknown };
+
+export function registerResource(app: FastifyInstance, resource: Resource): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { path, name, keys, schemas } = resource;
+  // Keyed by the resource's envelope names, so typed as plain records.
+  const oneShape: Record<string, z.ZodType> = { [keys.singular]: schemas.public };
+  const one = z.object(oneShape);
+  const operationName = { one: pascal(name), many: pascal(path) };
+  const context = (request: FastifyRequest): AccessContext => ({ db: app.prisma, auth: request.auth });
+  const offers = (operation: Operation) => resource.operations.includes(operation);
+  const common = { tags: [path], security: [{ ApiKeyAuth: [] }] };
+
+  if (offers("list")) {
+    const listShape: Record<string, z.ZodType> = {
+      [keys.plural]: z.array(schemas.public),
+      ...(resource.countTotal ? { total: z.int().describe("Rows matching the filters, all pages") } : {}),
+    };
+    const listBody = z.object(listShape);
+    routes.get(
+      `/${path}`,
+      {
+        schema: {
+          ...common,
+          operationId: `list${operationName.many}`,
+          summary: `List ${name.toLowerCase()}s you can see`,
+          querystring: schemas.list,
+          response: { 200: listBody, ...errors(400, 401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const { auth } = request;
+        const query = request.query as { page: number; take: number; userId?: number[] };
+        const { page, take, userId: userIds } = query;
+        if (userIds && !auth.isAdmin && userIds.some((id) => id !== auth.userId)) {
+          throw new Forbidden("Only admins can filter by another user's userId");
+        }
+        const where = {
+          AND: [
+            visibleWhere(resource, auth),
+            userIds ? resource.ownedBy(userIds) : {},
+            resource.listWhere(query),
+          ],
+        };
+        const delegate = resource.delegate(app.prisma);
+        const rows = await delegate.findMany({
+          where,
+          select: resource.select,
+          orderBy: { id: "asc" },
+          skip: (page - 1) * take,
+          take,
+        });
+        if (!resource.countTotal) return { [keys.plural]: rows };
+        return { [keys.plural]: rows, total: await delegate.count({ where }) };
+      },
+    );
+  }
+
+  if (offers("create") && schemas.create) {
+    routes.post(
+      `/${path}`,
+      {
+        schema: {
+          ...common,
+          operationId: `add${operationName.one}`,
+          summary: `Create a ${name.toLowerCase()}`,
+          querystring: itemQuery,
+          body: schemas.create,
+          response: {
+            201: one.extend({ message: z.string() }),
+            ...errors(400, 401, 403, 404, 409, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const ctx = context(request);
+        const { body, requested } = splitActAs(resource, request.body as Record<string, unknown>);
+        const actor = { ...ctx, auth: await resolveActor(ctx, requested) };
+        await checkReferences(resource, actor, body);
+        await resource.authorizeCreate(actor, body);
+        const input = resource.ownerColumn ? { ...body, [resource.ownerColumn]: actor.auth.userId } : body;
+        const data = toPrismaData(resource, await resource.createData(input, actor));
+        const row = await resource.delegate(app.prisma).create({ data, select: resource.select });
+        reply.code(201);
+        return { [keys.singular]: row, message: `${name} created successfully` };
+      },
+    );
+  }
+
+  if (offers("read")) {
+    routes.get(
+      `/${path}/:id`,
+      {
+        schema: {
+          ...common,
+          operationId: `get${operationName.one}ById`,
+          summary: `Get a ${name.toLowerCase()}`,
+          params: resource.params,
+          querystring: itemQuery,
+          response: { 200: one, ...errors(400, 401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as IdParams;
+        return { [keys.singular]: await loadVisible(resource, context(request), id) };
+      },
+    );
+  }
+
+  if (offers("edit") && schemas.edit) {
+    routes.patch(
+      `/${path}/:id`,
+      {
+        schema: {
+          ...common,
+          operationId: `edit${operationName.one}ById`,
+          summary: `Edit a ${name.toLowerCase()}`,
+          params: resource.params,
+          querystring: itemQuery,
+          body: schemas.edit,
+          response: { 200: one, ...errors(400, 401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const ctx = context(request);
+        const { id } = request.params as IdParams;
+        const body = request.body as Record<string, unknown>;
+        const row = await loadVisible(resource, ctx, id);
+        await resource.authorize(ctx, row, "edit", body);
+        await checkReferences(resource, ctx, body);
+        const data = toPrismaData(resource, await resource.editData(body, row, ctx));
+        const updated = await resource
+          .delegate(app.prisma)
+          .update({ where: { id: row.id }, data, select: resource.select });
+        return { [keys.singular]: updated };
+      },
+    );
+  }
+
+  if (offers("delete")) {
+    routes.delete(
+      `/${path}/:id`,
+      {
+        schema: {
+          ...common,
+          operationId: `remove${operationName.one}ById`,
+          summary: `Delete a ${name.toLowerCase()}`,
+          params: resource.params,
+          querystring: itemQuery,
+          response: { 200: MessageResponse, ...errors(400, 401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const ctx = context(request);
+        const { id } = request.params as IdParams;
+        const row = await loadVisible(resource, ctx, id);
+        await resource.authorize(ctx, row, "delete");
+        await resource.delegate(app.prisma).delete({ where: { id: row.id } });
+        return { message: `${name} with id: ${resource.formatKey(id)} deleted successfully` };
+      },
+    );
+  }
+
+  for (const item of [false, true]) {
+    const offered = resource.operations.filter((operation) => ROUTES[operation].item === item);
+    const allow = offered.map((operation) => ROUTES[operation].method);
+    const refused = METHODS.filter((method) => !allow.includes(method));
+    if (refused.length === 0) continue;
+    app.route({
+      method: refused,
+      url: item ? `/${path}/:id` : `/${path}`,
+      schema: { hide: true },
+      handler: async () => {
+        throw new MethodNotAllowed(allow);
+      },
+    });
+  }
+}

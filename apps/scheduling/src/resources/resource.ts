@@ -1,0 +1,203 @@
+// What a resource module declares, and how `defineResource` turns that typed declaration
+// into the uniform shape the factory works with. Modules stay declarative: a model, schemas,
+// an id, an ownership rule and, only where a resource truly differs, a hook.
+import type { Prisma, PrismaClient } from "@app/db";
+import type { z } from "zod";
+import type { AuthContext } from "../types.ts";
+
+export type Operation = "list" | "create" | "read" | "edit" | "delete";
+
+/** The five CRUD operations, for resources that offer them all. */
+export const ALL_OPERATIONS: readonly Operation[] = ["list", "create", "read", "edit", "delete"];
+
+type ModelName = Prisma.ModelName;
+type WhereOf<M extends ModelName> = NonNullable<
+  Prisma.TypeMap["model"][M]["operations"]["findMany"]["args"]["where"]
+>;
+
+/** Who a handler acts as: the caller, or (admins only) the user named by `userId`. */
+export interface AccessContext {
+  db: PrismaClient;
+  auth: AuthContext;
+}
+
+/** A path id: parsed by `params` into a key, which names a row; `format(key(row))` round-trips. */
+export interface IdCodec<Key, Row> {
+  params: z.ZodObject<{ id: z.ZodType<Key, string> }>;
+  where: (key: Key) => object;
+  key: (row: Row) => Key;
+  format: (key: Key) => string;
+}
+
+/**
+ * A body field naming another resource's row. `exist`: the row must exist; `see`: the caller
+ * must be able to read it; `change`: they must also be allowed to edit it (attaching an attendee
+ * changes its booking). An unseen row is a 404, an unchangeable one a 403.
+ */
+export interface Reference {
+  field: string;
+  resource: Resource;
+  need: "exist" | "see" | "change";
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface ResourceDefinition<
+  M extends ModelName,
+  Key,
+  Public extends z.ZodObject,
+  Create extends z.ZodType<object> | undefined,
+  Edit extends z.ZodType<object> | undefined,
+  List extends z.ZodType<object>,
+> {
+  /** Path segment under /api/v1; also the OpenAPI tag. */
+  path: string;
+  model: M;
+  /** For messages: "<name> created successfully", "<name> with id: 3 not found". */
+  name: string;
+  /** v1's envelope keys. */
+  keys: { singular: string; plural: string };
+  operations: readonly Operation[];
+  id: IdCodec<Key, z.output<Public>>;
+  schemas: { public: Public; create?: Create; edit?: Edit; list: List };
+  /** Nested selects for the public shape's relation fields (the rest are columns). */
+  relations?: Record<string, object>;
+  /** Json columns: a `null` from the client must reach Prisma as DbNull. */
+  jsonColumns?: readonly string[];
+  /** The column set to the acting user on create (admins choose it with `userId`). */
+  ownerColumn?: string;
+  /** The body key that lets an admin act for another user; default `userId` when ownerColumn is set. */
+  actAs?: string;
+  /** Rows belonging to these users: what a non-admin sees, and the admin `userId` filter. */
+  ownedBy: (userIds: number[]) => WhereOf<M>;
+  /** Where a non-admin sees more than their own rows (a team's memberships). */
+  visibleTo?: (userId: number) => WhereOf<M>;
+  /** The resource's own list filters (query keys other than page, take, userId). */
+  listWhere?: (query: z.output<List>) => WhereOf<M>;
+  /** Users answer their list with `total`, as in v1. */
+  countTotal?: boolean;
+  references?: readonly Reference[];
+  /** Extra rules for create beyond the references' (admin-only creation, membership roles). */
+  authorizeCreate?: (ctx: AccessContext, body: NonNullable<z.output<NonNullable<Create>>>) => Awaitable<void>;
+  /** Throws Forbidden when the caller sees the row but may not do this to it. Default: allowed. */
+  authorize?: (
+    ctx: AccessContext,
+    row: z.output<Public>,
+    action: "edit" | "delete",
+    body?: z.output<NonNullable<Edit>>,
+  ) => Awaitable<void>;
+  /** Turns the validated body (owner column filled in) into Prisma create data. */
+  createData?: (body: z.output<NonNullable<Create>>, ctx: AccessContext) => Awaitable<object>;
+  /** Turns the validated body into Prisma update data, given the stored row. */
+  editData?: (
+    body: z.output<NonNullable<Edit>>,
+    row: z.output<Public>,
+    ctx: AccessContext,
+  ) => Awaitable<object>;
+}
+
+export type Row = Record<string, unknown> & { id: unknown };
+
+/** The subset of a Prisma model delegate the factory uses. */
+export interface Delegate {
+  findMany(args: {
+    where: object;
+    select: object;
+    orderBy: object;
+    skip: number;
+    take: number;
+  }): Promise<Row[]>;
+  findFirst(args: { where: object; select: object }): Promise<Row | null>;
+  count(args: { where: object }): Promise<number>;
+  create(args: { data: object; select: object }): Promise<Row>;
+  update(args: { where: object; data: object; select: object }): Promise<Row>;
+  delete(args: { where: object }): Promise<unknown>;
+}
+
+/** A resource as the factory sees it: the module's declaration with its types erased. */
+export interface Resource {
+  path: string;
+  name: string;
+  keys: { singular: string; plural: string };
+  operations: readonly Operation[];
+  schemas: {
+    public: z.ZodObject;
+    create?: z.ZodType<object>;
+    edit?: z.ZodType<object>;
+    list: z.ZodType<object>;
+  };
+  params: z.ZodObject;
+  /** Columns and relations the public shape shows, plus `id` (the key updates use): nothing else is read. */
+  select: object;
+  jsonColumns: readonly string[];
+  ownerColumn?: string;
+  actAs?: string;
+  countTotal: boolean;
+  references: readonly Reference[];
+  delegate(db: PrismaClient): Delegate;
+  keyWhere(key: unknown): object;
+  formatKey(key: unknown): string;
+  /** The path id of a row. */
+  idOf(row: object): string;
+  ownedBy(userIds: number[]): object;
+  visibleTo(userId: number): object;
+  listWhere(query: object): object;
+  authorizeCreate(ctx: AccessContext, body: object): Awaitable<void>;
+  authorize(ctx: AccessContext, row: Row, action: "edit" | "delete", body?: object): Awaitable<void>;
+  createData(body: object, ctx: AccessContext): Awaitable<object>;
+  editData(body: object, row: Row, ctx: AccessContext): Awaitable<object>;
+}
+
+/** `{column: true}` for every field of a public shape, relations replaced by their nested select. */
+export function selectOf(
+  shape: z.ZodObject,
+  relations: Record<string, object> = {},
+): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(shape.shape).map((key) => [key, relations[key] ?? true]));
+}
+
+const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
+
+export function defineResource<
+  M extends ModelName,
+  Key,
+  Public extends z.ZodObject,
+  Create extends z.ZodType<object> | undefined = undefined,
+  Edit extends z.ZodType<object> | undefined = undefined,
+  List extends z.ZodType<object> = z.ZodType<object>,
+>(definition: ResourceDefinition<M, Key, Public, Create, Edit, List>): Resource {
+  const { id, ownedBy } = definition;
+  // The casts below erase the module's precise types: the factory validates every body and
+  // query with these same schemas and loads rows with `select`, so the values it passes in
+  // have exactly the types the module declared.
+  type CreateBody = z.output<NonNullable<Create>>;
+  type EditBody = z.output<NonNullable<Edit>>;
+  type PublicRow = z.output<Public>;
+  return {
+    path: definition.path,
+    name: definition.name,
+    keys: definition.keys,
+    operations: definition.operations,
+    schemas: definition.schemas,
+    params: id.params,
+    select: { ...selectOf(definition.schemas.public, definition.relations), id: true },
+    jsonColumns: definition.jsonColumns ?? [],
+    ownerColumn: definition.ownerColumn,
+    actAs: definition.actAs ?? (definition.ownerColumn ? "userId" : undefined),
+    countTotal: definition.countTotal ?? false,
+    references: definition.references ?? [],
+    // Prisma's delegates are generic per model; the factory needs only their common shape.
+    delegate: (db) => (db as unknown as Record<string, Delegate>)[lowerFirst(definition.model)]!,
+    keyWhere: (key) => id.where(key as Key),
+    formatKey: (key) => id.format(key as Key),
+    idOf: (row) => id.format(id.key(row as PublicRow)),
+    ownedBy,
+    visibleTo: definition.visibleTo ?? ((userId) => ownedBy([userId])),
+    listWhere: (query) => definition.listWhere?.(query as z.output<List>) ?? {},
+    authorizeCreate: (ctx, body) => definition.authorizeCreate?.(ctx, body as NonNullable<CreateBody>),
+    authorize: (ctx, row, action, body) =>
+      definition.authorize?.(ctx, row as PublicRow, action, body as EditBody | undefined),
+    createData: (body, ctx) => definition.createData?.(body as CreateBody, ctx) ?? body,
+    editData: (body, row, ctx) => definition.editData?.(body as EditBody, row as PublicRow, ctx) ?? body,
+  };
+}

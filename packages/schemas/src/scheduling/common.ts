@@ -1,0 +1,155 @@
+// Building blocks shared by the scheduling resources' schemas. Every value a client sends
+// is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
+import { z } from "zod";
+
+/** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
+export const INT4_MAX = 2_147_483_647;
+
+/** PostgreSQL text and jsonb cannot hold U+0000; a string carrying it would fail the write. */
+const hasNoNul = (value: string) => !value.includes("\u0000");
+
+export const text = () => z.string().refine(hasNoNul, "must not contain NUL characters");
+
+/** A non-empty string, surrounding blanks removed (names, titles, labels). */
+export const label = (max = 255) => text().trim().min(1, "must not be empty").max(max);
+
+/** The id of a row another field points at (bookingId, scheduleId, ...). */
+export const rowId = () => z.int().min(1).max(INT4_MAX);
+
+export const count = () => z.int().min(0).max(INT4_MAX);
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZone = () =>
+  z
+    .string()
+    .refine(isTimeZone, "must be an IANA time zone such as Europe/London")
+    .describe("IANA time zone, e.g. Europe/London");
+
+/** An instant: ISO 8601 date-time with `Z` or an offset, parsed into a Date. */
+export const dateTime = () =>
+  z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value))
+    .describe("ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z");
+
+/** A calendar day: `YYYY-MM-DD`, or a date-time whose UTC day is taken. */
+export const calendarDate = () =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })])
+    .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+    .describe("YYYY-MM-DD or an ISO 8601 date-time");
+
+/**
+ * A time of day, stored as a PostgreSQL `time` (v1 sent these as ISO date-times on
+ * 1970-01-01). `HH:mm` and `HH:mm:ss` are accepted too; times are UTC, as in v1.
+ */
+export const timeOfDay = () =>
+  z
+    .union([z.iso.time(), z.iso.datetime({ offset: true })])
+    .transform((value) => {
+      const at = value.includes("T") ? new Date(value) : new Date(`1970-01-01T${value}Z`);
+      return new Date(Date.UTC(1970, 0, 1, at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds()));
+    })
+    .describe("HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken");
+
+export const email = () => z.email().max(320);
+
+export const httpUrl = () => z.url({ protocol: /^https?$/ }).max(2048);
+
+/** v1 slugs: lower-case letters, digits and dashes; anything else is folded into a dash. */
+export const slug = () =>
+  text()
+    .max(255)
+    .transform((value) =>
+      value
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, ""),
+    )
+    .pipe(z.string().min(1, "must contain a letter or a digit"))
+    .describe("Lower-cased; characters other than a-z and 0-9 become dashes");
+
+function jsonHasNoNul(value: unknown): boolean {
+  if (typeof value === "string") return hasNoNul(value);
+  if (Array.isArray(value)) return value.every(jsonHasNoNul);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).every(([key, item]) => hasNoNul(key) && jsonHasNoNul(item));
+  }
+  return true;
+}
+
+/** Free-form JSON stored in a jsonb column. */
+export const jsonValue = () => z.unknown().refine(jsonHasNoNul, "must not contain NUL characters");
+
+export const jsonObject = () =>
+  z.record(z.string(), z.unknown()).refine(jsonHasNoNul, "must not contain NUL characters");
+
+// ── query strings ──
+
+/** Every query may carry the key (auth) and the /v1 rewrite's marker; nothing else unasked. */
+export const baseQuery = {
+  apiKey: z.string().optional().describe("Your API key (also accepted by the security scheme)"),
+  version: z.string().optional().describe("Set by the /v1 rewrite"),
+};
+
+export const itemQuery = z.strictObject(baseQuery);
+
+export const MAX_TAKE = 100;
+
+const queryInt = () => z.coerce.number().int().min(1).max(INT4_MAX);
+
+/** `?key=1` or `?key=1&key=2`: always an array after parsing. */
+export const repeatable = <T extends z.ZodType>(item: T) =>
+  z.union([item, z.array(item).min(1)]).transform((value) => (Array.isArray(value) ? value : [value]));
+
+export const pagination = (defaultTake: number) => ({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe("1-based page number"),
+  take: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TAKE)
+    .default(defaultTake)
+    .describe(`Rows per page, at most ${MAX_TAKE}`),
+});
+
+/** Admin-only filter (a non-admin may name only themself): rows belonging to these users. */
+export const userIdFilter = repeatable(queryInt()).optional().describe("Repeatable; admins only");
+
+/** The list query of a resource: pagination, the admin `userId` filter and its own filters. */
+export const listQuery = <T extends z.ZodRawShape>(filters: T) =>
+  z.strictObject({ ...baseQuery, ...pagination(MAX_TAKE), userId: userIdFilter, ...filters });
+
+// ── ids in paths ──
+
+export const intIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d+$/, "must be a positive integer")
+    .transform(Number)
+    .pipe(z.int().min(1, "must be a positive integer").max(INT4_MAX, "is too large"))
+    .describe("Integer id"),
+});
+
+// ── responses ──
+
+export const ErrorResponse = z
+  .object({
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({
+    id: "ApiError",
+    description: "Every error: a message; validation failures also list each issue",
+  });
+
+export const MessageResponse = z.object({ message: z.string() }).meta({ id: "ApiMessage" });
