@@ -30,15 +30,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
-// A crashed server leaves postmaster.pid behind, and PostgreSQL then refuses to start.
-function removeStalePidFile(dataDir: string): void {
+/**
+ * The port of a server already running on this cluster (postmaster.pid names it on its
+ * fourth line), so that `pnpm shortener ...` works next to a running `pnpm start`.
+ * A pid file left by a crashed server is removed: PostgreSQL would refuse to start.
+ */
+function runningServerPort(dataDir: string): number | undefined {
   const pidFile = path.join(dataDir, "postmaster.pid");
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!existsSync(pidFile)) return undefined;
+  const [pid, , , port] = readFileSync(pidFile, "utf8").split("\n");
   try {
-    if (pid > 0) process.kill(pid, 0);
+    process.kill(Number(pid), 0);
+    return Number(port);
   } catch {
     rmSync(pidFile);
+    return undefined;
   }
 }
 
@@ -70,8 +76,15 @@ export async function startEmbeddedPostgres({
   port = 0,
   log = () => {},
 }: EmbeddedOptions): Promise<EmbeddedDatabase> {
-  const listenPort = port || (await freePort());
   const password = "postgres";
+  const urlFor = (p: number, db: string) => `postgresql://postgres:${password}@127.0.0.1:${p}/${db}`;
+  const runningPort = runningServerPort(dataDir);
+  if (runningPort) {
+    log(`using the embedded PostgreSQL already running on port ${runningPort}`);
+    // Not ours to stop: the process that started it will.
+    return { url: urlFor(runningPort, database), stop: async () => {} };
+  }
+  const listenPort = port || (await freePort());
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -88,12 +101,9 @@ export async function startEmbeddedPostgres({
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
     log(`initialising embedded PostgreSQL in ${dataDir}`);
     await server.initialise();
-  } else {
-    removeStalePidFile(dataDir);
   }
   await server.start();
-  const adminUrl = `postgresql://postgres:${password}@127.0.0.1:${listenPort}/postgres`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client({ connectionString: urlFor(listenPort, "postgres") });
   await admin.connect();
   try {
     const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
@@ -103,7 +113,7 @@ export async function startEmbeddedPostgres({
   }
   log(`embedded PostgreSQL listening on 127.0.0.1:${listenPort}`);
   return {
-    url: `postgresql://postgres:${password}@127.0.0.1:${listenPort}/${database}`,
+    url: urlFor(listenPort, database),
     stop: () => server.stop(),
   };
 }

@@ -1,0 +1,45 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { expect, it } from "vitest";
+import { openDatabase } from "../src/database.ts";
+
+async function query(url: string, sql: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+it("starts, migrates, shares and restarts an embedded PostgreSQL when no URL is configured", async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "embedded-"));
+  // As root the server runs as a `postgres` user, which must be able to enter the folder.
+  await chmod(dataDir, 0o755);
+  try {
+    const first = await openDatabase({ dataDir });
+    expect(first.embedded).toBe(true);
+    const [version] = await query(first.url, "SHOW server_version_num");
+    expect(Number(version.server_version_num)).toBeGreaterThanOrEqual(170000);
+    const migrated = await query(first.url, 'SELECT count(*)::int AS n FROM "_prisma_migrations"');
+    expect(migrated[0].n).toBeGreaterThan(0);
+
+    // A second process (the CLI next to `pnpm start`) uses the running server.
+    const second = await openDatabase({ dataDir });
+    expect(second.url).toBe(first.url);
+    await second.close();
+    await query(first.url, "SELECT 1"); // still up: only its starter stops it
+
+    await first.close();
+    const again = await openDatabase({ dataDir });
+    expect((await query(again.url, 'SELECT count(*)::int AS n FROM "_prisma_migrations"'))[0].n).toBe(
+      migrated[0].n,
+    );
+    await again.close();
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,17 @@
+// `pnpm db:migrate`: applies pending migrations to DATABASE_URL (or to the embedded
+// database under DATA_DIR when DATABASE_URL is unset), then exits.
+import { openDatabase } from "@app/db";
+import { loadConfig } from "@app/shortener/config";
+
+try {
+  const config = loadConfig(process.env);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (line) => console.log(line),
+  });
+  await database.close();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
