@@ -24,7 +24,7 @@ export interface IssueApiKeyOptions {
 
 /** Stores a new key for the user and returns it: the only time the plain key exists. */
 export async function issueApiKey(
-  prisma: PrismaClient,
+  prisma: Pick<PrismaClient, "apiKey">,
   { userId, prefix, expiresAt = null, note = null }: IssueApiKeyOptions,
 ): Promise<{ apiKey: string; record: ApiKey }> {
   const { apiKey, hashedKey } = generateApiKey(prefix);
@@ -33,7 +33,11 @@ export async function issueApiKey(
 }
 
 /** Deletes the key; false when no such key exists. */
-export async function revokeApiKey(prisma: PrismaClient, apiKey: string, prefix: string): Promise<boolean> {
+export async function revokeApiKey(
+  prisma: Pick<PrismaClient, "apiKey">,
+  apiKey: string,
+  prefix: string,
+): Promise<boolean> {
   const { count } = await prisma.apiKey.deleteMany({ where: { hashedKey: hashApiKey(apiKey, prefix) } });
   return count > 0;
 }

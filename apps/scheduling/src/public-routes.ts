@@ -5,7 +5,7 @@ import { z } from "zod";
 
 export const WELCOME_MESSAGE = "Welcome to the scheduling API - docs are at /docs";
 
-const welcomeSchema = z.object({ message: z.string() });
+const welcomeSchema = z.object({ message: z.string() }).describe("Where to find the docs");
 
 export async function publicRoutes(app: FastifyInstance) {
   const routes = app.withTypeProvider<ZodTypeProvider>();

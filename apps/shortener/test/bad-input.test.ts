@@ -40,6 +40,8 @@ describe("POST /api/shorts rejects bad bodies and stores nothing", () => {
     ["a missing url", "{}", 400],
     ["an extra field", '{"url":"https://example.com","extra":1}', 400],
     ["a numeric url", '{"url":42}', 400],
+    ["a __proto__ key", '{"url":"https://example.com","__proto__":{"admin":true}}', 400],
+    ["a constructor.prototype key", '{"url":"https://example.com","constructor":{"prototype":{"x":1}}}', 400],
     ["a url that is an object", '{"url":{"href":"https://example.com"}}', 400],
     ["a numeric name", '{"url":"https://example.com","name":7}', 400],
     ["a null name", '{"url":"https://example.com","name":null}', 400],

@@ -1,0 +1,60 @@
+// The scheduling API as a process: config from the environment, the database (embedded when
+// no DATABASE_URL), the app, listen, and an orderly shutdown. Everything else is in app.ts.
+import { fileURLToPath } from "node:url";
+import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import closeWithGrace from "close-with-grace";
+import { buildApp, type SchedulingApp } from "./app.ts";
+import { loadConfig, type SchedulingConfig } from "./config.ts";
+
+/**
+ * Builds the app with its production logger and starts listening. Used standalone (below)
+ * and by the root `pnpm start`, which runs both services in one process on one database.
+ * The caller owns `prisma`: close the returned app first, then disconnect it.
+ */
+export async function startScheduling(
+  config: SchedulingConfig,
+  prisma: PrismaClient,
+): Promise<SchedulingApp> {
+  const app = await buildApp({ config, prisma, logger: true });
+  try {
+    await app.listen({ port: config.SCHEDULING_PORT, host: config.HOST });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+async function main() {
+  const config = loadConfig(process.env);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    log: (line) => console.log(line),
+  });
+  const prisma = createPrisma(database.url);
+  let app: SchedulingApp;
+  try {
+    app = await startScheduling(config, prisma);
+  } catch (error) {
+    await prisma.$disconnect();
+    await database.close();
+    throw error;
+  }
+  // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then the pool, then the
+  // embedded database (if any).
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+    if (err) app.log.error({ err }, "shutting down after an error");
+    else app.log.info({ signal }, "shutting down");
+    await app.close();
+    await prisma.$disconnect();
+    await database.close();
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

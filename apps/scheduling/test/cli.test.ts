@@ -1,0 +1,161 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createUser, setupApp, withKey } from "./helpers.ts";
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+const t = setupApp(
+  {},
+  {
+    routes: (app) => {
+      app.get("/test/whoami", async (request) => request.auth);
+    },
+  },
+);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command from the repository root against this file's test database. */
+function run(command: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The CLI itself (`node --import tsx` is what `pnpm scheduling` runs, minus pnpm's start-up). */
+const cli = (...args: string[]) => run("node", ["--import", "tsx", "apps/scheduling/src/cli.ts", ...args]);
+
+const whoami = (apiKey: string) => t.app.inject({ url: withKey("/test/whoami", apiKey) });
+
+describe("pnpm scheduling user:create", () => {
+  it("creates a user whose printed key authenticates", async () => {
+    // Through the documented entry point once: the root package.json script.
+    const result = await run("pnpm", [
+      "-s",
+      "scheduling",
+      "user:create",
+      "--email",
+      "cli-user@example.com",
+      "--username",
+      "cliuser",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout);
+    expect(created).toEqual({
+      id: expect.any(Number),
+      email: "cli-user@example.com",
+      username: "cliuser",
+      role: "USER",
+      apiKey: expect.stringMatching(/^cal_[0-9a-f]{32}$/),
+    });
+    const response = await whoami(created.apiKey);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ userId: created.id, isAdmin: false });
+  });
+
+  it("creates an admin and prints a readable line without --json", async () => {
+    const result = await cli("user:create", "--email", "cli-admin@example.com", "--admin");
+    expect(result.code).toBe(0);
+    const apiKey = result.stdout.match(/cal_[0-9a-f]{32}/)?.[0];
+    expect(result.stdout).toContain("ADMIN");
+    expect(apiKey).toBeDefined();
+    expect((await whoami(apiKey!)).json()).toMatchObject({ isAdmin: true });
+  });
+
+  it("refuses a duplicate e-mail", async () => {
+    await createUser(t.prisma, { email: "taken@example.com" });
+    const result = await cli("user:create", "--email", "taken@example.com");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("A user with e-mail taken@example.com already exists");
+    expect(result.stdout).toBe("");
+  });
+});
+
+describe("pnpm scheduling apikey:create / apikey:revoke", () => {
+  it("issues a further key with an expiry and a note", async () => {
+    const { user } = await createUser(t.prisma, { email: "keys@example.com" });
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const result = await cli(
+      "apikey:create",
+      "--email",
+      "keys@example.com",
+      "--expires-at",
+      expiresAt,
+      "--note",
+      "ci",
+      "--json",
+    );
+    expect(result.code).toBe(0);
+    const issued = JSON.parse(result.stdout);
+    expect(issued).toEqual({ apiKey: expect.stringMatching(/^cal_[0-9a-f]{32}$/), expiresAt });
+    expect((await whoami(issued.apiKey)).json()).toMatchObject({ userId: user.id });
+    const stored = await t.prisma.apiKey.findMany({ where: { userId: user.id, note: "ci" } });
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.expiresAt?.toISOString()).toBe(expiresAt);
+  });
+
+  it("revokes a key, which then no longer authenticates", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    expect((await whoami(apiKey)).statusCode).toBe(200);
+    const result = await cli("apikey:revoke", "--key", apiKey);
+    expect(result.code).toBe(0);
+    const response = await whoami(apiKey);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: "Your API key is not valid." });
+  });
+
+  it("fails on an unknown user or an unknown key", async () => {
+    const [unknownUser, unknownKey] = await Promise.all([
+      cli("apikey:create", "--email", "nobody@example.com"),
+      cli("apikey:revoke", "--key", "cal_00000000000000000000000000000000"),
+    ]);
+    expect(unknownUser.code).not.toBe(0);
+    expect(unknownUser.stderr).toContain("No user with e-mail nobody@example.com");
+    expect(unknownKey.code).not.toBe(0);
+    expect(unknownKey.stderr).toContain("No such API key");
+  });
+});
+
+describe("bad input", () => {
+  it.concurrent.each([
+    [["nope"], 'Unknown command "nope"'],
+    [[], "Usage: pnpm scheduling"],
+    [["user:create"], "--email is required"],
+    [["user:create", "--email", "not-an-address"], "--email must be an e-mail address"],
+    [["user:create", "--email", "a@example.com", "--colour", "red"], "Unknown option '--colour'"],
+    [["user:create", "--email"], "argument missing"],
+    [["user:create", "--email", "a@example.com", "--username", "has space"], "--username must be"],
+    [
+      ["apikey:create", "--email", "a@example.com", "--expires-at", "tomorrow"],
+      "--expires-at must be an ISO date-time",
+    ],
+    [
+      ["apikey:create", "--email", "a@example.com", "--expires-at", "2001-01-01T00:00:00Z"],
+      "must be in the future",
+    ],
+    [["apikey:revoke"], "--key is required"],
+  ])("%j exits non-zero with a message", async (args, message) => {
+    const result = await cli(...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe("");
+  });
+});

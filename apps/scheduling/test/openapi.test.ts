@@ -1,0 +1,35 @@
+import { readFile } from "node:fs/promises";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { describe, expect, it } from "vitest";
+import { renderOpenApi } from "../src/openapi.ts";
+import { OPENAPI_FILE } from "../src/openapi-sync.ts";
+import { setupApp } from "./helpers.ts";
+
+const t = setupApp();
+
+describe("OpenAPI document", () => {
+  it("is what openapi/scheduling.json holds (regenerate: pnpm exec tsx apps/scheduling/src/openapi-sync.ts)", async () => {
+    const served = (await t.app.inject({ url: "/docs" })).json();
+    expect(renderOpenApi(served)).toBe(await readFile(OPENAPI_FILE, "utf8"));
+  });
+
+  it("is a valid OpenAPI 3.0.3 document", async () => {
+    const served = (await t.app.inject({ url: "/docs" })).json();
+    expect(served.openapi).toBe("3.0.3");
+    // validate() dereferences in place; give it a copy.
+    await expect(SwaggerParser.validate(structuredClone(served))).resolves.toBeDefined();
+  });
+
+  it("applies the apiKey query scheme to every operation except the public ones", async () => {
+    const served = (await t.app.inject({ url: "/docs" })).json();
+    expect(served.security).toEqual([{ ApiKeyAuth: [] }]);
+    for (const [path, operations] of Object.entries(
+      served.paths as Record<string, Record<string, { security?: unknown }>>,
+    )) {
+      for (const operation of Object.values(operations)) {
+        if (path === "/" || path === "/docs") expect(operation.security).toEqual([]);
+        else expect(operation.security).not.toEqual([]);
+      }
+    }
+  });
+});

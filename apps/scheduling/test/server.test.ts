@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+/** Starts server.ts as `node` would run it and resolves with its address once it logs that it listens. */
+async function startServer(): Promise<{ child: ChildProcess; url: string; lines: string[] }> {
+  const child = spawn("node", ["--import", "tsx", "apps/scheduling/src/server.ts"], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, SCHEDULING_PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${lines.join("\n")}`)));
+    createInterface({ input: child.stderr! }).on("line", (line) => lines.push(line));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      lines.push(line);
+      const address = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+      if (address) resolve(address);
+    });
+  });
+  return { child, url, lines };
+}
+
+describe("server.ts", () => {
+  it("serves on the configured database and shuts down cleanly on SIGTERM", async () => {
+    const { child, url, lines } = await startServer();
+    try {
+      const home = await fetch(`${url}/`);
+      expect(home.status).toBe(200);
+      expect(await home.json()).toEqual({ message: expect.stringContaining("/docs") });
+      const guarded = await fetch(`${url}/v1/users`);
+      expect(guarded.status).toBe(401);
+    } finally {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      const [code] = await exited;
+      expect(code).toBe(0);
+    }
+    expect(lines.join("\n")).toContain("shutting down");
+  });
+});
