@@ -22,7 +22,10 @@ const OPERATION_METHOD: Record<Operation, { method: string; item: boolean }> = {
 /** Well-formed ids (naming no row) and malformed ones, per id format of the table. */
 function idSamples(resource: Resource): { valid: string; malformed: string[] } {
   if (resource.params === membershipIdParams) {
-    return { valid: "1_1", malformed: ["abc", "1", "1_", "_1", "1_x", "x_1", "1_2_3", "0_1", "1_99999999999"] };
+    return {
+      valid: "1_1",
+      malformed: ["abc", "1", "1_", "_1", "1_x", "x_1", "1_2_3", "0_1", "1_99999999999"],
+    };
   }
   if (resource.params === selectedCalendarIdParams) {
     return {
@@ -35,7 +38,9 @@ function idSamples(resource: Resource): { valid: string; malformed: string[] } {
 }
 
 const allowed = (resource: Resource, item: boolean) =>
-  resource.operations.filter((op) => OPERATION_METHOD[op].item === item).map((op) => OPERATION_METHOD[op].method);
+  resource.operations
+    .filter((op) => OPERATION_METHOD[op].item === item)
+    .map((op) => OPERATION_METHOD[op].method);
 
 const paths = (resource: Resource) => [
   { url: `/api/v1/${resource.path}`, item: false },
@@ -51,7 +56,12 @@ describe.each(resources)("$path", (resource) => {
   it("answers 401 without an apiKey on every path and method", async () => {
     for (const { url } of paths(resource)) {
       for (const method of METHODS) {
-        const response = await call(method, url, undefined, method === "POST" || method === "PATCH" ? {} : undefined);
+        const response = await call(
+          method,
+          url,
+          undefined,
+          method === "POST" || method === "PATCH" ? {} : undefined,
+        );
         expect(response.status, `${method} ${url}`).toBe(401);
         expect(response.body).toEqual({ message: "No apiKey provided" });
       }
@@ -93,7 +103,16 @@ describe.each(resources)("$path", (resource) => {
 
   it("bounds pagination and refuses unknown query keys, but accepts apiKey and version", async () => {
     const list = `/api/v1/${resource.path}`;
-    for (const query of ["page=0", "page=-1", "page=x", "take=0", "take=101", "take=1.5", "take=x", "sort=id"]) {
+    for (const query of [
+      "page=0",
+      "page=-1",
+      "page=x",
+      "take=0",
+      "take=101",
+      "take=1.5",
+      "take=x",
+      "sort=id",
+    ]) {
       const response = await call("GET", `${list}?${query}`, user);
       expect(response.status, query).toBe(400);
       expect(response.body.issues, query).toEqual([expect.objectContaining({ message: expect.any(String) })]);
@@ -113,55 +132,63 @@ describe.each(resources)("$path", (resource) => {
   });
 });
 
-describe.each(resources.filter((r) => r.operations.includes("create")))("$path body validation", (resource) => {
-  const fixture = fixtures[resource.path]!;
-  const count = () => resource.delegate(t.prisma).count({ where: {} });
+describe.each(resources.filter((r) => r.operations.includes("create")))(
+  "$path body validation",
+  (resource) => {
+    const fixture = fixtures[resource.path]!;
+    const count = () => resource.delegate(t.prisma).count({ where: {} });
 
-  async function caller() {
-    return newUser(t.prisma, { admin: fixture.adminCreates });
-  }
-
-  it("refuses an unknown key on create, naming it, and stores nothing", async () => {
-    const owner = await caller();
-    const body = await fixture.createBody!(t.prisma, owner.user);
-    const before = await count();
-    const response = await call("POST", `/api/v1/${resource.path}`, owner, { ...body, colour: "red" });
-    expect(response.status).toBe(400);
-    expect(response.body.message).toContain("colour");
-    expect(response.body.issues).toEqual([expect.objectContaining({ path: "colour" })]);
-    expect(await count()).toBe(before);
-  });
-
-  it("refuses a wrong type and a missing required field on create, naming them", async () => {
-    const owner = await caller();
-    const body = await fixture.createBody!(t.prisma, owner.user);
-    const before = await count();
-    const [field] = Object.keys(body);
-    const wrongType = await call("POST", `/api/v1/${resource.path}`, owner, { ...body, [field!]: { a: 1 } });
-    expect(wrongType.status).toBe(400);
-    expect(wrongType.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: field })]));
-
-    const { [field!]: _, ...missing } = body;
-    const missingField = await call("POST", `/api/v1/${resource.path}`, owner, missing);
-    expect(missingField.status).toBe(400);
-    expect(missingField.body.message).toContain(field);
-
-    for (const empty of [{}, [], undefined]) {
-      expect((await call("POST", `/api/v1/${resource.path}`, owner, empty)).status).toBe(400);
+    async function caller() {
+      return newUser(t.prisma, { admin: fixture.adminCreates });
     }
-    expect(await count()).toBe(before);
-  });
 
-  it("refuses an unknown key on edit and leaves the row unchanged", async () => {
-    const owner = await caller();
-    const body = await fixture.createBody!(t.prisma, owner.user);
-    const created = await call("POST", `/api/v1/${resource.path}`, owner, body);
-    const row = created.body[resource.keys.singular] as Record<string, unknown>;
-    const url = `/api/v1/${resource.path}/${encodeURIComponent(resource.idOf(row))}`;
+    it("refuses an unknown key on create, naming it, and stores nothing", async () => {
+      const owner = await caller();
+      const body = await fixture.createBody!(t.prisma, owner.user);
+      const before = await count();
+      const response = await call("POST", `/api/v1/${resource.path}`, owner, { ...body, colour: "red" });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toContain("colour");
+      expect(response.body.issues).toEqual([expect.objectContaining({ path: "colour" })]);
+      expect(await count()).toBe(before);
+    });
 
-    const response = await call("PATCH", url, owner, { ...fixture.edit, id: 12345 });
-    expect(response.status).toBe(400);
-    expect(response.body.issues).toEqual([expect.objectContaining({ path: "id" })]);
-    expect((await call("GET", url, owner)).body[resource.keys.singular]).toEqual(row);
-  });
-});
+    it("refuses a wrong type and a missing required field on create, naming them", async () => {
+      const owner = await caller();
+      const body = await fixture.createBody!(t.prisma, owner.user);
+      const before = await count();
+      const [field] = Object.keys(body);
+      const wrongType = await call("POST", `/api/v1/${resource.path}`, owner, {
+        ...body,
+        [field!]: { a: 1 },
+      });
+      expect(wrongType.status).toBe(400);
+      expect(wrongType.body.issues).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path: field })]),
+      );
+
+      const { [field!]: _, ...missing } = body;
+      const missingField = await call("POST", `/api/v1/${resource.path}`, owner, missing);
+      expect(missingField.status).toBe(400);
+      expect(missingField.body.message).toContain(field);
+
+      for (const empty of [{}, [], undefined]) {
+        expect((await call("POST", `/api/v1/${resource.path}`, owner, empty)).status).toBe(400);
+      }
+      expect(await count()).toBe(before);
+    });
+
+    it("refuses an unknown key on edit and leaves the row unchanged", async () => {
+      const owner = await caller();
+      const body = await fixture.createBody!(t.prisma, owner.user);
+      const created = await call("POST", `/api/v1/${resource.path}`, owner, body);
+      const row = created.body[resource.keys.singular] as Record<string, unknown>;
+      const url = `/api/v1/${resource.path}/${encodeURIComponent(resource.idOf(row))}`;
+
+      const response = await call("PATCH", url, owner, { ...fixture.edit, id: 12345 });
+      expect(response.status).toBe(400);
+      expect(response.body.issues).toEqual([expect.objectContaining({ path: "id" })]);
+      expect((await call("GET", url, owner)).body[resource.keys.singular]).toEqual(row);
+    });
+  },
+);
