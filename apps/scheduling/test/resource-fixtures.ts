@@ -142,6 +142,8 @@ export interface Fixture {
   edit?: Record<string, unknown>;
   /** Creates are admin-only (users): the generic CRUD runs as an admin. */
   adminCreates?: boolean;
+  /** A create body using the optional references, where createBody leaves them out. */
+  referencingBody?: (prisma: PrismaClient, owner: User) => Promise<Record<string, unknown>>;
 }
 
 export const fixtures: Record<string, Fixture> = {
@@ -153,6 +155,12 @@ export const fixtures: Record<string, Fixture> = {
   "event-types": {
     createBody: async () => ({ title: "Consultation", slug: unique("consult"), length: 45 }),
     edit: { title: "Long consultation", length: 90, hidden: true },
+    referencingBody: async (prisma, owner) => ({
+      title: "Consultation",
+      slug: unique("consult"),
+      length: 45,
+      scheduleId: (await makeSchedule(prisma, owner.id)).id,
+    }),
   },
   bookings: {
     createBody: async () => ({
@@ -161,6 +169,12 @@ export const fixtures: Record<string, Fixture> = {
       endTime: "2026-07-01T11:00:00.000Z",
     }),
     edit: { title: "Demo (moved)", status: "PENDING" },
+    referencingBody: async (prisma, owner) => ({
+      title: "Demo",
+      startTime: "2026-07-01T10:00:00.000Z",
+      endTime: "2026-07-01T11:00:00.000Z",
+      eventTypeId: (await makeEventType(prisma, owner.id)).id,
+    }),
   },
   attendees: {
     createBody: async (prisma, owner) => ({
@@ -223,6 +237,11 @@ export const fixtures: Record<string, Fixture> = {
   "destination-calendars": {
     createBody: async () => ({ integration: "google_calendar", externalId: `${unique("dest")}@example.com` }),
     edit: { externalId: "primary@example.com" },
+    referencingBody: async (prisma, owner) => ({
+      integration: "google_calendar",
+      externalId: `${unique("dest")}@example.com`,
+      eventTypeId: (await makeEventType(prisma, owner.id)).id,
+    }),
   },
   "selected-calendars": {
     createBody: async () => ({
