@@ -20,8 +20,10 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
   let store = redis;
   if (!store && redisUrl) {
     const own = new Redis(redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+    // ioredis reconnects by itself; without a listener it would print every failure to the console.
+    own.on("error", (err) => app.log.warn({ err }, "rate-limit Redis connection error"));
     app.addHook("onClose", async () => {
-      await own.quit();
+      await own.quit().catch(() => own.disconnect());
     });
     store = own;
   }

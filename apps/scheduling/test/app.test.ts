@@ -113,6 +113,22 @@ describe("/v1 rewrite", () => {
     expect(direct.json()).toEqual({ query: { x: "1", apiKey }, userId: user.id });
   });
 
+  it("works on every real list route: their query schemas accept apiKey and version", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const document = t.app.swagger() as { paths: Record<string, { get?: unknown }> };
+    const lists = Object.keys(document.paths).filter(
+      (path) => path.startsWith("/api/v1/") && !path.startsWith("/api/v1/test/") && !path.includes("{"),
+    );
+    expect(lists.length).toBeGreaterThanOrEqual(14);
+    for (const path of lists) {
+      const viaV1 = await t.app.inject({ url: withKey(path.replace(/^\/api/, ""), apiKey) });
+      const direct = await t.app.inject({ url: withKey(path, apiKey) });
+      expect({ path, status: viaV1.statusCode }).toEqual({ path, status: 200 });
+      expect(viaV1.json()).toEqual(direct.json());
+      expect(viaV1.headers["x-ratelimit-limit"]).toBeDefined();
+    }
+  });
+
   it("needs the key like any other path", async () => {
     const response = await t.app.inject({ url: "/v1/test/echo" });
     expect(response.statusCode).toBe(401);

@@ -109,4 +109,20 @@ describe("rate limit shared through Redis", () => {
       }
     },
   );
+
+  it.skipIf(!redisUrl)(
+    "opens its own client for REDIS_URL and closes it with the app (needs TEST_REDIS_URL)",
+    async () => {
+      const app = await buildApp({ config: { ...t.config, REDIS_URL: redisUrl }, prisma: t.prisma });
+      app.get("/test/ping", async () => ({ ok: true }));
+      try {
+        const { apiKey } = await createUser(t.prisma);
+        const response = await app.inject({ url: withKey("/test/ping", apiKey) });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers["x-ratelimit-limit"]).toBe(String(MAX));
+      } finally {
+        await app.close();
+      }
+    },
+  );
 });

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    expect(loadConfig({})).toEqual({
+      SCHEDULING_PORT: 3001,
+      HOST: "127.0.0.1",
+      DATA_DIR: ".data",
+      APIKEY_PREFIX: "cal_",
+      RATE_LIMIT_MAX: 30,
+      RATE_LIMIT_WINDOW_MS: 60_000,
+      LOG_LEVEL: "info",
+      TRUST_PROXY: false,
+    });
+  });
+
+  it("reads and converts the variables, treating empty ones as unset", () => {
+    const config = loadConfig({
+      SCHEDULING_PORT: "8080",
+      DATABASE_URL: "postgresql://u@db:5432/app",
+      REDIS_URL: "redis://cache:6379",
+      RATE_LIMIT_MAX: "5",
+      TRUST_PROXY: "true",
+      APIKEY_PREFIX: "cal_live_",
+      LOG_LEVEL: "",
+      UNRELATED: "ignored",
+    });
+    expect(config).toMatchObject({
+      SCHEDULING_PORT: 8080,
+      DATABASE_URL: "postgresql://u@db:5432/app",
+      REDIS_URL: "redis://cache:6379",
+      RATE_LIMIT_MAX: 5,
+      TRUST_PROXY: true,
+      APIKEY_PREFIX: "cal_live_",
+      LOG_LEVEL: "info",
+    });
+    expect(config).not.toHaveProperty("UNRELATED");
+  });
+
+  it("refuses bad values, naming each variable", () => {
+    const load = () =>
+      loadConfig({
+        SCHEDULING_PORT: "http",
+        RATE_LIMIT_MAX: "0",
+        REDIS_URL: "localhost:6379",
+        TRUST_PROXY: "maybe",
+      });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/SCHEDULING_PORT.*RATE_LIMIT_MAX.*REDIS_URL.*TRUST_PROXY/);
+  });
+});
