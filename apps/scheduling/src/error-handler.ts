@@ -8,7 +8,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
-import { HttpError, type Issue, MethodNotAllowed, NotFound } from "./errors.ts";
+import { BadRequest, HttpError, type Issue, MethodNotAllowed, NotFound } from "./errors.ts";
 
 interface ErrorBody {
   message: string;
@@ -68,11 +68,10 @@ function uniqueViolationMessage(error: Prisma.PrismaClientKnownRequestError): st
 }
 
 function toResponse(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {
-  if (error instanceof HttpError) {
-    const body: ErrorBody = { message: error.message };
-    if ("issues" in error && Array.isArray(error.issues)) body.issues = error.issues;
-    return { status: error.statusCode, body };
+  if (error instanceof BadRequest && error.issues) {
+    return { status: 400, body: { message: error.message, issues: error.issues } };
   }
+  if (error instanceof HttpError) return { status: error.statusCode, body: { message: error.message } };
   if (hasZodFastifySchemaValidationErrors(error)) {
     return { status: 400, body: describeValidation(error.validation, error.validationContext) };
   }

@@ -1,7 +1,7 @@
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Conflict, Forbidden, MethodNotAllowed } from "../src/errors.ts";
+import { BadRequest, Conflict, Forbidden, MethodNotAllowed } from "../src/errors.ts";
 import { WELCOME_MESSAGE } from "../src/public-routes.ts";
 import { rewriteV1Url } from "../src/rewrite.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
@@ -37,6 +37,10 @@ const t = setupApp(
       routes.get("/test/throw/:kind", async (request) => {
         const { kind } = request.params as { kind: string };
         if (kind === "conflict") throw new Conflict("Slug already taken");
+        if (kind === "bad")
+          throw new BadRequest("invalid in 'endTime': must be after startTime", [
+            { path: "endTime", message: "must be after startTime" },
+          ]);
         if (kind === "forbidden") throw new Forbidden();
         if (kind === "method") throw new MethodNotAllowed(["GET", "POST"]);
         if (kind === "unique") {
@@ -196,6 +200,13 @@ describe("error handling", () => {
     expect(conflict.json()).toEqual({ message: "Slug already taken" });
 
     expect((await get("forbidden")).statusCode).toBe(403);
+
+    const bad = await get("bad");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      message: "invalid in 'endTime': must be after startTime",
+      issues: [{ path: "endTime", message: "must be after startTime" }],
+    });
 
     const method = await get("method");
     expect(method.statusCode).toBe(405);
