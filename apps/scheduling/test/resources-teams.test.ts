@@ -1,0 +1,339 @@
+// Team roles: who may edit and delete a team, manage its memberships, and change its event
+// types. A row someone can see but not change is 403, and stays as it was.
+import type { MembershipRole } from "@app/db";
+import { beforeEach, describe, expect, it } from "vitest";
+import { setupApp } from "./helpers.ts";
+import { apiClient, type Caller, newUser, unique } from "./resource-fixtures.ts";
+
+const t = setupApp();
+const call = apiClient(t);
+
+interface TeamWorld {
+  teamId: number;
+  owner: Caller;
+  admin: Caller;
+  member: Caller;
+  invitee: Caller;
+  stranger: Caller;
+  siteAdmin: Caller;
+}
+
+let world: TeamWorld;
+
+async function join(teamId: number, caller: Caller, role: MembershipRole, accepted = true) {
+  await t.prisma.membership.create({ data: { teamId, userId: caller.user.id, role, accepted } });
+}
+
+/** A team made through the API by its owner, with an ADMIN, a MEMBER and an unaccepted invitee. */
+beforeEach(async () => {
+  const owner = await newUser(t.prisma);
+  const created = await call("POST", "/api/v1/teams", owner, { name: "Platform" });
+  expect(created.status, created.text).toBe(201);
+  const teamId = (created.body.team as { id: number }).id;
+  const [admin, member, invitee, stranger, siteAdmin] = await Promise.all([
+    newUser(t.prisma),
+    newUser(t.prisma),
+    newUser(t.prisma),
+    newUser(t.prisma),
+    newUser(t.prisma, { admin: true }),
+  ]);
+  await join(teamId, admin, "ADMIN");
+  await join(teamId, member, "MEMBER");
+  await join(teamId, invitee, "MEMBER", false);
+  world = { teamId, owner, admin, member, invitee, stranger, siteAdmin };
+});
+
+const team = () => t.prisma.team.findUniqueOrThrow({ where: { id: world.teamId } });
+const membership = (caller: Caller) =>
+  t.prisma.membership.findUnique({
+    where: { userId_teamId: { userId: caller.user.id, teamId: world.teamId } },
+  });
+const membershipUrl = (caller: Caller) => `/api/v1/memberships/${caller.user.id}_${world.teamId}`;
+
+describe("teams", () => {
+  it("needs only a name; the creator becomes its accepted OWNER in the same write", async () => {
+    const creator = await newUser(t.prisma);
+    const response = await call("POST", "/api/v1/teams", creator, { name: "  Solo  " });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      team: { name: "Solo", slug: null, isPrivate: false, timeZone: "Europe/London", weekStart: "Sunday" },
+      message: "Team created successfully",
+    });
+    const teamId = (response.body.team as { id: number }).id;
+    expect(await t.prisma.membership.findMany({ where: { teamId } })).toEqual([
+      expect.objectContaining({ userId: creator.user.id, role: "OWNER", accepted: true }),
+    ]);
+  });
+
+  it("keeps slugs unique regardless of case: 409 on create and on edit", async () => {
+    const creator = await newUser(t.prisma);
+    const slug = unique("Acme");
+    const first = await call("POST", "/api/v1/teams", creator, { name: "Acme", slug });
+    expect(first.status).toBe(201);
+    expect((first.body.team as { slug: string }).slug).toBe(slug.toLowerCase());
+    const clash = await call("POST", "/api/v1/teams", creator, { name: "Acme 2", slug: slug.toUpperCase() });
+    expect(clash.status).toBe(409);
+    // A slug stored in another case (e.g. migrated from cal.com) clashes too: the column is citext.
+    const mixed = unique("MiXeD");
+    await t.prisma.team.create({ data: { name: "Imported", slug: mixed } });
+    expect(
+      (await call("POST", "/api/v1/teams", creator, { name: "x", slug: mixed.toLowerCase() })).status,
+    ).toBe(409);
+    const edit = await call("PATCH", `/api/v1/teams/${world.teamId}`, world.owner, {
+      slug: slug.toUpperCase(),
+    });
+    expect(edit.status).toBe(409);
+    expect((await team()).slug).toBeNull();
+  });
+
+  it("is visible to every member, even one who has not accepted yet, and not to others", async () => {
+    for (const caller of [world.owner, world.admin, world.member, world.invitee, world.siteAdmin]) {
+      expect((await call("GET", `/api/v1/teams/${world.teamId}`, caller)).status).toBe(200);
+      if (caller !== world.siteAdmin) {
+        const listed = await call("GET", "/api/v1/teams", caller);
+        expect((listed.body.teams as { id: number }[]).map((row) => row.id)).toEqual([world.teamId]);
+      }
+    }
+    expect((await call("GET", `/api/v1/teams/${world.teamId}`, world.stranger)).status).toBe(404);
+  });
+
+  it("is edited by its OWNER, an ADMIN or a site admin; a MEMBER or invitee gets 403 and changes nothing", async () => {
+    for (const caller of [world.member, world.invitee]) {
+      const before = await team();
+      const response = await call("PATCH", `/api/v1/teams/${world.teamId}`, caller, { name: "Hijacked" });
+      expect(response.status).toBe(403);
+      expect(await team()).toEqual(before);
+    }
+    for (const [caller, name] of [
+      [world.owner, "By owner"],
+      [world.admin, "By admin"],
+      [world.siteAdmin, "By site admin"],
+    ] as const) {
+      const response = await call("PATCH", `/api/v1/teams/${world.teamId}`, caller, { name });
+      expect(response.status, response.text).toBe(200);
+      expect((await team()).name).toBe(name);
+    }
+  });
+
+  it("is deleted only by its OWNER (or a site admin)", async () => {
+    for (const caller of [world.admin, world.member, world.invitee]) {
+      expect((await call("DELETE", `/api/v1/teams/${world.teamId}`, caller)).status).toBe(403);
+      expect(await team()).toBeTruthy();
+    }
+    expect((await call("DELETE", `/api/v1/teams/${world.teamId}`, world.stranger)).status).toBe(404);
+    const deleted = await call("DELETE", `/api/v1/teams/${world.teamId}`, world.owner);
+    expect(deleted.body).toEqual({ message: `Team with id: ${world.teamId} deleted successfully` });
+    expect(await t.prisma.membership.count({ where: { teamId: world.teamId } })).toBe(0);
+  });
+
+  it("lets a site admin create a team for another user (ownerId), who becomes its OWNER", async () => {
+    const response = await call("POST", "/api/v1/teams", world.siteAdmin, {
+      name: "For someone",
+      ownerId: world.stranger.user.id,
+    });
+    expect(response.status).toBe(201);
+    const teamId = (response.body.team as { id: number }).id;
+    expect(await t.prisma.membership.findMany({ where: { teamId } })).toEqual([
+      expect.objectContaining({ userId: world.stranger.user.id, role: "OWNER", accepted: true }),
+    ]);
+  });
+});
+
+describe("memberships", () => {
+  it("are read by composite id <userId>_<teamId>; every member sees the team's memberships", async () => {
+    const read = await call("GET", membershipUrl(world.member), world.invitee);
+    expect(read.status).toBe(200);
+    expect(read.body.membership).toMatchObject({
+      userId: world.member.user.id,
+      teamId: world.teamId,
+      role: "MEMBER",
+      accepted: true,
+    });
+    const listed = await call("GET", `/api/v1/memberships?teamId=${world.teamId}`, world.member);
+    expect((listed.body.memberships as unknown[]).length).toBe(4);
+    expect((await call("GET", membershipUrl(world.member), world.stranger)).status).toBe(404);
+    // A well-formed id for a pair with no membership.
+    expect(
+      (await call("GET", `/api/v1/memberships/${world.stranger.user.id}_${world.teamId}`, world.owner))
+        .status,
+    ).toBe(404);
+  });
+
+  it("can be created by a team OWNER or ADMIN (not by a MEMBER; a stranger does not see the team)", async () => {
+    const newcomer = await newUser(t.prisma);
+    const body = { teamId: world.teamId, userId: newcomer.user.id };
+    expect((await call("POST", "/api/v1/memberships", world.member, body)).status).toBe(403);
+    expect((await call("POST", "/api/v1/memberships", world.stranger, body)).status).toBe(404);
+    expect(await membership(newcomer)).toBeNull();
+
+    const created = await call("POST", "/api/v1/memberships", world.admin, body);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      membership: { ...body, role: "MEMBER", accepted: false },
+      message: "Membership created successfully",
+    });
+    expect((await call("POST", "/api/v1/memberships", world.owner, body)).status).toBe(409);
+  });
+
+  it("refuses an inviter accepting for the invitee, an ADMIN giving OWNER, and unknown users", async () => {
+    const newcomer = await newUser(t.prisma);
+    const body = { teamId: world.teamId, userId: newcomer.user.id };
+    expect((await call("POST", "/api/v1/memberships", world.owner, { ...body, accepted: true })).status).toBe(
+      403,
+    );
+    expect((await call("POST", "/api/v1/memberships", world.admin, { ...body, role: "OWNER" })).status).toBe(
+      403,
+    );
+    expect(await membership(newcomer)).toBeNull();
+    const ghost = await call("POST", "/api/v1/memberships", world.owner, { ...body, userId: 2147483647 });
+    expect(ghost.status).toBe(404);
+    expect(ghost.body.message).toBe("User with id: 2147483647 not found");
+    expect((await call("POST", "/api/v1/memberships", world.owner, { ...body, role: "OWNER" })).status).toBe(
+      201,
+    );
+  });
+
+  it("is accepted only by the invited user", async () => {
+    for (const caller of [world.owner, world.admin, world.member]) {
+      expect((await call("PATCH", membershipUrl(world.invitee), caller, { accepted: true })).status).toBe(
+        403,
+      );
+    }
+    expect((await membership(world.invitee))?.accepted).toBe(false);
+    const accepted = await call("PATCH", membershipUrl(world.invitee), world.invitee, { accepted: true });
+    expect(accepted.status).toBe(200);
+    expect((await membership(world.invitee))?.accepted).toBe(true);
+  });
+
+  it("changes roles by OWNER or ADMIN; only an OWNER gives or takes OWNER", async () => {
+    const before = await membership(world.member);
+    expect((await call("PATCH", membershipUrl(world.owner), world.member, { role: "MEMBER" })).status).toBe(
+      403,
+    );
+    expect((await call("PATCH", membershipUrl(world.member), world.member, { role: "ADMIN" })).status).toBe(
+      403,
+    );
+    expect((await call("PATCH", membershipUrl(world.member), world.admin, { role: "OWNER" })).status).toBe(
+      403,
+    );
+    expect((await call("PATCH", membershipUrl(world.owner), world.admin, { role: "MEMBER" })).status).toBe(
+      403,
+    );
+    expect(await membership(world.member)).toEqual(before);
+    expect((await membership(world.owner))?.role).toBe("OWNER");
+
+    expect((await call("PATCH", membershipUrl(world.member), world.admin, { role: "ADMIN" })).status).toBe(
+      200,
+    );
+    expect((await membership(world.member))?.role).toBe("ADMIN");
+    expect((await call("PATCH", membershipUrl(world.member), world.owner, { role: "OWNER" })).status).toBe(
+      200,
+    );
+    expect((await membership(world.member))?.role).toBe("OWNER");
+  });
+
+  it("is removed by the member themself, or by someone ranked above them", async () => {
+    expect((await call("DELETE", membershipUrl(world.invitee), world.member)).status).toBe(403);
+    expect((await call("DELETE", membershipUrl(world.owner), world.admin)).status).toBe(403);
+    expect(await membership(world.invitee)).not.toBeNull();
+    expect(await membership(world.owner)).not.toBeNull();
+
+    const removed = await call("DELETE", membershipUrl(world.member), world.admin);
+    expect(removed.body).toEqual({
+      message: `Membership with id: ${world.member.user.id}_${world.teamId} deleted successfully`,
+    });
+    expect((await call("DELETE", membershipUrl(world.invitee), world.invitee)).status).toBe(200);
+    expect((await call("DELETE", membershipUrl(world.admin), world.owner)).status).toBe(200);
+    expect(await t.prisma.membership.count({ where: { teamId: world.teamId } })).toBe(1);
+  });
+
+  it("filters an admin's list by member (userId) and team (teamId)", async () => {
+    const byMember = await call("GET", `/api/v1/memberships?userId=${world.member.user.id}`, world.siteAdmin);
+    expect(byMember.body.memberships).toEqual([
+      expect.objectContaining({ userId: world.member.user.id, teamId: world.teamId }),
+    ]);
+    const byTeam = await call(
+      "GET",
+      `/api/v1/memberships?teamId=${world.teamId}&teamId=2147483647`,
+      world.siteAdmin,
+    );
+    expect((byTeam.body.memberships as unknown[]).length).toBe(4);
+  });
+});
+
+describe("team event types", () => {
+  const create = (caller: Caller, extra: object = {}) =>
+    call("POST", "/api/v1/event-types", caller, {
+      title: "Team call",
+      slug: unique("team-call"),
+      length: 30,
+      teamId: world.teamId,
+      ...extra,
+    });
+
+  it("are created by a team OWNER or ADMIN, belong to the team (userId null), and need a member's role", async () => {
+    expect((await create(world.member)).status).toBe(403);
+    expect((await create(world.invitee)).status).toBe(403);
+    expect((await create(world.stranger)).status).toBe(404);
+    const created = await create(world.admin);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.event_type).toMatchObject({ teamId: world.teamId, userId: null });
+    const both = await create(world.siteAdmin, { userId: world.member.user.id });
+    expect(both.status).toBe(400);
+  });
+
+  it("are read by every member, changed only by OWNER or ADMIN (403 for a MEMBER, unchanged)", async () => {
+    const created = await create(world.owner);
+    const eventType = created.body.event_type as { id: number };
+    const url = `/api/v1/event-types/${eventType.id}`;
+    expect((await call("GET", url, world.member)).status).toBe(200);
+    const listed = await call("GET", "/api/v1/event-types", world.member);
+    expect((listed.body.event_types as { id: number }[]).map((row) => row.id)).toContain(eventType.id);
+    expect((await call("GET", url, world.stranger)).status).toBe(404);
+
+    const before = await t.prisma.eventType.findUnique({ where: { id: eventType.id } });
+    expect((await call("PATCH", url, world.member, { title: "Mine now" })).status).toBe(403);
+    expect((await call("DELETE", url, world.member)).status).toBe(403);
+    expect(await t.prisma.eventType.findUnique({ where: { id: eventType.id } })).toEqual(before);
+
+    expect((await call("PATCH", url, world.admin, { title: "Renamed" })).status).toBe(200);
+    expect((await call("DELETE", url, world.admin)).status).toBe(200);
+  });
+
+  it("have custom inputs a MEMBER can read but not add or change", async () => {
+    const eventType = (await create(world.owner)).body.event_type as { id: number };
+    const body = { eventTypeId: eventType.id, label: "Why?", type: "TEXTLONG" };
+    expect((await call("POST", "/api/v1/custom-inputs", world.member, body)).status).toBe(403);
+    const created = await call("POST", "/api/v1/custom-inputs", world.admin, body);
+    expect(created.status).toBe(201);
+    const input = created.body.event_type_custom_input as { id: number };
+    const url = `/api/v1/custom-inputs/${input.id}`;
+    expect((await call("GET", url, world.member)).status).toBe(200);
+    expect((await call("PATCH", url, world.member, { label: "Mine" })).status).toBe(403);
+    expect((await call("DELETE", url, world.member)).status).toBe(403);
+    expect((await t.prisma.eventTypeCustomInput.findUnique({ where: { id: input.id } }))?.label).toBe("Why?");
+  });
+
+  it("take accepted team members as hosts, and no one else", async () => {
+    const hosts = [{ userId: world.admin.user.id, isFixed: true }, { userId: world.member.user.id }];
+    const created = await create(world.owner, { hosts });
+    expect(created.status, created.text).toBe(201);
+    expect((created.body.event_type as { hosts: unknown }).hosts).toEqual([
+      {
+        userId: Math.min(world.admin.user.id, world.member.user.id),
+        isFixed: expect.any(Boolean),
+        scheduleId: null,
+      },
+      {
+        userId: Math.max(world.admin.user.id, world.member.user.id),
+        isFixed: expect.any(Boolean),
+        scheduleId: null,
+      },
+    ]);
+    for (const outsider of [world.invitee, world.stranger]) {
+      const refused = await create(world.owner, { hosts: [{ userId: outsider.user.id }] });
+      expect(refused.status).toBe(400);
+      expect(refused.body.issues).toEqual([expect.objectContaining({ path: "hosts.0.userId" })]);
+    }
+  });
+});
