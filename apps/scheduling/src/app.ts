@@ -25,10 +25,15 @@ export interface BuildAppOptions {
   redis?: Redis;
 }
 
+// Fastify honours a hop count at runtime, but its types only take the function form.
+function trustProxy(setting: SchedulingConfig["TRUST_PROXY"]) {
+  return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 export async function buildApp({ config, prisma, logger, redis }: BuildAppOptions) {
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxy(config.TRUST_PROXY),
     rewriteUrl,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,8 +1,22 @@
 import { z } from "zod";
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((value) => value === "true" || value === "1" || value === "yes");
+const TRUE = new Set(["true", "1", "yes"]);
+const FALSE = new Set(["false", "0", "no"]);
+
+/** Fastify's trustProxy: a boolean, a hop count, or the addresses/CIDRs of the proxies. */
+const trustProxy = z
+  .string()
+  .regex(/^[\w.:/, -]+$/, "must be true, false, a hop count, or comma-separated addresses")
+  .transform((value): boolean | number | string[] => {
+    const word = value.trim().toLowerCase();
+    if (TRUE.has(word)) return true;
+    if (FALSE.has(word)) return false;
+    if (/^\d+$/.test(word)) return Number(word);
+    return value
+      .split(",")
+      .map((address) => address.trim())
+      .filter(Boolean);
+  });
 
 const configSchema = z.object({
   SCHEDULING_PORT: z.coerce
@@ -44,9 +58,11 @@ const configSchema = z.object({
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
     .describe("pino log level."),
-  TRUST_PROXY: booleanFlag
+  TRUST_PROXY: trustProxy
     .default(false)
-    .describe("Trust X-Forwarded-* headers (set when running behind a reverse proxy)."),
+    .describe(
+      "Trust X-Forwarded-* from proxies: false, true, a hop count, or comma-separated addresses/CIDRs.",
+    ),
 });
 
 export type SchedulingConfig = z.output<typeof configSchema>;

@@ -38,13 +38,22 @@ describe("loadConfig", () => {
     expect(config).not.toHaveProperty("UNRELATED");
   });
 
+  it("reads TRUST_PROXY as Fastify does: a flag, a hop count or proxy addresses", () => {
+    expect(loadConfig({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.1, 192.168.0.0/16" }).TRUST_PROXY).toEqual([
+      "10.0.0.1",
+      "192.168.0.0/16",
+    ]);
+  });
+
   it("refuses bad values, naming each variable", () => {
     const load = () =>
       loadConfig({
         SCHEDULING_PORT: "http",
         RATE_LIMIT_MAX: "0",
         REDIS_URL: "localhost:6379",
-        TRUST_PROXY: "maybe",
+        TRUST_PROXY: "a;b",
       });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/SCHEDULING_PORT.*RATE_LIMIT_MAX.*REDIS_URL.*TRUST_PROXY/);
