@@ -10,7 +10,7 @@ import { apiClient, type Caller, fixtures, newUser, resources } from "./resource
 const t = setupApp();
 const call = apiClient(t);
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const OPERATION_METHOD: Record<Operation, { method: string; item: boolean }> = {
   list: { method: "GET", item: false },
   create: { method: "POST", item: false },

@@ -10,7 +10,7 @@ import type { AuthContext } from "../types.ts";
 import type { AccessContext, Operation, Resource, Row } from "./resource.ts";
 
 /** Methods answered with 405 + Allow when a path does not offer them (HEAD follows GET). */
-const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
   list: { method: "GET", item: false },
@@ -20,7 +20,23 @@ const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
   delete: { method: "DELETE", item: true },
 };
 
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorResponse]));
+const ERROR_MEANINGS: Record<number, string> = {
+  400: "Invalid id, query or body; `issues` names each bad field",
+  401: "No apiKey, or one that is unknown or expired",
+  403: "You may see this but not do this to it (or you named another user without being an admin)",
+  404: "No such row, or one you may not see (including rows the body points at)",
+  409: "A unique value is already taken",
+  429: "Rate limit exceeded",
+};
+
+/** A documented JSON response (the description shows in /docs instead of "Default Response"). */
+const respond = (description: string, schema: z.ZodType) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((code) => [code, respond(ERROR_MEANINGS[code]!, ErrorResponse)]));
 
 const pascal = (words: string) =>
   words.replace(/(?:^|[\s_-]+)(\w)/g, (_, letter: string) => letter.toUpperCase());
@@ -112,7 +128,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           operationId: `list${operationName.many}`,
           summary: `List ${name.toLowerCase()}s you can see`,
           querystring: schemas.list,
-          response: { 200: listBody, ...errors(400, 401, 403, 429) },
+          response: { 200: respond("One page of rows", listBody), ...errors(400, 401, 403, 429) },
         },
       },
       async (request) => {
@@ -154,7 +170,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           querystring: itemQuery,
           body: schemas.create,
           response: {
-            201: one.extend({ message: z.string() }),
+            201: respond("Created", one.extend({ message: z.string() })),
             ...errors(400, 401, 403, 404, 409, 429),
           },
         },
@@ -184,7 +200,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           summary: `Get a ${name.toLowerCase()}`,
           params: resource.params,
           querystring: itemQuery,
-          response: { 200: one, ...errors(400, 401, 403, 404, 429) },
+          response: { 200: respond("The row", one), ...errors(400, 401, 403, 404, 429) },
         },
       },
       async (request) => {
@@ -205,7 +221,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           params: resource.params,
           querystring: itemQuery,
           body: schemas.edit,
-          response: { 200: one, ...errors(400, 401, 403, 404, 409, 429) },
+          response: { 200: respond("The row as edited", one), ...errors(400, 401, 403, 404, 409, 429) },
         },
       },
       async (request) => {
@@ -234,7 +250,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           summary: `Delete a ${name.toLowerCase()}`,
           params: resource.params,
           querystring: itemQuery,
-          response: { 200: MessageResponse, ...errors(400, 401, 403, 404, 429) },
+          response: { 200: respond("Deleted", MessageResponse), ...errors(400, 401, 403, 404, 429) },
         },
       },
       async (request) => {

@@ -33,11 +33,16 @@ export const timeZone = () =>
     .refine(isTimeZone, "must be an IANA time zone such as Europe/London")
     .describe("IANA time zone, e.g. Europe/London");
 
+/** Years Prisma can write to PostgreSQL (0 and 10000 are refused); no calendar needs others. */
+const inCommonEra = (date: Date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999;
+const COMMON_ERA = "must fall in the years 1 to 9999 (UTC)";
+
 /** An instant: ISO 8601 date-time with `Z` or an offset, parsed into a Date. */
 export const dateTime = () =>
   z.iso
     .datetime({ offset: true })
     .transform((value) => new Date(value))
+    .refine(inCommonEra, COMMON_ERA)
     .describe("ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z");
 
 /** A calendar day: `YYYY-MM-DD`, or a date-time whose UTC day is taken. */
@@ -45,6 +50,7 @@ export const calendarDate = () =>
   z
     .union([z.iso.date(), z.iso.datetime({ offset: true })])
     .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+    .refine(inCommonEra, COMMON_ERA)
     .describe("YYYY-MM-DD or an ISO 8601 date-time");
 
 /**
@@ -62,7 +68,11 @@ export const timeOfDay = () =>
 
 export const email = () => z.email().max(320);
 
-export const httpUrl = () => z.url({ protocol: /^https?$/ }).max(2048);
+export const httpUrl = () =>
+  z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine(hasNoNul, "must not contain NUL characters");
 
 /** v1 slugs: lower-case letters, digits and dashes; anything else is folded into a dash. */
 export const slug = () =>

@@ -153,5 +153,5 @@ export const EventTypeCreateBody = z
 export const EventTypeEditBody = z.strictObject(settings).partial().meta({ id: "EventTypeEdit" });
 
 export const EventTypeListQuery = listQuery({
-  slug: repeatable(z.string()).optional().describe("Repeatable: only these slugs"),
+  slug: repeatable(text()).optional().describe("Repeatable: only these slugs"),
 });
