@@ -126,7 +126,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         schema: {
           ...common,
           operationId: `list${operationName.many}`,
-          summary: `List ${name.toLowerCase()}s you can see`,
+          summary: `List the ${path.replaceAll("-", " ")} you can see`,
           querystring: schemas.list,
           response: { 200: respond("One page of rows", listBody), ...errors(400, 401, 403, 429) },
         },

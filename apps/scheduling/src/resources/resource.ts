@@ -166,7 +166,14 @@ export function defineResource<
   Edit extends z.ZodType<object> | undefined = undefined,
   List extends z.ZodType<object> = z.ZodType<object>,
 >(definition: ResourceDefinition<M, Key, Public, Create, Edit, List>): Resource {
-  const { id, ownedBy } = definition;
+  const { id, ownedBy, operations, schemas } = definition;
+  // A route the table offers must have its body schema; fail at boot, not on a request.
+  if (
+    operations.includes("create") !== Boolean(schemas.create) ||
+    operations.includes("edit") !== Boolean(schemas.edit)
+  ) {
+    throw new Error(`${definition.path}: the create/edit operations and body schemas disagree`);
+  }
   // The casts below erase the module's precise types: the factory validates every body and
   // query with these same schemas and loads rows with `select`, so the values it passes in
   // have exactly the types the module declared.
