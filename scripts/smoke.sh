@@ -14,9 +14,10 @@ short="http://127.0.0.1:$SHORTENER_PORT"
 sched="http://127.0.0.1:$SCHEDULING_PORT"
 log="$DATA_DIR/start.log"
 
-pnpm start >"$log" 2>&1 &
+# Its own process group, like a terminal job: the stop below signals pnpm and node together.
+setsid pnpm start >"$log" 2>&1 &
 pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$DATA_DIR"; }
+cleanup() { kill -TERM -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$DATA_DIR"; }
 trap cleanup EXIT
 
 for _ in $(seq 1 120); do
@@ -46,8 +47,14 @@ status=$(curl -s -o /dev/null -w '%{http_code}' "$sched/v1/users?apiKey=$key")
 [ "$status" = "200" ] || { echo "scheduling /v1/users: $status"; exit 1; }
 echo "scheduling API answered"
 
-kill -TERM "$pid"
-wait "$pid" || { cat "$log"; echo "pnpm start did not exit cleanly"; exit 1; }
+# SIGTERM to the group (pnpm itself then exits 143; what matters is the services' shutdown):
+# every process of the group must be gone, and the embedded PostgreSQL stopped cleanly.
+kill -TERM -- "-$pid"
+wait "$pid" || true
+for _ in $(seq 1 60); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.5; done
+kill -0 -- "-$pid" 2>/dev/null && { cat "$log"; echo "services did not stop on SIGTERM"; exit 1; }
+[ ! -e "$DATA_DIR/postgres/postmaster.pid" ] || { cat "$log"; echo "embedded PostgreSQL not stopped"; exit 1; }
+grep -qi '"level":50\|error' "$log" && { cat "$log"; echo "errors logged"; exit 1; }
 trap - EXIT
 rm -rf "$DATA_DIR"
 echo "smoke passed"

@@ -1,12 +1,12 @@
 // The scheduling API as a plugin graph, without a process around it (that is server.ts):
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
 import auth from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
-import errorHandler from "./error-handler.ts";
+import errorHandler, { toResponse } from "./error-handler.ts";
 import { loggerOptions } from "./logging.ts";
 import openApi from "./openapi.ts";
 import { publicRoutes } from "./public-routes.ts";
@@ -35,7 +35,13 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
     logger: loggerOptions(logger, config.LOG_LEVEL),
     trustProxy: trustProxy(config.TRUST_PROXY),
     rewriteUrl,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Selected-calendar ids embed an external calendar id, which can be long.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    // Errors the router raises before any route runs (bad URL encoding, over-long ids).
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const { status, body } = toResponse(error, request);
+      void reply.code(status).send(body);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   // External plugins

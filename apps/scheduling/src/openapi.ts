@@ -2,6 +2,7 @@
 // one definition drives validation, types and the docs. Served at /docs and committed as
 // openapi/scheduling.json (see openapi-sync.ts), which a test keeps in step.
 import swagger from "@fastify/swagger";
+import { tidyComponents } from "@app/schemas/openapi";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
@@ -41,7 +42,7 @@ async function openApiPlugin(app: FastifyInstance) {
       tags: API_TAGS,
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => tidyComponents(jsonSchemaTransformObject(input)),
   });
 }
 

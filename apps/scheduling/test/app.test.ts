@@ -238,3 +238,20 @@ describe("error handling", () => {
     expect(response.json()).toEqual({ message: "Internal server error" });
   });
 });
+
+describe("router-level errors", () => {
+  it("accepts long ids (selected calendars embed an external id) and answers 404, not 414", async () => {
+    const { user, apiKey } = await createUser(t.prisma);
+    const id = `${user.id}_google_calendar_${"x".repeat(400)}@group.calendar.google.com`;
+    const res = await t.app.inject({ url: withKey(`/api/v1/selected-calendars/${encodeURIComponent(id)}`, apiKey) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it("answers ids beyond the router's limit with a {message} 414", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const res = await t.app.inject({ url: withKey(`/api/v1/teams/${"9".repeat(3000)}`, apiKey) });
+    expect(res.statusCode).toBe(414);
+    expect(Object.keys(res.json())).toEqual(["message"]);
+  });
+});

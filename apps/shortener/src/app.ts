@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
+import { tidyComponents } from "@app/schemas/openapi";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
 import {
@@ -80,7 +81,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => markPlainTextResponses(jsonSchemaTransformObject(input)),
+    transformObject: (input) => tidyComponents(markPlainTextResponses(jsonSchemaTransformObject(input))),
   });
 
   // App services.
