@@ -67,7 +67,10 @@ function uniqueViolationMessage(error: Prisma.PrismaClientKnownRequestError): st
   return `${meta.modelName ?? "A record"} with the same ${list ?? "values"} already exists`;
 }
 
-export function toResponse(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {
+export function toResponse(
+  error: FastifyError,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody } {
   if (error instanceof BadRequest && error.issues) {
     return { status: 400, body: { message: error.message, issues: error.issues } };
   }

@@ -243,7 +243,9 @@ describe("router-level errors", () => {
   it("accepts long ids (selected calendars embed an external id) and answers 404, not 414", async () => {
     const { user, apiKey } = await createUser(t.prisma);
     const id = `${user.id}_google_calendar_${"x".repeat(400)}@group.calendar.google.com`;
-    const res = await t.app.inject({ url: withKey(`/api/v1/selected-calendars/${encodeURIComponent(id)}`, apiKey) });
+    const res = await t.app.inject({
+      url: withKey(`/api/v1/selected-calendars/${encodeURIComponent(id)}`, apiKey),
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: expect.any(String) });
   });
