@@ -95,18 +95,21 @@ describe.each(resources.filter((r) => r.path !== "users"))("$path list userId fi
     expect((await call("GET", `/api/v1/${target.path}?userId=${user.user.id}`, user)).status).toBe(200);
   });
 
-  // A membership belongs to its member, not to the team owner who created it (memberships tests).
-  it.skipIf(target.path === "memberships")("gives an admin exactly that user's rows", async () => {
-    const owner = await newUser(t.prisma);
-    const someoneElse = await newUser(t.prisma);
-    const admin = await newUser(t.prisma, { admin: true });
-    const row = await makeRow(call, t.prisma, target, owner);
-    await makeRow(call, t.prisma, target, someoneElse);
+  // A membership belongs to its member, not to the team owner who created it: the
+  // memberships tests cover its admin filter.
+  if (target.path !== "memberships") {
+    it("gives an admin exactly that user's rows", async () => {
+      const owner = await newUser(t.prisma);
+      const someoneElse = await newUser(t.prisma);
+      const admin = await newUser(t.prisma, { admin: true });
+      const row = await makeRow(call, t.prisma, target, owner);
+      await makeRow(call, t.prisma, target, someoneElse);
 
-    const filtered = await listedIds(target, admin, `&userId=${owner.user.id}`);
-    expect(filtered).toContain(target.idOf(row));
-    expect(filtered.sort()).toEqual((await listedIds(target, owner)).sort());
-  });
+      const filtered = await listedIds(target, admin, `&userId=${owner.user.id}`);
+      expect(filtered).toContain(target.idOf(row));
+      expect(filtered.sort()).toEqual((await listedIds(target, owner)).sort());
+    });
+  }
 });
 
 const creatable = resources.filter((r) => r.operations.includes("create") && r.path !== "users");
