@@ -3,7 +3,7 @@
 // on stderr. With --json the result is one JSON object on stdout.
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createPrisma, isUniqueViolation, openDatabase, type PrismaClient } from "@app/db";
+import { isUniqueViolation, type PrismaClient, withPrisma } from "@app/db";
 import { z } from "zod";
 import { issueApiKey, revokeApiKey } from "./api-keys.ts";
 import { loadConfig, type SchedulingConfig } from "./config.ts";
@@ -142,23 +142,19 @@ function parseCommand(argv: string[]) {
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const { run, json } = parseCommand(argv);
   const config = loadConfig(env);
-  const database = await openDatabase({
+  const database = {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
-  const prisma = createPrisma(database.url, { poolMax: 2 });
-  try {
-    const result = await run(prisma, config).catch((error: unknown) => {
+    log: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  const result = await withPrisma(database, (prisma) =>
+    run(prisma, config).catch((error: unknown) => {
       // Lost a race with another writer between the check and the insert.
       if (isUniqueViolation(error)) throw new CliError("That user or key already exists");
       throw error;
-    });
-    process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
-  } finally {
-    await prisma.$disconnect();
-    await database.close();
-  }
+    }),
+  );
+  process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import { type PrismaClient, withPrisma } from "@app/db";
 import { issueApiKey } from "./api-keys.ts";
 import { loadConfig } from "./config.ts";
 
@@ -160,27 +160,22 @@ async function main() {
     allowPositionals: false,
   });
   const config = loadConfig(process.env);
-  const database = await openDatabase({
+  const database = {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
-  const prisma = createPrisma(database.url, { poolMax: 2 });
-  try {
-    const users = await seedDemoData(prisma, { prefix: config.APIKEY_PREFIX, force: values.force === true });
-    if (values.json) {
-      process.stdout.write(`${JSON.stringify({ users })}\n`);
-    } else {
-      process.stdout.write(
-        "Seeded: 3 users, a team, 3 event types, 2 schedules, a booking with an attendee,\n",
-      );
-      process.stdout.write("a booking reference, an event reference and a payment. API keys (shown once):\n");
-      for (const user of users)
-        process.stdout.write(`  ${user.email.padEnd(20)} ${user.role.padEnd(6)} ${user.apiKey}\n`);
-    }
-  } finally {
-    await prisma.$disconnect();
-    await database.close();
+    log: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  const users = await withPrisma(database, (prisma) =>
+    seedDemoData(prisma, { prefix: config.APIKEY_PREFIX, force: values.force === true }),
+  );
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ users })}\n`);
+    return;
+  }
+  process.stdout.write("Seeded: 3 users, a team, 3 event types, 2 schedules, a booking with an attendee,\n");
+  process.stdout.write("a booking reference, an event reference and a payment. API keys (shown once):\n");
+  for (const user of users) {
+    process.stdout.write(`  ${user.email.padEnd(20)} ${user.role.padEnd(6)} ${user.apiKey}\n`);
   }
 }
 

@@ -2,7 +2,7 @@
 // pnpm shortener token:create --email you@example.com [--json]
 // pnpm shortener token:revoke --token <token>
 import { parseArgs } from "node:util";
-import { createPrisma, openDatabase } from "@app/db";
+import { withPrisma } from "@app/db";
 import { AccountError, createToken, createUser, revokeToken } from "./accounts.ts";
 import { loadConfig } from "./config.ts";
 
@@ -32,27 +32,22 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const config = loadConfig(process.env);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const prisma = createPrisma(database.url, { poolMax: 1 });
-  try {
+  const database = { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
+  const output = await withPrisma(database, async (prisma) => {
     if (command === "user:create") {
       const user = await createUser(prisma, required(values.email, "email"));
-      console.log(
-        values.json
-          ? JSON.stringify(user)
-          : `created user ${user.username} (id ${user.id}); bearer token, shown only now: ${user.token}`,
-      );
-    } else if (command === "token:create") {
-      const { token } = await createToken(prisma, required(values.email, "email"));
-      console.log(values.json ? JSON.stringify({ token }) : `new bearer token, shown only now: ${token}`);
-    } else {
-      await revokeToken(prisma, required(values.token, "token"));
-      console.log(values.json ? JSON.stringify({ revoked: true }) : "token revoked");
+      return values.json
+        ? JSON.stringify(user)
+        : `created user ${user.username} (id ${user.id}); bearer token, shown only now: ${user.token}`;
     }
-  } finally {
-    await prisma.$disconnect();
-    await database.close();
-  }
+    if (command === "token:create") {
+      const { token } = await createToken(prisma, required(values.email, "email"));
+      return values.json ? JSON.stringify({ token }) : `new bearer token, shown only now: ${token}`;
+    }
+    await revokeToken(prisma, required(values.token, "token"));
+    return values.json ? JSON.stringify({ revoked: true }) : "token revoked";
+  });
+  console.log(output);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

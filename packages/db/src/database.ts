@@ -1,5 +1,7 @@
 import path from "node:path";
+import { createPrisma } from "./client.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
+import type { PrismaClient } from "./generated/prisma/client.ts";
 import { migrate } from "./migrate.ts";
 
 export interface DatabaseOptions {
@@ -38,4 +40,22 @@ export async function openDatabase({
     throw error;
   }
   return { url, embedded: embedded !== undefined, close: async () => embedded?.stop() };
+}
+
+/**
+ * For one-shot commands (CLIs, seed): runs `task` with a Prisma client on the configured
+ * (or embedded) database, then closes the client and the database, whatever happened.
+ */
+export async function withPrisma<T>(
+  options: DatabaseOptions & { poolMax?: number },
+  task: (prisma: PrismaClient) => Promise<T>,
+): Promise<T> {
+  const database = await openDatabase(options);
+  const prisma = createPrisma(database.url, { poolMax: options.poolMax ?? 2 });
+  try {
+    return await task(prisma);
+  } finally {
+    await prisma.$disconnect();
+    await database.close();
+  }
 }

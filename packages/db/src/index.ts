@@ -1,5 +1,5 @@
 export { createPrisma, type PrismaOptions } from "./client.ts";
-export { type Database, type DatabaseOptions, openDatabase } from "./database.ts";
+export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
 export { isRecordNotFound, isUniqueViolation } from "./errors.ts";
 export * from "./generated/prisma/client.ts";
