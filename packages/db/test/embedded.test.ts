@@ -43,3 +43,18 @@ it("starts, migrates, shares and restarts an embedded PostgreSQL when no URL is 
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+// Only meaningful as root, where the server runs as another user.
+if (process.getuid?.() === 0) {
+  it("explains, as root, that the server's user cannot reach the data folder", async () => {
+    const locked = await mkdtemp(path.join(tmpdir(), "locked-"));
+    try {
+      await chmod(locked, 0o700);
+      await expect(openDatabase({ dataDir: path.join(locked, "data") })).rejects.toThrow(
+        /runs as user "postgres" when started by root, and it cannot enter/,
+      );
+    } finally {
+      await rm(locked, { recursive: true, force: true });
+    }
+  });
+}
