@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createToken, revokeToken } from "../src/accounts.ts";
-import { newUser, setupShortener } from "./helpers.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
 
@@ -81,12 +81,7 @@ describe("authentication", () => {
 describe("shorts", () => {
   it("creates a short with a custom name: 201, Location, shorturl", async () => {
     const user = await newUser(ctx.prisma);
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/api/shorts",
-      headers: user.headers,
-      payload: { url: "https://example.com/a?b=c#d", name: "Custom_name-1" },
-    });
+    const res = await postShort(ctx.app, user, { url: "https://example.com/a?b=c#d", name: "Custom_name-1" });
     expect(res.statusCode).toBe(201);
     const short = res.json();
     expect(short).toEqual({
@@ -105,12 +100,7 @@ describe("shorts", () => {
     const user = await newUser(ctx.prisma);
     const names = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const res = await ctx.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: user.headers,
-        payload: { url: "https://example.com/" },
-      });
+      const res = await postShort(ctx.app, user, { url: "https://example.com/" });
       expect(res.statusCode).toBe(201);
       const { name, shorturl } = res.json();
       expect(name).toMatch(/^[A-Za-z0-9]{7}$/);
@@ -123,24 +113,14 @@ describe("shorts", () => {
   it("treats names case-sensitively", async () => {
     const user = await newUser(ctx.prisma);
     for (const name of ["CaseName", "casename"]) {
-      const res = await ctx.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: user.headers,
-        payload: { url: "https://example.com/", name },
-      });
+      const res = await postShort(ctx.app, user, { url: "https://example.com/", name });
       expect(res.statusCode).toBe(201);
     }
   });
 
   it("normalizes the target: punycode host, percent-encoded path", async () => {
     const user = await newUser(ctx.prisma);
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/api/shorts",
-      headers: user.headers,
-      payload: { url: "https://bücher.example/straße" },
-    });
+    const res = await postShort(ctx.app, user, { url: "https://bücher.example/straße" });
     expect(res.statusCode).toBe(201);
     expect(res.json().url).toBe("https://xn--bcher-kva.example/stra%C3%9Fe");
   });
@@ -148,20 +128,10 @@ describe("shorts", () => {
   it("lists only the caller's shorts, newest first, with optional paging", async () => {
     const user = await newUser(ctx.prisma);
     const other = await newUser(ctx.prisma);
-    await ctx.app.inject({
-      method: "POST",
-      url: "/api/shorts",
-      headers: other.headers,
-      payload: { url: "https://other.example/" },
-    });
+    await postShort(ctx.app, other, { url: "https://other.example/" });
     const created: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await ctx.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: user.headers,
-        payload: { url: `https://example.com/${i}` },
-      });
+      const res = await postShort(ctx.app, user, { url: `https://example.com/${i}` });
       created.push(res.json().id);
     }
     const list = await ctx.app.inject({ url: "/api/shorts", headers: user.headers });
@@ -176,12 +146,7 @@ describe("shorts", () => {
   it("deletes a short with its logs: 204 and no body; then it is gone everywhere", async () => {
     const user = await newUser(ctx.prisma);
     const short = (
-      await ctx.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: user.headers,
-        payload: { url: "https://example.com/del", name: "to-delete" },
-      })
+      await postShort(ctx.app, user, { url: "https://example.com/del", name: "to-delete" })
     ).json();
     expect((await ctx.app.inject({ url: "/to-delete" })).statusCode).toBe(302);
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(1);
@@ -207,14 +172,7 @@ describe("shorts", () => {
   it("answers someone else's short exactly like a missing one, and changes nothing", async () => {
     const owner = await newUser(ctx.prisma);
     const intruder = await newUser(ctx.prisma);
-    const short = (
-      await ctx.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: owner.headers,
-        payload: { url: "https://example.com/mine" },
-      })
-    ).json();
+    const short = (await postShort(ctx.app, owner, { url: "https://example.com/mine" })).json();
     await ctx.app.inject({ url: `/${short.name}` });
     const missing = "0191e0a6-0000-7000-8000-000000000000";
     for (const [method, path] of [
@@ -279,12 +237,7 @@ describe("logs", () => {
   it("lists a short's visits newest first with IP, user agent and referer", async () => {
     const user = await newUser(ctx.prisma);
     const short = (
-      await ctx.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: user.headers,
-        payload: { url: "https://example.com/logged", name: "logged" },
-      })
+      await postShort(ctx.app, user, { url: "https://example.com/logged", name: "logged" })
     ).json();
     await ctx.app.inject({
       url: "/logged",

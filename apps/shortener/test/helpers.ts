@@ -38,3 +38,8 @@ export async function newUser(prisma: PrismaClient) {
   const user = await createUser(prisma, email);
   return { ...user, email, headers: { authorization: `Bearer ${user.token}` } };
 }
+
+/** POST /api/shorts as `user`. */
+export function postShort(app: ShortenerApp, user: { headers: Record<string, string> }, payload: object) {
+  return app.inject({ method: "POST", url: "/api/shorts", headers: user.headers, payload });
+}

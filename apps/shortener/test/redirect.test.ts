@@ -1,17 +1,12 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { newUser, setupShortener } from "./helpers.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
 
 async function createShort(name: string, url = "https://target.example/path?x=1") {
   const user = await newUser(ctx.prisma);
-  const res = await ctx.app.inject({
-    method: "POST",
-    url: "/api/shorts",
-    headers: user.headers,
-    payload: { url, name },
-  });
+  const res = await postShort(ctx.app, user, { url, name });
   expect(res.statusCode).toBe(201);
   return { user, short: res.json() as { id: string; url: string } };
 }
@@ -123,12 +118,7 @@ describe("client IP behind a proxy", () => {
     ] as const) {
       const user = await newUser(app.prisma);
       const name = `ip-${expected.replaceAll(".", "-")}`;
-      const created = await app.app.inject({
-        method: "POST",
-        url: "/api/shorts",
-        headers: user.headers,
-        payload: { url: "https://example.com/", name },
-      });
+      const created = await postShort(app.app, user, { url: "https://example.com/", name });
       await app.app.inject({ url: `/${name}`, headers: { "x-forwarded-for": "203.0.113.9" } });
       const [log] = await app.prisma.shortLog.findMany({ where: { shortId: created.json().id } });
       expect(log!.ipAddress).toBe(expected);
