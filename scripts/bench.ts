@@ -10,7 +10,7 @@ import path from "node:path";
 import { createPrisma, openDatabase } from "@app/db";
 import { buildApp } from "@app/shortener";
 import { createUser } from "@app/shortener/accounts";
-import { defaultConfig } from "@app/shortener/config";
+import { defaultConfig, loadConfig, readEnvironment } from "@app/shortener/config";
 import Fastify from "fastify";
 
 const DURATION_MS = Number(process.argv[2] ?? 5000);
@@ -56,9 +56,10 @@ function print(label: string, r: Awaited<ReturnType<typeof load>>) {
   );
 }
 
-const tmp = process.env.DATABASE_URL ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
+const { databaseUrl } = loadConfig(readEnvironment());
+const tmp = databaseUrl ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
 if (tmp) await chmod(tmp, 0o755);
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: tmp ?? ".data" });
+const database = await openDatabase({ databaseUrl, dataDir: tmp ?? ".data" });
 const prisma = createPrisma(database.url);
 try {
   console.log(`${CONNECTIONS} connections, ${DURATION_MS / 1000} s per row, Node ${process.version}\n`);

@@ -1,10 +1,10 @@
 // `pnpm db:migrate`: applies pending migrations to DATABASE_URL (or to the embedded
 // database under DATA_DIR when DATABASE_URL is unset), then exits.
 import { openDatabase } from "@app/db";
-import { loadConfig } from "@app/shortener/config";
+import { loadConfig, readEnvironment } from "@app/shortener/config";
 
 try {
-  const config = loadConfig(process.env);
+  const config = loadConfig(readEnvironment());
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

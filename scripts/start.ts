@@ -3,12 +3,12 @@
 import { createPrisma, openDatabase } from "@app/db";
 import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
 import { startScheduling } from "@app/scheduling/server";
-import { loadConfig as loadShortenerConfig } from "@app/shortener/config";
+import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
 import { startShortener } from "@app/shortener/server";
 import closeWithGrace from "close-with-grace";
 
-const shortenerConfig = loadShortenerConfig(process.env);
-const schedulingConfig = loadSchedulingConfig(process.env);
+const shortenerConfig = loadShortenerConfig(readEnvironment());
+const schedulingConfig = loadSchedulingConfig(readEnvironment());
 
 const database = await openDatabase({
   databaseUrl: shortenerConfig.databaseUrl,

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { isUniqueViolation, type PrismaClient, withPrisma } from "@app/db";
 import { z } from "zod";
 import { issueApiKey, revokeApiKey } from "./api-keys.ts";
-import { loadConfig, type SchedulingConfig } from "./config.ts";
+import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
 
 const USAGE = `Usage: pnpm scheduling <command> [options]
 
@@ -158,7 +158,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2), process.env).catch((error: unknown) => {
+  main(process.argv.slice(2), readEnvironment()).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   });

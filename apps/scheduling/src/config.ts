@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { z } from "zod";
 
 const TRUE = new Set(["true", "1", "yes"]);
@@ -85,4 +86,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): SchedulingConfig {
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   return result.data;
+}
+
+/** The process environment over `.env` in the working directory, if any: real variables win. */
+export function readEnvironment(): NodeJS.ProcessEnv {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  return process.env;
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type PrismaClient, withPrisma } from "@app/db";
 import { issueApiKey } from "./api-keys.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig, readEnvironment } from "./config.ts";
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -159,7 +159,7 @@ async function main() {
     strict: true,
     allowPositionals: false,
   });
-  const config = loadConfig(process.env);
+  const config = loadConfig(readEnvironment());
   const database = {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
 import closeWithGrace from "close-with-grace";
 import { buildApp, type SchedulingApp } from "./app.ts";
-import { loadConfig, type SchedulingConfig } from "./config.ts";
+import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
 
 /**
  * Builds the app with its production logger and starts listening. Used standalone (below)
@@ -26,7 +26,7 @@ export async function startScheduling(
 }
 
 async function main() {
-  const config = loadConfig(process.env);
+  const config = loadConfig(readEnvironment());
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,

@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { withPrisma } from "@app/db";
 import { AccountError, createToken, createUser, revokeToken } from "./accounts.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig, readEnvironment } from "./config.ts";
 
 const USAGE = `usage:
   pnpm shortener user:create --email <e-mail> [--json]
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`unknown command: ${command}`);
   }
 
-  const config = loadConfig(process.env);
+  const config = loadConfig(readEnvironment());
   const database = { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
   const output = await withPrisma(database, async (prisma) => {
     if (command === "user:create") {

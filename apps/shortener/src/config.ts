@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { z } from "zod";
 
 const boolean = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
@@ -72,3 +73,9 @@ export const defaultConfig = (overrides: Partial<ShortenerConfig> = {}): Shorten
   ...loadConfig({}),
   ...overrides,
 });
+
+/** The process environment over `.env` in the working directory, if any: real variables win. */
+export function readEnvironment(): NodeJS.ProcessEnv {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  return process.env;
+}

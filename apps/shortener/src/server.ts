@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
-import { loadConfig, type ShortenerConfig } from "./config.ts";
+import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
 
 /** Builds the shortener with its production logger and starts listening. */
@@ -13,7 +13,7 @@ export async function startShortener(config: ShortenerConfig, prisma: PrismaClie
 }
 
 async function main() {
-  const config = loadConfig(process.env);
+  const config = loadConfig(readEnvironment());
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

