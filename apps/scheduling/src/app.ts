@@ -7,7 +7,8 @@ import type { Redis } from "ioredis";
 import auth from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { toResponse } from "./error-handler.ts";
-import { loggerOptions } from "./logging.ts";
+import { healthRoutes } from "./health.routes.ts";
+import { loggerOptions, requestId } from "./logger.ts";
 import openApi from "./openapi.ts";
 import { publicRoutes } from "./public-routes.ts";
 import rateLimit from "./rate-limit.ts";
@@ -33,6 +34,7 @@ function trustProxy(setting: SchedulingConfig["TRUST_PROXY"]) {
 export async function buildApp({ config, prisma, logger, redis }: BuildAppOptions) {
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
+    genReqId: requestId,
     trustProxy: trustProxy(config.TRUST_PROXY),
     rewriteUrl,
     // Selected-calendar ids embed an external calendar id, which can be long.
@@ -47,6 +49,10 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   // External plugins
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The id the request was logged under, for the caller to quote.
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   await app.register(openApi);
 
   // App services
@@ -62,6 +68,7 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
 
   // Routes
   await app.register(publicRoutes);
+  await app.register(healthRoutes);
   await app.register(resourceRoutes, { prefix: "/api/v1" });
 
   return app;

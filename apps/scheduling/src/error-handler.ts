@@ -1,7 +1,7 @@
 // The one place that turns errors into v1's `{"message": ...}` bodies. Routes throw the
 // typed errors of errors.ts (or let Prisma/Fastify/zod errors through); nothing else builds
 // an error body. Unknown errors are logged and answered without detail.
-import { isRecordNotFound, isUniqueViolation, Prisma } from "@app/db";
+import { isDatabaseUnavailable, isRecordNotFound, isUniqueViolation, Prisma } from "@app/db";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import {
@@ -95,6 +95,11 @@ export function toResponse(
   // Fastify's own client errors (malformed JSON, 413, 415, empty body...) carry their status.
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: error.statusCode, body: { message: error.message } };
+  }
+  // The database is down or dropped the connection: the client may retry.
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, "database unavailable");
+    return { status: 503, body: { message: "The database is unavailable; try again shortly" } };
   }
   request.log.error({ err: error }, "unhandled error");
   return { status: 500, body: { message: "Internal server error" } };

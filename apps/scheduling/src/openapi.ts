@@ -11,6 +11,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 /** The tags operations are filed under: v1's names, plus `meta` for the key-less routes. */
 export const API_TAGS = [
   { name: "meta", description: "Welcome message and this document; no apiKey needed." },
+  { name: "operations", description: "Health and readiness; no apiKey needed." },
   { name: "users" },
   { name: "event-types" },
   { name: "bookings" },

@@ -27,6 +27,8 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
     });
     store = own;
   }
+  // Readiness checks the same client the counters use.
+  app.decorate("redis", store ?? null);
 
   await app.register(rateLimit, {
     global: true,

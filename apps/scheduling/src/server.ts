@@ -5,6 +5,9 @@ import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
 import closeWithGrace from "close-with-grace";
 import { buildApp, type SchedulingApp } from "./app.ts";
 import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
+import { SERVICE } from "./logger.ts";
+
+const startupLine = (address: string) => `${SERVICE} listening on ${address}, docs at ${address}/docs`;
 
 /**
  * Builds the app with its production logger and starts listening. Used standalone (below)
@@ -17,7 +20,7 @@ export async function startScheduling(
 ): Promise<SchedulingApp> {
   const app = await buildApp({ config, prisma, logger: true });
   try {
-    await app.listen({ port: config.SCHEDULING_PORT, host: config.HOST });
+    await app.listen({ port: config.SCHEDULING_PORT, host: config.HOST, listenTextResolver: startupLine });
   } catch (error) {
     await app.close();
     throw error;

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@app/db";
+import type { Redis } from "ioredis";
 
 /** Who is calling, set by the apiKey auth hook on every /api/v1 request. */
 export interface AuthContext {
@@ -11,6 +12,8 @@ export interface AuthContext {
 declare module "fastify" {
   interface FastifyInstance {
     prisma: PrismaClient;
+    /** The rate-limit store when REDIS_URL (or a caller's client) is set. */
+    redis: Redis | null;
   }
   interface FastifyRequest {
     auth: AuthContext;

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { redactUrl } from "../src/logging.ts";
+import { redactUrl } from "../src/logger.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const lines: string[] = [];

@@ -28,7 +28,10 @@ async function startServer(): Promise<{ child: ChildProcess; url: string; lines:
     createInterface({ input: child.stderr! }).on("line", (line) => lines.push(line));
     createInterface({ input: child.stdout! }).on("line", (line) => {
       lines.push(line);
-      const address = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+      const address =
+        /"service":"scheduling".*scheduling listening on (http:\/\/127\.0\.0\.1:\d+), docs at http/.exec(
+          line,
+        )?.[1];
       if (address) resolve(address);
     });
   });

@@ -14,6 +14,7 @@ import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
 import { registerErrorHandler, sendError } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
+import { loggerOptions, requestId } from "./logger.ts";
 import { markPlainTextResponses } from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import { ShortsService } from "./shorts.service.ts";
@@ -31,7 +32,7 @@ declare module "fastify" {
 export interface BuildAppOptions {
   config: ShortenerConfig;
   prisma: PrismaClient;
-  /** Pino options (level, redaction, stream...) or false. */
+  /** `true` for JSON logs at LOG_LEVEL, or pino options (e.g. a `stream`); default: no logs. */
   logger?: FastifyServerOptions["logger"];
 }
 
@@ -41,7 +42,8 @@ const OWN_PATHS = ["docs", "health", "ready", "favicon.ico", "robots.txt"];
 /** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
 export async function buildApp({ config, prisma, logger = false }: BuildAppOptions) {
   const app = Fastify({
-    logger,
+    logger: loggerOptions(logger, config.logLevel),
+    genReqId: requestId,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
@@ -57,6 +59,10 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // The id the request was logged under, for the caller to quote.
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
 

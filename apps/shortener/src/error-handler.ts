@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { isDatabaseUnavailable } from "@app/db";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { HttpError } from "./errors.ts";
@@ -39,6 +40,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // body too large (413), ...
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendError(reply, status, error.message);
+
+    // The database is down or dropped the connection: the client may retry.
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, "database unavailable");
+      return sendError(reply, 503, "The database is unavailable; try again shortly");
+    }
 
     request.log.error({ err: error }, "request failed");
     return sendError(reply, 500, "Internal server error");

@@ -1,3 +1,4 @@
+import { ErrorBody } from "@app/schemas/shortener";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 
@@ -27,7 +28,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["operations"],
         summary: "The database is reachable",
         security: [],
-        response: { 200: Status, 503: Status },
+        response: { 200: Status, 503: ErrorBody.describe("Not ready; `error` says why") },
       },
     },
     async (request, reply) => {
@@ -36,7 +37,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         return { status: "ready" };
       } catch (error) {
         request.log.warn({ err: error }, "database not reachable");
-        return reply.code(503).send({ status: "database unreachable" });
+        return reply.code(503).send({ status: "Service Unavailable", error: "database unreachable" });
       }
     },
   );

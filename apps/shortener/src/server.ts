@@ -3,12 +3,14 @@ import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
 import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
-import { loggerOptions } from "./logger.ts";
+import { SERVICE } from "./logger.ts";
+
+const startupLine = (address: string) => `${SERVICE} listening on ${address}, docs at ${address}/docs`;
 
 /** Builds the shortener with its production logger and starts listening. */
 export async function startShortener(config: ShortenerConfig, prisma: PrismaClient) {
-  const app = await buildApp({ config, prisma, logger: loggerOptions(config.logLevel) });
-  await app.listen({ port: config.port, host: config.host });
+  const app = await buildApp({ config, prisma, logger: true });
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: startupLine });
   return app;
 }
 

@@ -4,7 +4,6 @@ import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
-import { loggerOptions } from "../src/logger.ts";
 import { newUser } from "./helpers.ts";
 
 const lines: string[] = [];
@@ -21,8 +20,7 @@ beforeAll(async () => {
       done();
     },
   });
-  const logger = { ...(loggerOptions("trace") as object), stream };
-  app = await buildApp({ config: defaultConfig(), prisma, logger });
+  app = await buildApp({ config: defaultConfig({ logLevel: "trace" }), prisma, logger: { stream } });
 });
 afterAll(async () => {
   await app?.close();

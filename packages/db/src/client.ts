@@ -1,12 +1,50 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
+/**
+ * How long to wait for a connection, and for one statement, before giving up. Without them
+ * a database host that accepts TCP and never answers hangs a start or a request for ever.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const STATEMENT_TIMEOUT_MS = 30_000;
+
 export interface PrismaOptions {
   /** Connections in this process's pool. */
   poolMax?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+}
+
+/** node-postgres settings shared by the Prisma pool and the migration runner's connection. */
+export function connectionSettings(
+  connectionString: string,
+  { connectTimeoutMs = CONNECT_TIMEOUT_MS, statementTimeoutMs = STATEMENT_TIMEOUT_MS } = {},
+) {
+  return {
+    connectionString,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Server-side limit, plus a client-side one a little later for a server that stopped answering.
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 1_000,
+  };
 }
 
 /** A Prisma client over node-postgres (the Rust-free client needs a driver adapter). */
-export function createPrisma(connectionString: string, { poolMax = 10 }: PrismaOptions = {}): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
+export function createPrisma(
+  connectionString: string,
+  { poolMax = 10, ...timeouts }: PrismaOptions = {},
+): PrismaClient {
+  return new PrismaClient({
+    adapter: new PrismaPg({ ...connectionSettings(connectionString, timeouts), max: poolMax }),
+  });
+}
+
+/** `host:port` of a PostgreSQL URL, never its password: what error messages may name. */
+export function databaseAddress(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname || "localhost"}:${url.port || "5432"}`;
+  } catch {
+    return "(unparseable DATABASE_URL)";
+  }
 }

@@ -9,3 +9,49 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isRecordNotFound(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025";
 }
+
+// Driver-adapter error kinds and Prisma codes that mean "the database cannot be reached or
+// dropped the connection" rather than "the query was wrong".
+const UNAVAILABLE_KINDS = new Set([
+  "DatabaseNotReachable",
+  "DatabaseDoesNotExist",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "DatabaseAccessDenied",
+  "AuthenticationFailed",
+]);
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1003", "P1008", "P1017", "P2024"]);
+// SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, terminated).
+const UNAVAILABLE_SQLSTATE = /^(08|57P)/;
+const UNAVAILABLE_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Query read timeout|terminating connection|Can't reach database server/i;
+
+/**
+ * The database is down, unreachable or dropped the connection: a 503 for the client, who
+ * may retry, not a 500. Walks the error's causes, whatever layer (pg, the adapter, Prisma) raised it.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const e = current as {
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } };
+      cause?: unknown;
+    };
+    if (
+      typeof e.code === "string" &&
+      (UNAVAILABLE_PRISMA_CODES.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code))
+    ) {
+      return true;
+    }
+    const adapterCause = e.meta?.driverAdapterError?.cause;
+    if (adapterCause?.kind && UNAVAILABLE_KINDS.has(adapterCause.kind)) return true;
+    if (adapterCause?.originalCode && UNAVAILABLE_SQLSTATE.test(adapterCause.originalCode)) return true;
+    if (typeof e.kind === "string" && UNAVAILABLE_KINDS.has(e.kind)) return true;
+    if (typeof e.message === "string" && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+    current = e.cause;
+  }
+  return false;
+}

@@ -1,9 +1,17 @@
-export { createPrisma, type PrismaOptions } from "./client.ts";
+export {
+  CONNECT_TIMEOUT_MS,
+  connectionSettings,
+  createPrisma,
+  databaseAddress,
+  type PrismaOptions,
+  STATEMENT_TIMEOUT_MS,
+} from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
-export { isRecordNotFound, isUniqueViolation } from "./errors.ts";
+export { isDatabaseUnavailable, isRecordNotFound, isUniqueViolation } from "./errors.ts";
 export * from "./generated/prisma/client.ts";
 export {
+  DatabaseUnreachable,
   defaultMigrationsDir,
   type MigrateResult,
   MigrationError,

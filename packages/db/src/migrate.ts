@@ -3,6 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { CONNECT_TIMEOUT_MS, databaseAddress } from "./client.ts";
 
 /** prisma/migrations at the repository root. */
 export const defaultMigrationsDir = fileURLToPath(new URL("../../../prisma/migrations", import.meta.url));
@@ -53,6 +54,15 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
+/** The start cannot go on: one line naming host:port (never the password) and why. */
+export class DatabaseUnreachable extends Error {
+  override name = "DatabaseUnreachable";
+  constructor(connectionString: string, cause: unknown) {
+    const reason = cause instanceof Error && cause.message ? cause.message : String(cause);
+    super(`cannot connect to the database at ${databaseAddress(connectionString)}: ${reason}`, { cause });
+  }
+}
+
 /**
  * Applies the pending migrations in name order, each in its own transaction, under a
  * session advisory lock so that two processes starting at once never both migrate.
@@ -63,8 +73,14 @@ export async function migrate(
   { dir = defaultMigrationsDir, log = (_line: string) => {} } = {},
 ): Promise<MigrateResult> {
   const files = await readMigrations(dir);
-  const client = new pg.Client({ connectionString });
-  await client.connect();
+  // A connect timeout, but no statement timeout: waiting for another process's migration is fine.
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw new DatabaseUnreachable(connectionString, error);
+  }
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await client.query(CREATE_HISTORY_TABLE);

@@ -1,6 +1,7 @@
 // Test-only helpers: every test file gets its own database, cloned from a template
 // that the vitest global setup migrated once, so files run in parallel on one server.
 import { randomBytes } from "node:crypto";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { inject } from "vitest";
 
@@ -55,5 +56,58 @@ export async function createTestDatabase({ empty = false } = {}): Promise<TestDa
   return {
     url: withDatabase(serverUrl, name),
     drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+export interface TcpProxy {
+  /** The proxy's port on 127.0.0.1. */
+  port: number;
+  /** `url` with its host and port replaced by the proxy's. */
+  via(url: string): string;
+  /** Drops every connection and refuses new ones: the server looks down. */
+  down(): Promise<void>;
+  /** Accepts and forwards again, on the same port. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy in front of a real server, for tests of a database (or Redis) that goes away and comes back. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  };
+  const server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    track(client);
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const down = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  return {
+    port,
+    via(url: string) {
+      const parsed = new URL(url);
+      parsed.hostname = "127.0.0.1";
+      parsed.port = String(port);
+      return parsed.toString();
+    },
+    down,
+    up: () => listen(port),
+    close: () => (server.listening ? down() : Promise.resolve()),
   };
 }

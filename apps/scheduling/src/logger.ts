@@ -1,9 +1,20 @@
-// Logger options for the app: the caller's choice of level/destination, plus the redaction
-// that keeps API keys out of the logs. The key travels in the query string, so the logged
-// URL is rewritten, not just a header redacted.
+// Logger and request-id options of the app. Every line names the service (both run in one
+// process under `pnpm start`); request ids are unique across the process, or the caller's
+// own `x-request-id` when it is a sane token. API keys travel in the query string, so the
+// logged URL is rewritten, not just a header redacted.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 
+export const SERVICE = "scheduling";
 const REDACTED = "[redacted]";
+const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/** The caller's `x-request-id` when it is a short token, else a new UUID. */
+export function requestId(request: IncomingMessage): string {
+  const incoming = request.headers["x-request-id"];
+  return typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
 
 function isApiKeyName(name: string): boolean {
   try {
@@ -46,6 +57,7 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
   return {
     level,
     ...base,
+    base: { service: SERVICE, pid: process.pid },
     serializers: { ...base.serializers, req: serializeRequest },
     redact: {
       paths: ["req.headers.authorization", "req.query.apiKey", "headers.authorization", "query.apiKey"],

@@ -1,0 +1,131 @@
+// Operating the service: health and readiness, request ids, the service name in every log
+// line, and a database (or Redis) that goes away and comes back.
+import { Writable } from "node:stream";
+import { createPrisma, type PrismaClient } from "@app/db";
+import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { buildApp, type SchedulingApp } from "../src/app.ts";
+import { createUser, setupApp, testConfig, withKey } from "./helpers.ts";
+
+describe("health, readiness and request ids", () => {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const t = setupApp({}, { logger: { stream } });
+
+  it("answers /health and /ready without an apiKey, outside the rate limit", async () => {
+    const health = await t.app.inject({ url: "/health" });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: "ok" });
+    expect(health.headers["x-ratelimit-limit"]).toBeUndefined();
+    const ready = await t.app.inject({ url: "/ready" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: "ready" });
+  });
+
+  it("gives every request a unique id, echoes it, and honours a sane incoming x-request-id", async () => {
+    const a = await t.app.inject({ url: "/health" });
+    const b = await t.app.inject({ url: "/health" });
+    expect(a.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.headers["x-request-id"]).not.toBe(b.headers["x-request-id"]);
+    const mine = await t.app.inject({ url: "/health", headers: { "x-request-id": "trace-42.abc" } });
+    expect(mine.headers["x-request-id"]).toBe("trace-42.abc");
+    for (const hostile of ["a b", "x".repeat(500), "<script>", "id\u0000"]) {
+      const res = await t.app.inject({ url: "/health", headers: { "x-request-id": hostile } });
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("writes the service name and the request id on every log line", async () => {
+    await t.app.inject({ url: "/health", headers: { "x-request-id": "log-line-id" } });
+    const parsed = lines.map((line) => JSON.parse(line) as { service?: string; reqId?: string });
+    expect(parsed.length).toBeGreaterThan(0);
+    for (const line of parsed) expect(line.service).toBe("scheduling");
+    expect(parsed.some((line) => line.reqId === "log-line-id")).toBe(true);
+  });
+});
+
+describe("a database that goes away and comes back", () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let prisma: PrismaClient;
+  let app: SchedulingApp;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const direct = createPrisma(database.url, { poolMax: 1 });
+    ({ apiKey } = await createUser(direct));
+    await direct.$disconnect();
+    const target = new URL(database.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    prisma = createPrisma(proxy.via(database.url), { poolMax: 2, connectTimeoutMs: 1_000 });
+    app = await buildApp({ config: testConfig(), prisma });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await prisma?.$disconnect();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  it("answers 503 in the API's error shape while it is down, then recovers by itself", async () => {
+    expect((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode).toBe(200);
+
+    await proxy.down();
+    const down = await app.inject({ url: withKey("/v1/event-types", apiKey) });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ message: expect.stringContaining("database") });
+    const notReady = await app.inject({ url: "/ready" });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toEqual({ message: "database unreachable" });
+    expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
+
+    await proxy.up();
+    await vi.waitFor(
+      async () => {
+        expect((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode).toBe(200);
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
+  });
+});
+
+describe.skipIf(!inject("redisUrl"))("readiness with Redis", () => {
+  let proxy: TcpProxy;
+  let app: SchedulingApp;
+  const t = setupApp();
+
+  beforeAll(async () => {
+    const redis = new URL(inject("redisUrl"));
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    app = await buildApp({
+      config: testConfig({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }),
+      prisma: t.prisma,
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.close();
+  });
+
+  it("is not ready while Redis is unreachable, and ready again when it is back", async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), {
+      timeout: 5_000,
+    });
+    await proxy.down();
+    const down = await app.inject({ url: "/ready" });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ message: "Redis unreachable" });
+    await proxy.up();
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), {
+      timeout: 10_000,
+      interval: 200,
+    });
+  });
+});

@@ -1,0 +1,98 @@
+// Operating the service: request ids, the service name in every log line, and a database
+// that goes away and comes back.
+import { Writable } from "node:stream";
+import { createPrisma, type PrismaClient } from "@app/db";
+import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { buildApp, type ShortenerApp } from "../src/app.ts";
+import { defaultConfig } from "../src/config.ts";
+import { newUser, postShort } from "./helpers.ts";
+
+describe("request ids and log lines", () => {
+  const lines: string[] = [];
+  let database: TestDatabase;
+  let prisma: PrismaClient;
+  let app: ShortenerApp;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    prisma = createPrisma(database.url, { poolMax: 2 });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    app = await buildApp({ config: defaultConfig(), prisma, logger: { stream } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await prisma?.$disconnect();
+    await database?.drop();
+  });
+
+  it("gives every request a unique id, echoes it, and honours a sane incoming x-request-id", async () => {
+    const a = await app.inject({ url: "/health" });
+    const b = await app.inject({ url: "/nope-not-a-short" });
+    expect(a.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.headers["x-request-id"]).not.toBe(b.headers["x-request-id"]);
+    const mine = await app.inject({ url: "/health", headers: { "x-request-id": "trace-42.abc" } });
+    expect(mine.headers["x-request-id"]).toBe("trace-42.abc");
+    for (const hostile of ["a b", "x".repeat(500), "<script>"]) {
+      const res = await app.inject({ url: "/health", headers: { "x-request-id": hostile } });
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("writes the service name on every log line", async () => {
+    await app.inject({ url: "/health", headers: { "x-request-id": "log-line-id" } });
+    const parsed = lines.map((line) => JSON.parse(line) as { service?: string; reqId?: string });
+    expect(parsed.length).toBeGreaterThan(0);
+    for (const line of parsed) expect(line.service).toBe("shortener");
+    expect(parsed.some((line) => line.reqId === "log-line-id")).toBe(true);
+  });
+});
+
+describe("a database that goes away and comes back", () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let prisma: PrismaClient;
+  let app: ShortenerApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const target = new URL(database.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    prisma = createPrisma(proxy.via(database.url), { poolMax: 2, connectTimeoutMs: 1_000 });
+    app = await buildApp({ config: defaultConfig(), prisma });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await prisma?.$disconnect();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  it("answers 503 in the service's error shape while it is down, then recovers by itself", async () => {
+    const user = await newUser(prisma);
+    const created = await postShort(app, user, { url: "https://example.com/", name: "db-outage" });
+    expect(created.statusCode).toBe(201);
+
+    await proxy.down();
+    const api = await app.inject({ url: "/api/shorts", headers: user.headers });
+    expect(api.statusCode).toBe(503);
+    expect(api.json()).toEqual({ status: "Service Unavailable", error: expect.stringContaining("database") });
+    expect((await app.inject({ url: "/db-outage" })).statusCode).toBe(503);
+    const notReady = await app.inject({ url: "/ready" });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toEqual({ status: "Service Unavailable", error: "database unreachable" });
+
+    await proxy.up();
+    await vi.waitFor(async () => expect((await app.inject({ url: "/db-outage" })).statusCode).toBe(302), {
+      timeout: 10_000,
+      interval: 200,
+    });
+    expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
+    expect(await prisma.shortLog.count()).toBe(1);
+  });
+});
