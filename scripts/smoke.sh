@@ -21,7 +21,7 @@ cleanup() { kill -TERM -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null |
 trap cleanup EXIT
 
 for _ in $(seq 1 120); do
-  curl -sf "$short/health" >/dev/null && curl -sf "$sched/" >/dev/null && break
+  curl -sf "$short/ready" >/dev/null && curl -sf "$sched/ready" >/dev/null && break
   kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "pnpm start exited early"; exit 1; }
   sleep 0.5
 done
@@ -47,10 +47,10 @@ status=$(curl -s -o /dev/null -w '%{http_code}' "$sched/v1/users?apiKey=$key")
 [ "$status" = "200" ] || { echo "scheduling /v1/users: $status"; exit 1; }
 echo "scheduling API answered"
 
-# SIGTERM to the group (pnpm itself then exits 143; what matters is the services' shutdown):
-# every process of the group must be gone, and the embedded PostgreSQL stopped cleanly.
-kill -TERM -- "-$pid"
-wait "$pid" || true
+# SIGTERM to the PID of `pnpm start` only, as a process manager or `kill <pid>` sends it:
+# it must exit 0, every process of its group must be gone, and the embedded PostgreSQL stopped cleanly.
+kill -TERM "$pid"
+wait "$pid" || { cat "$log"; echo "pnpm start did not exit 0 on SIGTERM"; exit 1; }
 for _ in $(seq 1 60); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.5; done
 kill -0 -- "-$pid" 2>/dev/null && { cat "$log"; echo "services did not stop on SIGTERM"; exit 1; }
 [ ! -e "$DATA_DIR/postgres/postmaster.pid" ] || { cat "$log"; echo "embedded PostgreSQL not stopped"; exit 1; }

@@ -1,37 +1,43 @@
 // `pnpm start`: both services in one process, on one database. Without DATABASE_URL an
 // embedded PostgreSQL is started (data under DATA_DIR) and migrated on first start.
-import { createPrisma, openDatabase } from "@app/db";
+// `pnpm start` execs node (package.json), so a SIGTERM to its PID reaches this process.
+import { createPrisma, type Database, openDatabase, type PrismaClient } from "@app/db";
 import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
 import { startScheduling } from "@app/scheduling/server";
 import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
 import { startShortener } from "@app/shortener/server";
 import closeWithGrace from "close-with-grace";
 
-const shortenerConfig = loadShortenerConfig(readEnvironment());
-const schedulingConfig = loadSchedulingConfig(readEnvironment());
-
-const database = await openDatabase({
-  databaseUrl: shortenerConfig.databaseUrl,
-  dataDir: shortenerConfig.dataDir,
-  log: (line) => console.log(line),
-});
-const shortenerPrisma = createPrisma(database.url);
-const schedulingPrisma = createPrisma(database.url);
+let database: Database | undefined;
+const clients: PrismaClient[] = [];
 
 try {
+  const environment = readEnvironment();
+  const shortenerConfig = loadShortenerConfig(environment);
+  const schedulingConfig = loadSchedulingConfig(environment);
+  database = await openDatabase({
+    databaseUrl: shortenerConfig.databaseUrl,
+    dataDir: shortenerConfig.dataDir,
+    log: (line) => console.log(line),
+  });
+  const shortenerPrisma = createPrisma(database.url);
+  const schedulingPrisma = createPrisma(database.url);
+  clients.push(shortenerPrisma, schedulingPrisma);
   const shortener = await startShortener(shortenerConfig, shortenerPrisma);
   const scheduling = await startScheduling(schedulingConfig, schedulingPrisma);
+  const running = database;
   // SIGTERM/SIGINT: both stop accepting and finish in-flight work, then the pools close,
   // then the embedded database (if any) stops.
   closeWithGrace({ delay: 15_000 }, async ({ err }) => {
     if (err) console.error(err);
     await Promise.all([shortener.close(), scheduling.close()]);
-    await Promise.all([shortenerPrisma.$disconnect(), schedulingPrisma.$disconnect()]);
-    await database.close();
+    await Promise.all(clients.map((client) => client.$disconnect()));
+    await running.close();
   });
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  await Promise.allSettled([shortenerPrisma.$disconnect(), schedulingPrisma.$disconnect()]);
-  await database.close();
+  // One line, no stack trace: a configuration or connection problem the operator must fix.
+  console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  await Promise.allSettled(clients.map((client) => client.$disconnect()));
+  await database?.close();
   process.exit(1);
 }

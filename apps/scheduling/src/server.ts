@@ -57,7 +57,7 @@ async function main() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
 }

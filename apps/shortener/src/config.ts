@@ -62,8 +62,8 @@ export function loadConfig(env: Record<string, string | undefined>): ShortenerCo
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")),
   );
   if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid shortener configuration:\n${lines.join("\n")}`);
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid shortener configuration: ${problems.join("; ")}`);
   }
   return result.data;
 }

@@ -1,0 +1,197 @@
+// The ways a person starts and stops the services: `pnpm start` and its PID, `.env` in the
+// working directory, and start-up failures that must print one clear line.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { request } from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createPrisma, freePort, type PrismaClient } from "@app/db";
+import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../apps/shortener/src/accounts.ts";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+const startScript = path.join(repoRoot, "scripts/start.ts");
+// `node --import tsx` resolves tsx from the working directory; these runs start elsewhere.
+const tsxLoader = pathToFileURL(path.join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
+// The child gets only what a person's shell would have, not this run's TEST_* variables.
+const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn" };
+
+let db: TestDatabase;
+let prisma: PrismaClient;
+let cwd: string;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrisma(db.url, { poolMax: 2 });
+  cwd = await mkdtemp(path.join(tmpdir(), "start-test-"));
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await db?.drop();
+  await rm(cwd, { recursive: true, force: true });
+});
+
+function get(port: number, urlPath: string) {
+  return new Promise<number>((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path: urlPath, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.end();
+  });
+}
+
+async function waitFor(port: number, child: ChildProcess) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`exited early with ${child.exitCode}`);
+    if ((await get(port, "/health")) === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("not healthy in time");
+}
+
+/** Every descendant of `pid`, from /proc (Linux). */
+function descendants(pid: number): number[] {
+  const children: number[] = [];
+  for (const task of safeReaddir(`/proc/${pid}/task`)) {
+    const listed = safeRead(`/proc/${pid}/task/${task}/children`).trim();
+    for (const child of listed ? listed.split(/\s+/).map(Number) : []) {
+      children.push(child, ...descendants(child));
+    }
+  }
+  return children;
+}
+const safeReaddir = (dir: string) => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+const safeRead = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function run(command: string, args: string[], env: Record<string, string | undefined>, workdir = repoRoot) {
+  const child = spawn(command, args, { cwd: workdir, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+describe("pnpm start", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`${signal} to the PID of pnpm start drains a burst of visits and leaves no process behind`, async () => {
+      const { id: userId } = await createUser(prisma, `start-${signal}@example.com`);
+      const name = `start-${signal}`;
+      const short = await prisma.short.create({ data: { userId, name, url: "https://example.com/" } });
+      const [port, schedulingPort] = [await freePort(), await freePort()];
+      const started = run("pnpm", ["start"], {
+        ...baseEnv,
+        DATABASE_URL: db.url,
+        SHORTENER_PORT: String(port),
+        SCHEDULING_PORT: String(schedulingPort),
+      });
+      await waitFor(port, started.child);
+      const tree = descendants(started.child.pid!);
+      expect(tree.length).toBeGreaterThan(0);
+
+      const burst = Array.from({ length: 300 }, () => get(port, `/${name}`));
+      await Promise.race(burst);
+      started.child.kill(signal);
+      const late = Array.from({ length: 100 }, () => get(port, `/${name}`));
+      const statuses = await Promise.all([...burst, ...late]);
+      expect(await started.exited, started.output()).toBe(0);
+
+      const acknowledged = statuses.filter((s) => s === 302).length;
+      expect(acknowledged).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 302 || s === 503 || s === 0)).toBe(true);
+      expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(acknowledged);
+      for (const pid of tree) expect(alive(pid), `process ${pid} survived`).toBe(false);
+    });
+  }
+});
+
+describe(".env in the working directory", () => {
+  it("is read at start, and a real environment variable wins over it", async () => {
+    const [fromFile, scheduling] = [await freePort(), await freePort()];
+    await writeFile(
+      path.join(cwd, ".env"),
+      `DATABASE_URL=${db.url}\nSHORTENER_PORT=${fromFile}\nSCHEDULING_PORT=${fromFile}\n`,
+    );
+    const started = run(
+      process.execPath,
+      ["--import", tsxLoader, startScript],
+      { ...baseEnv, SCHEDULING_PORT: String(scheduling) },
+      cwd,
+    );
+    try {
+      await waitFor(fromFile, started.child);
+      expect(await get(scheduling, "/health")).toBe(200);
+    } finally {
+      started.child.kill("SIGTERM");
+      expect(await started.exited).toBe(0);
+    }
+  });
+});
+
+describe("start-up failures", () => {
+  async function failedStart(env: Record<string, string>) {
+    const started = run(process.execPath, ["--import", tsxLoader, startScript], { ...baseEnv, ...env }, cwd);
+    const code = await started.exited;
+    const lines = started.output().trim().split("\n");
+    return { code, lines };
+  }
+
+  it("a database host that accepts TCP and never answers: one line naming host:port, not the password", async () => {
+    const silent = createServer(() => {}).listen(0, "127.0.0.1");
+    await new Promise((r) => silent.once("listening", r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const began = Date.now();
+      const { code, lines } = await failedStart({
+        DATABASE_URL: `postgresql://app:s3cret@127.0.0.1:${port}/app`,
+      });
+      expect(code).toBe(1);
+      expect(Date.now() - began).toBeLessThan(20_000);
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^cannot start: .*127\\.0\\.0\\.1:${port}`))]);
+      expect(lines.join("\n")).not.toContain("s3cret");
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("a refused connection and a bad setting: one line each, exit 1", async () => {
+    const closed = await freePort();
+    const refused = await failedStart({ DATABASE_URL: `postgresql://app:s3cret@127.0.0.1:${closed}/app` });
+    expect(refused.code).toBe(1);
+    expect(refused.lines).toEqual([
+      expect.stringMatching(/^cannot start: cannot connect to the database at 127\.0\.0\.1:/),
+    ]);
+    expect(refused.lines.join("\n")).not.toContain("s3cret");
+
+    const bad = await failedStart({ SHORTENER_PORT: "not-a-port", DATABASE_URL: db.url });
+    expect(bad.code).toBe(1);
+    expect(bad.lines).toEqual([
+      expect.stringMatching(/^cannot start: Invalid shortener configuration: SHORTENER_PORT/),
+    ]);
+  });
+});
