@@ -1,27 +1,43 @@
-# One image for both services (multi-stage). The services run TypeScript through tsx, so
-# the runtime stage keeps the installed workspace; the build stage only adds the tools
-# that `pnpm install` needs.
-FROM node:20-bookworm-slim AS deps
+# One production image for both services, on the current Node LTS.
+# build: the whole workspace installed, to generate the Prisma client (its CLI is a dev tool).
+# deps: production dependencies only, installed without scripts (nothing to generate there).
+# runtime: those dependencies, the sources and the generated client; non-root; node is PID 1
+# and receives the signals itself (exec form), so `docker stop` drains in-flight requests.
+FROM node:24-bookworm-slim AS base
 WORKDIR /app
-RUN npm install -g pnpm@10.34.9
+RUN npm install -g pnpm@10.34.9 && npm cache clean --force
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY apps/shortener/package.json apps/shortener/package.json
 COPY apps/scheduling/package.json apps/scheduling/package.json
 COPY packages/db/package.json packages/db/package.json
 COPY packages/schemas/package.json packages/schemas/package.json
+
+FROM base AS build
 COPY prisma prisma
 COPY prisma.config.ts ./
 COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
 RUN pnpm install --frozen-lockfile
 
-FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0
+FROM base AS deps
+# @prisma/client's optional peers (the Prisma CLI with Studio and its dev server, TypeScript)
+# are resolved in the lockfile, so a --prod install still links them; the generated client
+# never loads them at run time, so they are removed (about 190 MB).
+RUN pnpm install --frozen-lockfile --prod --ignore-scripts \
+ && rm -rf node_modules/.pnpm/prisma@* node_modules/.pnpm/@prisma+studio-core@* node_modules/.pnpm/@prisma+dev@* \
+    node_modules/.pnpm/typescript@* node_modules/.pnpm/@electric-sql+* node_modules/.pnpm/react@* \
+    node_modules/.pnpm/react-dom@* node_modules/.pnpm/effect@*
+
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
-RUN npm install -g pnpm@10.34.9
 COPY --from=deps /app /app
 COPY . .
+COPY --from=build /app/packages/db/src/generated packages/db/src/generated
+# The embedded PostgreSQL (no DATABASE_URL) keeps its data here, writable by the app's user.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
 USER node
 EXPOSE 3000 3001
-# Each service migrates the database before it listens (under an advisory lock, so both
-# starting at once is safe).
-CMD ["pnpm", "start"]
+# Both services in one process (each migrates the database before it listens, under an
+# advisory lock). Compose runs each service's own entry point instead.
+CMD ["node", "--import", "tsx", "scripts/start.ts"]

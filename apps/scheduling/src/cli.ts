@@ -1,34 +1,12 @@
-// Management commands: `pnpm scheduling <command> ...`. Arguments are checked before the
-// database is opened, so bad input fails fast; every failure exits non-zero with one line
-// on stderr. With --json the result is one JSON object on stdout.
+// Management commands: `pnpm -s scheduling <command> ...` (`--help` lists them). The shared
+// runner (@app/db/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { isUniqueViolation, type PrismaClient, withPrisma } from "@app/db";
+import { isUniqueViolation, type PrismaClient } from "@app/db";
+import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/db/cli";
 import { z } from "zod";
 import { issueApiKey, revokeApiKey } from "./api-keys.ts";
 import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
-
-const USAGE = `Usage: pnpm scheduling <command> [options]
-
-  user:create   --email <e-mail> [--username <name>] [--admin] [--json]
-  apikey:create --email <e-mail> [--expires-at <ISO date-time>] [--note <text>] [--json]
-  apikey:revoke --key <apiKey> [--json]`;
-
-/** Bad input: the message is for the person at the terminal. */
-export class CliError extends Error {
-  override name = "CliError";
-}
-
-type Values = Record<string, string | boolean | undefined>;
-type Output = Record<string, unknown>;
-
-interface Command {
-  options: Record<string, { type: "string" | "boolean" }>;
-  /** Checks the flags and returns the work to do against the database. */
-  prepare(
-    values: Values,
-  ): (prisma: PrismaClient, config: SchedulingConfig) => Promise<{ json: Output; text: string }>;
-}
+import { SeedRefused, seedDemoData } from "./seed.ts";
 
 const email = z.email("--email must be an e-mail address");
 const username = z
@@ -39,26 +17,42 @@ const expiresAt = z.iso
   .transform((value) => new Date(value))
   .refine((date) => date.getTime() > Date.now(), "--expires-at must be in the future");
 const note = z.string().max(255, "--note must be at most 255 characters");
+const keyId = z.uuid("--id must be a key id from apikey:list");
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, missing: string): T {
-  if (value === undefined) throw new CliError(missing);
+/** The flag's value checked by `schema`; `undefined` when absent unless `required`. */
+function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required: true): T;
+function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required?: false): T | undefined;
+function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required = false) {
+  const value = values[name];
+  if (value === undefined) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
   const result = schema.safeParse(value);
-  if (!result.success) throw new CliError(result.error.issues[0]?.message ?? missing);
+  if (!result.success) throw new UsageError(result.error.issues[0]?.message ?? `--${name} is invalid`);
   return result.data;
 }
 
 async function findUserId(prisma: PrismaClient, address: string): Promise<number> {
   const user = await prisma.user.findUnique({ where: { email: address }, select: { id: true } });
-  if (!user) throw new CliError(`No user with e-mail ${address}`);
+  if (!user) throw new CommandError(`No user with e-mail ${address}`);
   return user.id;
 }
 
-const commands: Record<string, Command> = {
+const when = (date: Date | null) => date?.toISOString() ?? null;
+
+const commands: Record<string, Command<SchedulingConfig>> = {
   "user:create": {
-    options: { email: { type: "string" }, username: { type: "string" }, admin: { type: "boolean" } },
+    summary: "Create a user and its first API key (shown once)",
+    usage: "--email <e-mail> [--username <name>] [--admin] [--json]",
+    options: {
+      email: { type: "string", description: "The user's e-mail address" },
+      username: { type: "string", description: "1-64 letters, digits, '.', '_' or '-'" },
+      admin: { type: "boolean", description: "Make the user an ADMIN (sees and acts for everyone)" },
+    },
     prepare(values) {
-      const address = parse(email, values.email, "--email is required");
-      const name = values.username === undefined ? null : parse(username, values.username, "");
+      const address = flag(email, values, "email", true);
+      const name = flag(username, values, "username") ?? null;
       const role = values.admin ? "ADMIN" : "USER";
       return async (prisma, config) => {
         const taken = await prisma.user.findFirst({
@@ -66,17 +60,22 @@ const commands: Record<string, Command> = {
           select: { email: true },
         });
         if (taken) {
-          throw new CliError(
+          throw new CommandError(
             taken.email === address
               ? `A user with e-mail ${address} already exists`
               : `Username ${name} is taken`,
           );
         }
-        const { user, apiKey } = await prisma.$transaction(async (tx) => {
-          const created = await tx.user.create({ data: { email: address, username: name, role } });
-          const key = await issueApiKey(tx, { userId: created.id, prefix: config.APIKEY_PREFIX });
-          return { user: created, apiKey: key.apiKey };
-        });
+        const { user, apiKey } = await prisma
+          .$transaction(async (tx) => {
+            const created = await tx.user.create({ data: { email: address, username: name, role } });
+            const key = await issueApiKey(tx, { userId: created.id, prefix: config.APIKEY_PREFIX });
+            return { user: created, apiKey: key.apiKey };
+          })
+          .catch((error: unknown) => {
+            // Lost a race with another writer between the check and the insert.
+            throw isUniqueViolation(error) ? new CommandError("That user already exists") : error;
+          });
         return {
           json: { id: user.id, email: user.email, username: user.username, role: user.role, apiKey },
           text: `Created ${user.role} user ${user.id} <${user.email}>. API key (shown once): ${apiKey}`,
@@ -84,12 +83,45 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  "user:list": {
+    summary: "List the users, by id",
+    usage: "[--json]",
+    options: {},
+    prepare() {
+      return async (prisma) => {
+        const users = await prisma.user.findMany({
+          orderBy: { id: "asc" },
+          select: { id: true, email: true, username: true, role: true, locked: true, createdDate: true },
+        });
+        return {
+          json: users,
+          text: table(
+            ["ID", "EMAIL", "USERNAME", "ROLE", "LOCKED", "CREATED"],
+            users.map((u) => [
+              u.id,
+              u.email,
+              u.username,
+              u.role,
+              u.locked ? "yes" : "no",
+              when(u.createdDate),
+            ]),
+          ),
+        };
+      };
+    },
+  },
   "apikey:create": {
-    options: { email: { type: "string" }, "expires-at": { type: "string" }, note: { type: "string" } },
+    summary: "Give a user a further API key (shown once)",
+    usage: "--email <e-mail> [--expires-at <ISO date-time>] [--note <text>] [--json]",
+    options: {
+      email: { type: "string", description: "The user's e-mail address" },
+      "expires-at": { type: "string", description: "When the key stops working (default: never)" },
+      note: { type: "string", description: "What the key is for (at most 255 characters)" },
+    },
     prepare(values) {
-      const address = parse(email, values.email, "--email is required");
-      const expiry = values["expires-at"] === undefined ? null : parse(expiresAt, values["expires-at"], "");
-      const text = values.note === undefined ? null : parse(note, values.note, "");
+      const address = flag(email, values, "email", true);
+      const expiry = flag(expiresAt, values, "expires-at") ?? null;
+      const text = flag(note, values, "note") ?? null;
       return async (prisma, config) => {
         const userId = await findUserId(prisma, address);
         const { apiKey, record } = await issueApiKey(prisma, {
@@ -98,68 +130,116 @@ const commands: Record<string, Command> = {
           expiresAt: expiry,
           note: text,
         });
-        const expires = record.expiresAt?.toISOString() ?? null;
+        const expires = when(record.expiresAt);
         return {
-          json: { apiKey, expiresAt: expires },
-          text: `API key for <${address}> (shown once, ${expires ? `expires ${expires}` : "never expires"}): ${apiKey}`,
+          json: { id: record.id, apiKey, expiresAt: expires },
+          text: `API key ${record.id} for <${address}> (shown once, ${expires ? `expires ${expires}` : "never expires"}): ${apiKey}`,
+        };
+      };
+    },
+  },
+  "apikey:list": {
+    summary: "List API keys (id, note, created, last used, expiry), never the secret",
+    usage: "[--email <e-mail>] [--json]",
+    options: { email: { type: "string", description: "Only this user's keys" } },
+    prepare(values) {
+      const address = flag(email, values, "email");
+      return async (prisma) => {
+        const where = address === undefined ? {} : { userId: await findUserId(prisma, address) };
+        const keys = await prisma.apiKey.findMany({
+          where,
+          orderBy: { createdAt: "asc" },
+          select: {
+            id: true,
+            userId: true,
+            note: true,
+            createdAt: true,
+            lastUsedAt: true,
+            expiresAt: true,
+            user: { select: { email: true } },
+          },
+        });
+        const rows = keys.map(({ user, ...key }) => ({ ...key, email: user?.email ?? null }));
+        return {
+          json: rows,
+          text: table(
+            ["ID", "EMAIL", "NOTE", "CREATED", "LAST USED", "EXPIRES"],
+            rows.map((k) => [
+              k.id,
+              k.email,
+              k.note,
+              when(k.createdAt),
+              when(k.lastUsedAt),
+              when(k.expiresAt),
+            ]),
+          ),
         };
       };
     },
   },
   "apikey:revoke": {
-    options: { key: { type: "string" } },
+    summary: "Revoke an API key at once, by its id (from apikey:list) or by the key itself",
+    usage: "(--id <id> | --key <apiKey>) [--json]",
+    options: {
+      id: { type: "string", description: "The key's id, as apikey:list shows it" },
+      key: { type: "string", description: "The API key itself" },
+    },
     prepare(values) {
-      const key = parse(z.string().min(1, "--key must not be empty"), values.key, "--key is required");
+      const id = flag(keyId, values, "id");
+      const key = flag(z.string().min(1, "--key must not be empty"), values, "key");
+      if ((id === undefined) === (key === undefined))
+        throw new UsageError("give exactly one of --id and --key");
       return async (prisma, config) => {
-        if (!(await revokeApiKey(prisma, key, config.APIKEY_PREFIX))) throw new CliError("No such API key");
+        const revoked =
+          id !== undefined
+            ? (await prisma.apiKey.deleteMany({ where: { id } })).count > 0
+            : await revokeApiKey(prisma, key!, config.APIKEY_PREFIX);
+        if (!revoked) throw new CommandError("No such API key");
         return { json: { revoked: true }, text: "API key revoked" };
+      };
+    },
+  },
+  "db:seed": {
+    summary: "Add the demo data set (3 users, a team, event types, a booking...) next to existing data",
+    usage: "[--force] [--json]",
+    options: {
+      force: {
+        type: "boolean",
+        description: "Delete the demo users (and their data) first, then seed again",
+      },
+    },
+    prepare(values) {
+      const force = values.force === true;
+      return async (prisma, config) => {
+        const users = await seedDemoData(prisma, { prefix: config.APIKEY_PREFIX, force }).catch(
+          (error: unknown) => {
+            throw error instanceof SeedRefused ? new CommandError(error.message) : error;
+          },
+        );
+        return {
+          json: { users },
+          text: [
+            "Seeded: 3 users, a team, 3 event types, 2 schedules, a booking with an attendee,",
+            "a booking reference, an event reference and a payment. API keys (shown once):",
+            ...users.map((user) => `  ${user.email.padEnd(20)} ${user.role.padEnd(6)} ${user.apiKey}`),
+          ].join("\n"),
+        };
       };
     },
   },
 };
 
-function parseCommand(argv: string[]) {
-  const [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h") throw new CliError(USAGE);
-  const command = commands[name];
-  if (!command) throw new CliError(`Unknown command "${name}"\n\n${USAGE}`);
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: { ...command.options, json: { type: "boolean" } },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    // parseArgs' own message names the bad flag ("Unknown option '--x'", "Option '--email <value>' argument missing").
-    throw new CliError(`${(error as Error).message}\n\n${USAGE}`);
-  }
-  const values = parsed.values as Values;
-  return { run: command.prepare(values), json: values.json === true };
-}
-
-export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const { run, json } = parseCommand(argv);
-  const config = loadConfig(env);
-  const database = {
+export const schedulingCli = {
+  tool: "pnpm -s scheduling",
+  commands,
+  loadConfig: () => loadConfig(readEnvironment()),
+  database: (config: SchedulingConfig) => ({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     log: (line: string) => process.stderr.write(`${line}\n`),
-  };
-  const result = await withPrisma(database, (prisma) =>
-    run(prisma, config).catch((error: unknown) => {
-      // Lost a race with another writer between the check and the insert.
-      if (isUniqueViolation(error)) throw new CliError("That user or key already exists");
-      throw error;
-    }),
-  );
-  process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
-}
+  }),
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2), readEnvironment()).catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  });
+  process.exitCode = await runCli(schedulingCli, process.argv.slice(2));
 }

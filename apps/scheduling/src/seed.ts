@@ -1,12 +1,8 @@
-// `pnpm db:seed [--force] [--json]`: a small demo data set for trying the API, with one API
-// key per user printed once. Refuses a database that already has users unless --force, which
-// first empties every scheduling table (in the same transaction as the seeding).
+// `pnpm -s db:seed [--force] [--json]` (the scheduling CLI's db:seed command): a small demo data
+// set for trying the API, next to existing users, with one API key per demo user printed once.
 import { randomBytes, randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { type PrismaClient, withPrisma } from "@app/db";
+import type { PrismaClient } from "@app/db";
 import { issueApiKey } from "./api-keys.ts";
-import { loadConfig, readEnvironment } from "./config.ts";
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -19,14 +15,6 @@ export interface SeededUser {
 
 const time = (hhmm: string) => new Date(`1970-01-01T${hhmm}:00Z`);
 const WEEKDAYS = [1, 2, 3, 4, 5];
-
-async function emptySchedulingTables(tx: Tx): Promise<void> {
-  const tables = await tx.$queryRaw<{ tablename: string }[]>`
-    SELECT tablename FROM pg_tables WHERE schemaname = 'scheduling'`;
-  if (tables.length === 0) return;
-  const list = tables.map(({ tablename }) => `"scheduling"."${tablename}"`).join(", ");
-  await tx.$executeRawUnsafe(`TRUNCATE TABLE ${list} RESTART IDENTITY CASCADE`);
-}
 
 async function seed(tx: Tx, prefix: string): Promise<SeededUser[]> {
   const admin = await tx.user.create({
@@ -133,55 +121,36 @@ export class SeedRefused extends Error {
   override name = "SeedRefused";
 }
 
-/** Loads the demo data; refuses when users exist unless `force`, which empties the scheduling tables first. */
+const DEMO_EMAILS = ["admin@example.com", "alice@example.com", "bob@example.com"];
+const DEMO_USERNAMES = ["admin", "alice", "bob"];
+const DEMO_TEAM_SLUG = "demo-team";
+
+/**
+ * Adds the demo data next to whatever the database holds. When the demo users (or the demo
+ * team) are already there it refuses, unless `force`: then those demo rows, and everything
+ * that hangs off them, are deleted first, in the same transaction. Nothing else is touched.
+ */
 export async function seedDemoData(
   prisma: PrismaClient,
   { prefix, force = false }: { prefix: string; force?: boolean },
 ): Promise<SeededUser[]> {
   return prisma.$transaction(
     async (tx) => {
-      const users = await tx.user.count();
-      if (users > 0 && !force) {
+      const demoUsers = { OR: [{ email: { in: DEMO_EMAILS } }, { username: { in: DEMO_USERNAMES } }] };
+      const present = await tx.user.findMany({ where: demoUsers, select: { email: true } });
+      const team = await tx.team.findFirst({ where: { slug: DEMO_TEAM_SLUG }, select: { id: true } });
+      if ((present.length > 0 || team) && !force) {
+        const what = present.length > 0 ? present.map((u) => u.email).join(", ") : `team ${DEMO_TEAM_SLUG}`;
         throw new SeedRefused(
-          `The database already has ${users} scheduling user(s); run with --force to empty the scheduling tables and seed again`,
+          `The demo data is already there (${what}); run with --force to delete the demo users and team and seed them again`,
         );
       }
-      if (force) await emptySchedulingTables(tx);
+      if (force) {
+        await tx.user.deleteMany({ where: demoUsers });
+        await tx.team.deleteMany({ where: { slug: DEMO_TEAM_SLUG } });
+      }
       return seed(tx, prefix);
     },
     { timeout: 30_000 },
   );
-}
-
-async function main() {
-  const { values } = parseArgs({
-    options: { force: { type: "boolean" }, json: { type: "boolean" } },
-    strict: true,
-    allowPositionals: false,
-  });
-  const config = loadConfig(readEnvironment());
-  const database = {
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    log: (line: string) => process.stderr.write(`${line}\n`),
-  };
-  const users = await withPrisma(database, (prisma) =>
-    seedDemoData(prisma, { prefix: config.APIKEY_PREFIX, force: values.force === true }),
-  );
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify({ users })}\n`);
-    return;
-  }
-  process.stdout.write("Seeded: 3 users, a team, 3 event types, 2 schedules, a booking with an attendee,\n");
-  process.stdout.write("a booking reference, an event reference and a payment. API keys (shown once):\n");
-  for (const user of users) {
-    process.stdout.write(`  ${user.email.padEnd(20)} ${user.role.padEnd(6)} ${user.apiKey}\n`);
-  }
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  });
 }

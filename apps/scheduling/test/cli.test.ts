@@ -105,7 +105,11 @@ describe("pnpm scheduling apikey:create / apikey:revoke", () => {
     );
     expect(result.code).toBe(0);
     const issued = JSON.parse(result.stdout);
-    expect(issued).toEqual({ apiKey: expect.stringMatching(/^cal_[0-9a-f]{32}$/), expiresAt });
+    expect(issued).toEqual({
+      id: expect.any(String),
+      apiKey: expect.stringMatching(/^cal_[0-9a-f]{32}$/),
+      expiresAt,
+    });
     expect((await whoami(issued.apiKey)).json()).toMatchObject({ userId: user.id });
     const stored = await t.prisma.apiKey.findMany({ where: { userId: user.id, note: "ci" } });
     expect(stored).toHaveLength(1);
@@ -134,10 +138,65 @@ describe("pnpm scheduling apikey:create / apikey:revoke", () => {
   });
 });
 
+describe("help, lists and revoking by id", () => {
+  it("--help lists the commands, and each command's --help its options: stdout, exit 0", async () => {
+    const tool = await cli("--help");
+    expect(tool.code).toBe(0);
+    const names = ["user:create", "user:list", "apikey:create", "apikey:list", "apikey:revoke", "db:seed"];
+    const helps = await Promise.all(names.map((name) => cli(name, "--help")));
+    names.forEach((name, i) => {
+      expect(tool.stdout).toContain(name);
+      expect(helps[i]!.code).toBe(0);
+      expect(helps[i]!.stdout).toMatch(new RegExp(`^Usage: pnpm -s scheduling ${name}`));
+      expect(helps[i]!.stdout).toContain("--json");
+    });
+  });
+
+  it("lists users and keys (id, note, created, last used, expiry) without any secret, and revokes by id", async () => {
+    const { user, apiKey } = await createUser(t.prisma, { email: "list-keys@example.com" });
+    const second = JSON.parse(
+      (await cli("apikey:create", "--email", "list-keys@example.com", "--note", "laptop", "--json")).stdout,
+    );
+    expect((await whoami(apiKey)).statusCode).toBe(200);
+
+    const users = JSON.parse((await cli("user:list", "--json")).stdout) as Record<string, unknown>[];
+    expect(users).toContainEqual(
+      expect.objectContaining({ id: user.id, email: "list-keys@example.com", role: "USER", locked: false }),
+    );
+    const listed = await cli("apikey:list", "--email", "list-keys@example.com", "--json");
+    expect(listed.code).toBe(0);
+    const keys = JSON.parse(listed.stdout) as Record<string, unknown>[];
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toEqual({
+      id: second.id,
+      userId: user.id,
+      email: "list-keys@example.com",
+      note: "laptop",
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+      expiresAt: null,
+    });
+    const human = await cli("apikey:list");
+    expect(human.stdout).toMatch(/^ID +EMAIL +NOTE +CREATED +LAST USED +EXPIRES/);
+    const hashes = (await t.prisma.apiKey.findMany()).map((k) => k.hashedKey);
+    for (const output of [listed.stdout, human.stdout, (await cli("user:list")).stdout]) {
+      for (const secret of [apiKey, second.apiKey, ...hashes]) expect(output).not.toContain(secret);
+    }
+
+    const revoked = await cli("apikey:revoke", "--id", second.id);
+    expect(revoked.code).toBe(0);
+    expect((await whoami(second.apiKey)).statusCode).toBe(401);
+    expect((await whoami(apiKey)).statusCode).toBe(200);
+    const again = await cli("apikey:revoke", "--id", second.id);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim().split("\n").at(-1)).toBe("No such API key");
+  });
+});
+
 describe("bad input", () => {
   it.concurrent.each([
     [["nope"], 'Unknown command "nope"'],
-    [[], "Usage: pnpm scheduling"],
+    [[], "Missing command"],
     [["user:create"], "--email is required"],
     [["user:create", "--email", "not-an-address"], "--email must be an e-mail address"],
     [["user:create", "--email", "a@example.com", "--colour", "red"], "Unknown option '--colour'"],
@@ -151,10 +210,12 @@ describe("bad input", () => {
       ["apikey:create", "--email", "a@example.com", "--expires-at", "2001-01-01T00:00:00Z"],
       "must be in the future",
     ],
-    [["apikey:revoke"], "--key is required"],
-  ])("%j exits non-zero with a message", async (args, message) => {
+    [["apikey:revoke"], "give exactly one of --id and --key"],
+    [["apikey:revoke", "--id", "not-a-uuid"], "--id must be a key id"],
+  ])("%j exits 2 with the message and the usage on stderr", async (args, message) => {
     const result = await cli(...args);
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Usage: pnpm -s scheduling");
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe("");
   });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SeedRefused, seedDemoData } from "../src/seed.ts";
-import { setupApp, withKey } from "./helpers.ts";
+import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -74,7 +74,7 @@ describe("db:seed", () => {
     expect(alice.defaultScheduleId).not.toBeNull();
   });
 
-  it("refuses a database that has users, and changes nothing", async () => {
+  it("refuses when the demo data is already there, and changes nothing", async () => {
     await expect(seedDemoData(t.prisma, { prefix: "cal_" })).rejects.toBeInstanceOf(SeedRefused);
     expect(await counts()).toEqual(DEMO);
 
@@ -84,16 +84,33 @@ describe("db:seed", () => {
     expect(await counts()).toEqual(DEMO);
   });
 
-  it("with --force empties the scheduling tables and seeds again", async () => {
+  it("with --force replaces only the demo users and team, keeping everyone else", async () => {
+    const { user: mine } = await createUser(t.prisma, { email: "you@example.com" });
     const before = await t.prisma.apiKey.findMany({ select: { id: true } });
     const result = await seedScript("--force", "--json");
     expect(result.code).toBe(0);
     const { users } = JSON.parse(result.stdout) as { users: { apiKey: string }[] };
     expect(users).toHaveLength(3);
-    expect(await counts()).toEqual(DEMO);
-    const after = await t.prisma.apiKey.findMany({ select: { id: true } });
+    expect(await counts()).toEqual({ ...DEMO, users: DEMO.users + 1 });
+    expect(await t.prisma.user.findUnique({ where: { id: mine.id } })).not.toBeNull();
+    const after = await t.prisma.apiKey.findMany({
+      where: { user: { email: { not: "you@example.com" } } },
+      select: { id: true },
+    });
     expect(after.some((key) => before.some((old) => old.id === key.id))).toBe(false);
     const response = await t.app.inject({ url: withKey("/test/whoami", users[0]!.apiKey) });
     expect(response.statusCode).toBe(200);
+  });
+
+  it("adds the demo data next to existing users (after the README's own user:create)", async () => {
+    await t.prisma.user.deleteMany({
+      where: { email: { in: ["admin@example.com", "alice@example.com", "bob@example.com"] } },
+    });
+    await t.prisma.team.deleteMany({ where: { slug: "demo-team" } });
+    const result = await seedScript("--json");
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).users).toHaveLength(3);
+    expect(await t.prisma.user.findUnique({ where: { email: "you@example.com" } })).not.toBeNull();
+    expect((await counts()).users).toBe(DEMO.users + 1);
   });
 });

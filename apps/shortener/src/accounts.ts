@@ -1,3 +1,5 @@
+// Users and their bearer tokens, as the CLI manages them. Tokens are returned once, when
+// made; only their SHA-256 is kept, and no listing ever shows either.
 import { isUniqueViolation, type PrismaClient } from "@app/db";
 import { z } from "zod";
 import { generateToken, hashToken } from "./tokens.ts";
@@ -28,18 +30,50 @@ export async function createUser(prisma: PrismaClient, email: string) {
   }
 }
 
-/** A further token for an existing user. */
-export async function createToken(prisma: PrismaClient, email: string) {
-  const user = await prisma.shortenerUser.findUnique({ where: { email: validEmail(email) } });
-  if (!user) throw new AccountError(`no user with e-mail ${email}`);
-  const token = generateToken();
-  await prisma.shortenerToken.create({ data: { userId: user.id, tokenHash: hashToken(token) } });
-  return { token };
+/** Every user, oldest first, with how many tokens and shorts each has. */
+export async function listUsers(prisma: PrismaClient) {
+  const users = await prisma.shortenerUser.findMany({
+    orderBy: { createdAt: "asc" },
+    select: { id: true, email: true, createdAt: true, _count: { select: { tokens: true, shorts: true } } },
+  });
+  return users.map((u) => ({
+    id: u.id,
+    username: u.email,
+    createdAt: u.createdAt,
+    tokens: u._count.tokens,
+    shorts: u._count.shorts,
+  }));
 }
 
-/** Revokes a token at once: the next request with it is 401. */
-export async function revokeToken(prisma: PrismaClient, token: string) {
-  const { count } = await prisma.shortenerToken.deleteMany({ where: { tokenHash: hashToken(token) } });
+async function userIdOf(prisma: PrismaClient, email: string): Promise<string> {
+  const user = await prisma.shortenerUser.findUnique({ where: { email: validEmail(email) } });
+  if (!user) throw new AccountError(`no user with e-mail ${email}`);
+  return user.id;
+}
+
+/** A further token for an existing user. */
+export async function createToken(prisma: PrismaClient, email: string, note: string | null = null) {
+  const userId = await userIdOf(prisma, email);
+  const token = generateToken();
+  const { id } = await prisma.shortenerToken.create({ data: { userId, tokenHash: hashToken(token), note } });
+  return { id, token };
+}
+
+/** The tokens of one user (by e-mail) or of everyone: never the secret or its hash. */
+export async function listTokens(prisma: PrismaClient, email?: string) {
+  const where = email === undefined ? {} : { userId: await userIdOf(prisma, email) };
+  const tokens = await prisma.shortenerToken.findMany({
+    where,
+    orderBy: { createdAt: "asc" },
+    select: { id: true, note: true, createdAt: true, lastUsedAt: true, user: { select: { email: true } } },
+  });
+  return tokens.map(({ user, ...token }) => ({ ...token, username: user.email }));
+}
+
+/** Revokes a token at once, by its secret or by its id: the next request with it is 401. */
+export async function revokeToken(prisma: PrismaClient, which: { token: string } | { id: string }) {
+  const where = "token" in which ? { tokenHash: hashToken(which.token) } : { id: which.id };
+  const { count } = await prisma.shortenerToken.deleteMany({ where });
   if (count === 0) throw new AccountError("no such token (already revoked?)");
   return { revoked: true };
 }

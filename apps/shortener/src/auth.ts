@@ -16,6 +16,8 @@ declare module "fastify" {
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
+// Writing lastUsedAt on every request would turn every read into a database write.
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Bearer authentication for every route of the scope it is registered in: deny by
@@ -23,16 +25,33 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export const bearerAuth: FastifyPluginAsync = fp(
   async (app) => {
+    const pendingWrites = new Set<Promise<unknown>>();
+    function recordUse(tokenId: string, lastUsedAt: Date | null): void {
+      const now = new Date();
+      if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+      // Off the request path; updateMany, since the token may be revoked meanwhile.
+      const write = app.prisma.shortenerToken
+        .updateMany({ where: { id: tokenId }, data: { lastUsedAt: now } })
+        .catch((err: unknown) => app.log.error({ err }, "could not record token use"));
+      pendingWrites.add(write);
+      void write.finally(() => pendingWrites.delete(write));
+    }
+
     app.decorateRequest("user", null as unknown as AuthenticatedUser);
     app.addHook("onRequest", async (request) => {
       const token = BEARER.exec(request.headers.authorization ?? "")?.[1];
       if (!token) throw new Unauthorized();
       const found = await app.prisma.shortenerToken.findUnique({
         where: { tokenHash: hashToken(token) },
-        select: { user: { select: { id: true, email: true, createdAt: true } } },
+        select: { id: true, lastUsedAt: true, user: { select: { id: true, email: true, createdAt: true } } },
       });
       if (!found) throw new Unauthorized();
+      recordUse(found.id, found.lastUsedAt);
       request.user = found.user;
+    });
+    // Let in-flight lastUsedAt writes finish before the caller disconnects Prisma.
+    app.addHook("onClose", async () => {
+      await Promise.allSettled([...pendingWrites]);
     });
   },
   { name: "bearer-auth" },

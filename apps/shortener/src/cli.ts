@@ -1,58 +1,136 @@
-// pnpm shortener user:create --email you@example.com [--json]
-// pnpm shortener token:create --email you@example.com [--json]
-// pnpm shortener token:revoke --token <token>
-import { parseArgs } from "node:util";
-import { withPrisma } from "@app/db";
-import { AccountError, createToken, createUser, revokeToken } from "./accounts.ts";
-import { loadConfig, readEnvironment } from "./config.ts";
+// Management commands: `pnpm -s shortener <command> ...` (`--help` lists them). The shared
+// runner (@app/db/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
+import { fileURLToPath } from "node:url";
+import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/db/cli";
+import { AccountError, createToken, createUser, listTokens, listUsers, revokeToken } from "./accounts.ts";
+import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
 
-const USAGE = `usage:
-  pnpm shortener user:create --email <e-mail> [--json]
-  pnpm shortener token:create --email <e-mail> [--json]
-  pnpm shortener token:revoke --token <token> [--json]`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-class UsageError extends Error {}
-
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`missing --${flag}`);
+function required(values: OptionValues, flag: string): string {
+  const value = values[flag];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${flag} is required`);
   return value;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { email: { type: "string" }, token: { type: "string" }, json: { type: "boolean" } },
-  });
-  const [command, ...extra] = positionals;
-  if (!command) throw new UsageError("missing command");
-  if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
-  if (!["user:create", "token:create", "token:revoke"].includes(command)) {
-    throw new UsageError(`unknown command: ${command}`);
-  }
-
-  const config = loadConfig(readEnvironment());
-  const database = { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
-  const output = await withPrisma(database, async (prisma) => {
-    if (command === "user:create") {
-      const user = await createUser(prisma, required(values.email, "email"));
-      return values.json
-        ? JSON.stringify(user)
-        : `created user ${user.username} (id ${user.id}); bearer token, shown only now: ${user.token}`;
-    }
-    if (command === "token:create") {
-      const { token } = await createToken(prisma, required(values.email, "email"));
-      return values.json ? JSON.stringify({ token }) : `new bearer token, shown only now: ${token}`;
-    }
-    await revokeToken(prisma, required(values.token, "token"));
-    return values.json ? JSON.stringify({ revoked: true }) : "token revoked";
-  });
-  console.log(output);
+function optional(values: OptionValues, flag: string): string | undefined {
+  const value = values[flag];
+  if (value === "") throw new UsageError(`--${flag} must not be empty`);
+  return typeof value === "string" ? value : undefined;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) console.error(`error: ${error.message}\n${USAGE}`);
-  else if (error instanceof AccountError) console.error(`error: ${error.message}`);
-  else console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+/** AccountError is the person's mistake at run time (no such user): exit 1 with its message. */
+async function accounts<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AccountError) throw new CommandError(error.message);
+    throw error;
+  }
+}
+
+const when = (date: Date | null) => date?.toISOString() ?? null;
+
+const commands: Record<string, Command<ShortenerConfig>> = {
+  "user:create": {
+    summary: "Create a user and its first bearer token (shown once)",
+    usage: "--email <e-mail> [--json]",
+    options: { email: { type: "string", description: "The user's e-mail address (their username)" } },
+    prepare(values) {
+      const email = required(values, "email");
+      return async (prisma) => {
+        const user = await accounts(createUser(prisma, email));
+        return {
+          json: user,
+          text: `created user ${user.username} (id ${user.id}); bearer token, shown only now: ${user.token}`,
+        };
+      };
+    },
+  },
+  "user:list": {
+    summary: "List the users, oldest first",
+    usage: "[--json]",
+    options: {},
+    prepare() {
+      return async (prisma) => {
+        const users = await listUsers(prisma);
+        return {
+          json: users,
+          text: table(
+            ["ID", "USERNAME", "CREATED", "TOKENS", "SHORTS"],
+            users.map((u) => [u.id, u.username, when(u.createdAt), u.tokens, u.shorts]),
+          ),
+        };
+      };
+    },
+  },
+  "token:create": {
+    summary: "Give a user a further bearer token (shown once)",
+    usage: "--email <e-mail> [--note <text>] [--json]",
+    options: {
+      email: { type: "string", description: "The user's e-mail address" },
+      note: { type: "string", description: "What the token is for (at most 255 characters)" },
+    },
+    prepare(values) {
+      const email = required(values, "email");
+      const note = optional(values, "note") ?? null;
+      if (note !== null && note.length > 255) throw new UsageError("--note must be at most 255 characters");
+      return async (prisma) => {
+        const { id, token } = await accounts(createToken(prisma, email, note));
+        return { json: { id, token }, text: `new bearer token ${id}, shown only now: ${token}` };
+      };
+    },
+  },
+  "token:list": {
+    summary: "List tokens (id, note, created, last used), never the secret",
+    usage: "[--email <e-mail>] [--json]",
+    options: { email: { type: "string", description: "Only this user's tokens" } },
+    prepare(values) {
+      const email = optional(values, "email");
+      return async (prisma) => {
+        const tokens = await accounts(listTokens(prisma, email));
+        return {
+          json: tokens,
+          text: table(
+            ["ID", "USERNAME", "NOTE", "CREATED", "LAST USED"],
+            tokens.map((t) => [t.id, t.username, t.note, when(t.createdAt), when(t.lastUsedAt)]),
+          ),
+        };
+      };
+    },
+  },
+  "token:revoke": {
+    summary: "Revoke a token at once, by its id (from token:list) or by the token itself",
+    usage: "(--id <id> | --token <token>) [--json]",
+    options: {
+      id: { type: "string", description: "The token's id, as token:list shows it" },
+      token: { type: "string", description: "The token itself" },
+    },
+    prepare(values) {
+      const id = optional(values, "id");
+      const token = optional(values, "token");
+      if ((id === undefined) === (token === undefined))
+        throw new UsageError("give exactly one of --id and --token");
+      if (id !== undefined && !UUID.test(id)) throw new UsageError("--id must be a token id from token:list");
+      return async (prisma) => {
+        await accounts(revokeToken(prisma, id !== undefined ? { id } : { token: token! }));
+        return { json: { revoked: true }, text: "token revoked" };
+      };
+    },
+  },
+};
+
+export const shortenerCli = {
+  tool: "pnpm -s shortener",
+  commands,
+  loadConfig: () => loadConfig(readEnvironment()),
+  database: (config: ShortenerConfig) => ({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (line: string) => process.stderr.write(`${line}\n`),
+  }),
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.exitCode = await runCli(shortenerCli, process.argv.slice(2));
+}

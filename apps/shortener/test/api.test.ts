@@ -63,7 +63,7 @@ describe("authentication", () => {
   it("refuses a revoked token at once, and keeps the user's other tokens working", async () => {
     const user = await newUser(ctx.prisma);
     const { token } = await createToken(ctx.prisma, user.email);
-    await revokeToken(ctx.prisma, user.token);
+    await revokeToken(ctx.prisma, { token: user.token });
     expect((await ctx.app.inject({ url: "/api/me", headers: user.headers })).statusCode).toBe(401);
     const other = await ctx.app.inject({ url: "/api/me", headers: { authorization: `Bearer ${token}` } });
     expect(other.statusCode).toBe(200);

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -55,24 +55,99 @@ describe("pnpm shortener", () => {
     );
   });
 
-  const failures: [string, string[], RegExp][] = [
-    ["no command", [], /missing command/],
-    ["an unknown command", ["user:delete"], /unknown command/],
-    ["a missing --email", ["user:create"], /missing --email/],
-    ["an invalid e-mail", ["user:create", "--email", "not-an-email"], /not an e-mail/],
-    ["a duplicate user", ["user:create", "--email", "plain@example.com"], /already exists/],
-    ["an unknown user", ["token:create", "--email", "nobody@example.com"], /no user/],
-    ["an unknown token", ["token:revoke", "--token", "shr_nope"], /no such token/],
-    ["an unknown flag", ["user:create", "--mail", "x@example.com"], /Unknown option/],
+  // Exit 2: the invocation is wrong (usage follows on stderr). Exit 1: the command failed.
+  const failures: [string, string[], number, RegExp][] = [
+    ["no command", [], 2, /Missing command[\s\S]*Usage: pnpm -s shortener/],
+    ["an unknown command", ["user:delete"], 2, /Unknown command "user:delete"[\s\S]*Usage:/],
+    [
+      "a missing --email",
+      ["user:create"],
+      2,
+      /--email is required[\s\S]*Usage: pnpm -s shortener user:create/,
+    ],
+    ["an unknown flag", ["user:create", "--mail", "x@example.com"], 2, /Unknown option '--mail'/],
+    [
+      "both --id and --token",
+      ["token:revoke", "--id", "x", "--token", "y"],
+      2,
+      /exactly one of --id and --token/,
+    ],
+    ["a malformed --id", ["token:revoke", "--id", "nope"], 2, /--id must be a token id/],
+    ["an invalid e-mail", ["user:create", "--email", "not-an-email"], 1, /not an e-mail/],
+    ["a duplicate user", ["user:create", "--email", "plain@example.com"], 1, /already exists/],
+    ["an unknown user", ["token:create", "--email", "nobody@example.com"], 1, /no user/],
+    ["an unknown token", ["token:revoke", "--token", "shr_nope"], 1, /no such token/],
   ];
-  for (const [label, args, message] of failures) {
-    it(`exits non-zero with a clear message for ${label}`, () => {
+  for (const [label, args, code, message] of failures) {
+    it(`exits ${code} with a clear message for ${label}`, () => {
       const out = cli(...args);
-      expect(out.code).not.toBe(0);
+      expect(out.code).toBe(code);
       expect(out.stderr).toMatch(message);
       expect(out.stdout).toBe("");
     });
   }
+
+  it("--help lists the commands, and each command's --help its options: stdout, exit 0", () => {
+    const tool = cli("--help");
+    expect(tool.code).toBe(0);
+    for (const command of ["user:create", "user:list", "token:create", "token:list", "token:revoke"]) {
+      expect(tool.stdout).toContain(command);
+      const help = cli(command, "--help");
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: pnpm -s shortener ${command}`));
+      expect(help.stdout).toContain("--json");
+      expect(help.stderr).toBe("");
+    }
+  });
+
+  it("lists users and tokens (id, note, created, last used) without any secret, and revokes by id", async () => {
+    const created = JSON.parse(cli("user:create", "--email", "lister@example.com", "--json").stdout);
+    const second = JSON.parse(
+      cli("token:create", "--email", "lister@example.com", "--note", "laptop", "--json").stdout,
+    );
+    expect(second).toEqual({ id: expect.any(String), token: expect.stringMatching(/^shr_/) });
+    // The first token is used once: its lastUsedAt is written off the request path.
+    await ctx.app.inject({ url: "/api/me", headers: { authorization: `Bearer ${created.token}` } });
+    await vi.waitFor(async () => {
+      const row = await ctx.prisma.shortenerToken.findFirst({ where: { userId: created.id, note: null } });
+      expect(row?.lastUsedAt).not.toBeNull();
+    });
+
+    const users = cli("user:list", "--json");
+    expect(users.code).toBe(0);
+    expect(JSON.parse(users.stdout)).toContainEqual({
+      id: created.id,
+      username: "lister@example.com",
+      createdAt: expect.any(String),
+      tokens: 2,
+      shorts: 0,
+    });
+    const listed = cli("token:list", "--email", "lister@example.com", "--json");
+    const tokens = JSON.parse(listed.stdout) as Record<string, unknown>[];
+    expect(tokens).toHaveLength(2);
+    expect(tokens[1]).toEqual({
+      id: second.id,
+      username: "lister@example.com",
+      note: "laptop",
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
+    expect(tokens[0]!.lastUsedAt).toEqual(expect.any(String));
+    const human = cli("token:list");
+    expect(human.stdout).toMatch(/^ID +USERNAME +NOTE +CREATED +LAST USED/);
+    expect(human.stdout).toContain("laptop");
+    const hashes = (await ctx.prisma.shortenerToken.findMany()).map((t) => t.tokenHash);
+    for (const output of [users.stdout, listed.stdout, human.stdout, cli("user:list").stdout]) {
+      for (const secret of [created.token, second.token, ...hashes]) expect(output).not.toContain(secret);
+    }
+
+    const revoked = cli("token:revoke", "--id", second.id, "--json");
+    expect(revoked).toMatchObject({ code: 0, stdout: '{"revoked":true}' });
+    const status = async (t: string) =>
+      (await ctx.app.inject({ url: "/api/me", headers: { authorization: `Bearer ${t}` } })).statusCode;
+    expect(await status(second.token)).toBe(401);
+    expect(await status(created.token)).toBe(200);
+  });
 
   it("stores no token in clear", async () => {
     const created = JSON.parse(cli("user:create", "--email", "hashed@example.com", "--json").stdout);
