@@ -1,6 +1,7 @@
 // The scheduling API as a plugin graph, without a process around it (that is server.ts):
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
+import { createRegistry, instrumentRequests } from "@app/db/metrics";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
@@ -8,7 +9,7 @@ import auth from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { toResponse } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
-import { loggerOptions, requestId } from "./logger.ts";
+import { loggerOptions, requestId, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
 import { publicRoutes } from "./public-routes.ts";
 import rateLimit from "./rate-limit.ts";
@@ -57,6 +58,9 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
 
   // App services
   app.decorate("prisma", prisma);
+  const metrics = createRegistry(SERVICE, prisma);
+  instrumentRequests(app, metrics);
+  app.decorate("metrics", metrics);
   await app.register(errorHandler);
   await app.register(auth, { prefix: config.APIKEY_PREFIX });
   await app.register(rateLimit, {

@@ -55,6 +55,13 @@ const configSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional()
     .describe("Redis for rate-limit counters shared by several instances. Unset: counted in memory."),
+  SCHEDULING_METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .optional()
+    .describe("Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off."),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")

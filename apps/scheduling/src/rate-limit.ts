@@ -1,6 +1,8 @@
 // Per-user rate limit on @fastify/rate-limit. It spends budget on every request that auth let
 // in, wherever its route lives; requests without a caller (public routes, unknown routes and
 // the ones auth refused) are neither counted nor given the headers.
+
+import { Counter } from "@app/db/metrics";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -30,6 +32,12 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
   // Readiness checks the same client the counters use.
   app.decorate("redis", store ?? null);
 
+  const rejections = new Counter({
+    name: "rate_limit_rejections_total",
+    help: "Requests refused with 429 because the caller's budget was spent",
+    registers: [app.metrics],
+  });
+
   await app.register(rateLimit, {
     global: true,
     max,
@@ -44,7 +52,13 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
     // A Redis outage must not take the API down with it; requests pass uncounted meanwhile.
     skipOnError: true,
     errorResponseBuilder: () => new TooManyRequests("Rate limit exceeded"),
+    onExceeded: () => rejections.inc(),
   });
 }
 
-export default fp(rateLimitPlugin, { name: "rate-limit", fastify: "5.x", dependencies: ["auth"] });
+export default fp(rateLimitPlugin, {
+  name: "rate-limit",
+  fastify: "5.x",
+  dependencies: ["auth"],
+  decorators: { fastify: ["metrics"] },
+});

@@ -2,6 +2,7 @@
 // no DATABASE_URL), the app, listen, and an orderly shutdown. Everything else is in app.ts.
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import { serveMetrics } from "@app/db/metrics";
 import closeWithGrace from "close-with-grace";
 import { buildApp, type SchedulingApp } from "./app.ts";
 import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
@@ -20,6 +21,10 @@ export async function startScheduling(
 ): Promise<SchedulingApp> {
   const app = await buildApp({ config, prisma, logger: true });
   try {
+    if (config.SCHEDULING_METRICS_PORT !== undefined) {
+      const metrics = await serveMetrics(app.metrics, config.SCHEDULING_METRICS_PORT, config.HOST);
+      app.addHook("onClose", () => new Promise<void>((resolve) => metrics.close(() => resolve())));
+    }
     await app.listen({ port: config.SCHEDULING_PORT, host: config.HOST, listenTextResolver: startupLine });
   } catch (error) {
     await app.close();

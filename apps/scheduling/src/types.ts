@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@app/db";
+import type { Registry } from "@app/db/metrics";
 import type { Redis } from "ioredis";
 
 /** Who is calling, set by the apiKey auth hook on every /api/v1 request. */
@@ -14,6 +15,8 @@ declare module "fastify" {
     prisma: PrismaClient;
     /** The rate-limit store when REDIS_URL (or a caller's client) is set. */
     redis: Redis | null;
+    /** Prometheus metrics, served on SCHEDULING_METRICS_PORT when it is set. */
+    metrics: Registry;
   }
   interface FastifyRequest {
     auth: AuthContext;

@@ -1,8 +1,16 @@
 // Operating the service: health and readiness, request ids, the service name in every log
 // line, and a database (or Redis) that goes away and comes back.
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/db/testing";
+import { serveMetrics } from "@app/db/metrics";
+import {
+  createTestDatabase,
+  metricValue,
+  startTcpProxy,
+  type TcpProxy,
+  type TestDatabase,
+} from "@app/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
 import { createUser, setupApp, testConfig, withKey } from "./helpers.ts";
@@ -127,5 +135,29 @@ describe.skipIf(!inject("redisUrl"))("readiness with Redis", () => {
       timeout: 10_000,
       interval: 200,
     });
+  });
+});
+
+describe("metrics", () => {
+  const t = setupApp({ RATE_LIMIT_MAX: 2 });
+
+  it("serves request, rate-limit and pool metrics in Prometheus text on their own listener", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await t.app.inject({ url: withKey("/v1/teams", apiKey) })).statusCode);
+    expect(statuses).toEqual([200, 200, 429]);
+    const server = await serveMetrics(t.app.metrics, 0, "127.0.0.1");
+    try {
+      const { port } = server.address() as AddressInfo;
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const get = metricValue.bind(null, text);
+      const teams = { route: "/api/v1/teams", method: "GET", status_code: "200", service: "scheduling" };
+      expect(get("http_request_duration_seconds_count", teams)).toBe(2);
+      expect(get("rate_limit_rejections_total")).toBe(1);
+      expect(get("db_pool_connections", { state: "total" })).toBeGreaterThanOrEqual(1);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
+import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
 import { tidyComponents } from "@app/schemas/openapi";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
@@ -14,7 +15,8 @@ import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
 import { registerErrorHandler, sendError } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
-import { loggerOptions, requestId } from "./logger.ts";
+import { loggerOptions, requestId, SERVICE } from "./logger.ts";
+import { visitLogMetrics } from "./metrics.ts";
 import { markPlainTextResponses } from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import { ShortsService } from "./shorts.service.ts";
@@ -26,6 +28,8 @@ declare module "fastify" {
     shorts: ShortsService;
     visitLog: VisitLog;
     apiPrefix: string;
+    /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
+    metrics: Registry;
   }
 }
 
@@ -91,7 +95,12 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   });
 
   // App services.
-  const visitLog = new VisitLog(prisma);
+  const metrics = createRegistry(SERVICE, prisma);
+  instrumentRequests(app, metrics);
+  const visitLog: VisitLog = new VisitLog(prisma, {
+    observer: visitLogMetrics(metrics, () => visitLog.depth),
+  });
+  app.decorate("metrics", metrics);
   app.decorate("prisma", prisma);
   app.decorate("apiPrefix", config.apiPrefix);
   app.decorate("visitLog", visitLog);

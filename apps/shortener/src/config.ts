@@ -27,6 +27,13 @@ export const ShortenerConfigSchema = z
       .describe("Fastify trustProxy: false, true, a hop count, or comma-separated addresses/CIDRs"),
     BODY_LIMIT: z.coerce.number().int().min(1024).default(16_384).describe("Largest request body in bytes"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SHORTENER_METRICS_PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe("Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off."),
   })
   .transform((env) => ({
     port: env.SHORTENER_PORT,
@@ -38,6 +45,7 @@ export const ShortenerConfigSchema = z
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT,
     logLevel: env.LOG_LEVEL,
+    metricsPort: env.SHORTENER_METRICS_PORT,
   }));
 
 export type ShortenerConfig = z.output<typeof ShortenerConfigSchema>;

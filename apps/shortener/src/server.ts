@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import { serveMetrics } from "@app/db/metrics";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
 import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
@@ -10,6 +11,10 @@ const startupLine = (address: string) => `${SERVICE} listening on ${address}, do
 /** Builds the shortener with its production logger and starts listening. */
 export async function startShortener(config: ShortenerConfig, prisma: PrismaClient) {
   const app = await buildApp({ config, prisma, logger: true });
+  if (config.metricsPort !== undefined) {
+    const metrics = await serveMetrics(app.metrics, config.metricsPort, config.host);
+    app.addHook("onClose", () => new Promise<void>((resolve) => metrics.close(() => resolve())));
+  }
   await app.listen({ port: config.port, host: config.host, listenTextResolver: startupLine });
   return app;
 }

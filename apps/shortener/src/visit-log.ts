@@ -18,11 +18,18 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** Told about every batch written, for metrics. */
+export interface VisitLogObserver {
+  batchCommitted(size: number, seconds: number): void;
+  batchFailed?(size: number): void;
+}
+
 export interface VisitLogOptions {
   /** Most rows in one INSERT. */
   maxBatch?: number;
   /** INSERTs in flight at once (each holds one pooled connection). */
   concurrency?: number;
+  observer?: VisitLogObserver;
 }
 
 /**
@@ -36,15 +43,23 @@ export class VisitLog {
   private readonly queue: Pending[] = [];
   private inFlight = 0;
   private readonly idleWaiters: (() => void)[] = [];
+  private inFlightVisits = 0;
   private readonly maxBatch: number;
   private readonly concurrency: number;
+  private readonly observer: VisitLogObserver | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
-    { maxBatch = 500, concurrency = 2 }: VisitLogOptions = {},
+    { maxBatch = 500, concurrency = 2, observer }: VisitLogOptions = {},
   ) {
     this.maxBatch = maxBatch;
     this.concurrency = concurrency;
+    this.observer = observer;
+  }
+
+  /** Visits waiting for their row, queued or being written. */
+  get depth(): number {
+    return this.queue.length + this.inFlightVisits;
   }
 
   record(visit: Visit): Promise<void> {
@@ -64,8 +79,10 @@ export class VisitLog {
     while (this.inFlight < this.concurrency && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       this.inFlight++;
+      this.inFlightVisits += batch.length;
       void this.write(batch).finally(() => {
         this.inFlight--;
+        this.inFlightVisits -= batch.length;
         this.pump();
         if (this.inFlight === 0 && this.queue.length === 0) {
           for (const wake of this.idleWaiters.splice(0)) wake();
@@ -75,10 +92,13 @@ export class VisitLog {
   }
 
   private async write(batch: Pending[]): Promise<void> {
+    const started = performance.now();
     try {
       await this.prisma.shortLog.createMany({ data: batch.map((p) => p.visit) });
+      this.observer?.batchCommitted(batch.length, (performance.now() - started) / 1000);
       for (const p of batch) p.resolve();
     } catch (error) {
+      this.observer?.batchFailed?.(batch.length);
       if (batch.length === 1) {
         batch[0]!.reject(isForeignKeyViolation(error) ? new ShortGone() : error);
         return;

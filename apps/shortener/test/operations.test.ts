@@ -1,12 +1,20 @@
 // Operating the service: request ids, the service name in every log line, and a database
 // that goes away and comes back.
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/db/testing";
+import { serveMetrics } from "@app/db/metrics";
+import {
+  createTestDatabase,
+  metricValue,
+  startTcpProxy,
+  type TcpProxy,
+  type TestDatabase,
+} from "@app/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
-import { newUser, postShort } from "./helpers.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 describe("request ids and log lines", () => {
   const lines: string[] = [];
@@ -94,5 +102,38 @@ describe("a database that goes away and comes back", () => {
     });
     expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
     expect(await prisma.shortLog.count()).toBe(1);
+  });
+});
+
+describe("metrics", () => {
+  const ctx = setupShortener();
+
+  it("serves request, visit-log and pool metrics in Prometheus text on their own listener", async () => {
+    const user = await newUser(ctx.prisma);
+    expect(
+      (await postShort(ctx.app, user, { url: "https://example.com/", name: "metered" })).statusCode,
+    ).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await ctx.app.inject({ url: "/metered" })).statusCode).toBe(302);
+    const server = await serveMetrics(ctx.app.metrics, 0, "127.0.0.1");
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toContain("text/plain");
+      const text = await response.text();
+      const get = metricValue.bind(null, text);
+      const redirects = { route: "/:name", method: "GET", status_code: "302", service: "shortener" };
+      expect(get("http_request_duration_seconds_count", redirects)).toBe(3);
+      expect(get("http_request_duration_seconds_count", { route: "/api/shorts", status_code: "201" })).toBe(
+        1,
+      );
+      expect(get("visit_log_batch_size_sum", { outcome: "committed" })).toBe(3);
+      expect(get("visit_log_commit_seconds_count")).toBeGreaterThanOrEqual(1);
+      expect(get("visit_log_queue_depth")).toBe(0);
+      expect(get("db_pool_connections", { state: "max" })).toBe(5);
+      expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 /**
@@ -29,14 +30,42 @@ export function connectionSettings(
   };
 }
 
+export interface PoolStats {
+  /** Connections open (idle + in use). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+const pools = new WeakMap<PrismaClient, pg.Pool>();
+
 /** A Prisma client over node-postgres (the Rust-free client needs a driver adapter). */
 export function createPrisma(
   connectionString: string,
   { poolMax = 10, ...timeouts }: PrismaOptions = {},
 ): PrismaClient {
-  return new PrismaClient({
-    adapter: new PrismaPg({ ...connectionSettings(connectionString, timeouts), max: poolMax }),
-  });
+  // Our own pool, so that its use can be reported; $disconnect() still ends it.
+  const pool = new pg.Pool({ ...connectionSettings(connectionString, timeouts), max: poolMax });
+  // An idle connection the server dropped must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(prisma, pool);
+  return prisma;
+}
+
+/** How the client's connection pool is used right now (for metrics). */
+export function poolStats(prisma: PrismaClient): PoolStats | undefined {
+  const pool = pools.get(prisma);
+  return (
+    pool && {
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    }
+  );
 }
 
 /** `host:port` of a PostgreSQL URL, never its password: what error messages may name. */

@@ -3,7 +3,9 @@ export {
   connectionSettings,
   createPrisma,
   databaseAddress,
+  type PoolStats,
   type PrismaOptions,
+  poolStats,
   STATEMENT_TIMEOUT_MS,
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
