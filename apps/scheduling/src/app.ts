@@ -10,11 +10,13 @@ import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { toResponse } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, requestId, SERVICE } from "./logger.ts";
+import { meRoutes } from "./me.routes.ts";
 import openApi from "./openapi.ts";
 import { publicRoutes } from "./public-routes.ts";
 import rateLimit from "./rate-limit.ts";
-import { resourceRoutes } from "./resources/index.ts";
-import { rewriteUrl } from "./rewrite.ts";
+import { resourceRoutes, resources } from "./resources/index.ts";
+import { createRewriteUrl } from "./rewrite.ts";
+import { slotsRoutes } from "./slots/slots.routes.ts";
 import "./types.ts";
 
 export interface BuildAppOptions {
@@ -32,12 +34,15 @@ function trustProxy(setting: SchedulingConfig["TRUST_PROXY"]) {
   return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
 }
 
+/** Every first path segment served under /api/v1, also answered bare (v1's fallback rewrite). */
+export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots"];
+
 export async function buildApp({ config, prisma, logger, redis }: BuildAppOptions) {
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
     trustProxy: trustProxy(config.TRUST_PROXY),
-    rewriteUrl,
+    rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
     // Selected-calendar ids embed an external calendar id, which can be long.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // Errors the router raises before any route runs (bad URL encoding, over-long ids).
@@ -50,6 +55,14 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   // External plugins
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // axios-based v1 clients send Content-Type: application/json on every call, bodiless DELETEs
+  // and GETs too: an empty body is no body (a route that needs one still refuses it).
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
   // The id the request was logged under, for the caller to quote.
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -74,6 +87,8 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   await app.register(publicRoutes);
   await app.register(healthRoutes);
   await app.register(resourceRoutes, { prefix: "/api/v1" });
+  await app.register(meRoutes, { prefix: "/api/v1" });
+  await app.register(slotsRoutes, { prefix: "/api/v1" });
 
   return app;
 }

@@ -15,6 +15,10 @@ export const API_TAGS = [
   { name: "users" },
   { name: "event-types" },
   { name: "bookings" },
+  {
+    name: "slots",
+    description: "Bookable start times, computed from schedules, bookings and the event type's rules.",
+  },
   { name: "attendees" },
   { name: "payments" },
   { name: "schedules" },

@@ -1,9 +1,13 @@
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { API_SEGMENTS } from "../src/app.ts";
 import { BadRequest, Conflict, Forbidden, MethodNotAllowed } from "../src/errors.ts";
 import { WELCOME_MESSAGE } from "../src/public-routes.ts";
-import { rewriteV1Url } from "../src/rewrite.ts";
+import { createRewriteUrl } from "../src/rewrite.ts";
+
+const { rewriteV1Url } = createRewriteUrl(API_SEGMENTS);
+
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const t = setupApp(
@@ -105,6 +109,16 @@ describe("/v1 rewrite", () => {
     expect(rewriteV1Url("/v10/users")).toBe("/v10/users");
     expect(rewriteV1Url("/api/v1/users")).toBe("/api/v1/users");
     expect(rewriteV1Url("/docs/v1")).toBe("/docs/v1");
+  });
+
+  it("maps a bare /<resource>... onto /api/v1/... without a version, as v1's fallback did", () => {
+    expect(rewriteV1Url("/event-types?apiKey=k")).toBe("/api/v1/event-types?apiKey=k");
+    expect(rewriteV1Url("/bookings/3/cancel")).toBe("/api/v1/bookings/3/cancel");
+    expect(rewriteV1Url("/me")).toBe("/api/v1/me");
+    expect(rewriteV1Url("/slots?eventTypeId=1")).toBe("/api/v1/slots?eventTypeId=1");
+    for (const own of ["/", "/docs", "/health", "/ready", "/event-typesx", "/api/v1/users"]) {
+      expect(rewriteV1Url(own)).toBe(own);
+    }
   });
 
   it("reaches the same handler, with version in the query", async () => {

@@ -69,6 +69,14 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   });
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
+  // axios-based v1 clients send Content-Type: application/json on every call, bodiless DELETEs
+  // and GETs too: an empty body is no body (a route that needs one still refuses it).
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
 
   // External plugins.
   await app.register(fastifySwagger, {

@@ -14,5 +14,6 @@ export * from "./memberships.ts";
 export * from "./payments.ts";
 export * from "./schedules.ts";
 export * from "./selected-calendars.ts";
+export * from "./slots.ts";
 export * from "./teams.ts";
 export * from "./users.ts";

@@ -1,0 +1,47 @@
+// GET /me: the caller's own user, as v1 answered it (`{"user": {...}}`), for clients that
+// check who a key belongs to (Raycast's extension does on start).
+import { ErrorResponse, itemQuery, User } from "@app/schemas/scheduling";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { MethodNotAllowed, NotFound } from "./errors.ts";
+import { selectOf } from "./resources/resource.ts";
+
+const select = selectOf(User);
+
+export async function meRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/me",
+    {
+      schema: {
+        operationId: "getMe",
+        summary: "The user the apiKey belongs to",
+        tags: ["users"],
+        security: [{ ApiKeyAuth: [] }],
+        querystring: itemQuery,
+        response: {
+          200: z.object({ user: User }).describe("The caller"),
+          401: ErrorResponse.describe("No apiKey, or one that is unknown or expired"),
+          429: ErrorResponse.describe("Rate limit exceeded"),
+        },
+      },
+    },
+    async (request) => {
+      // `select` names exactly the public shape's columns.
+      const user = (await app.prisma.user.findUnique({
+        where: { id: request.auth.userId },
+        select,
+      })) as z.output<typeof User> | null;
+      if (!user) throw new NotFound("User not found");
+      return { user };
+    },
+  );
+  app.route({
+    method: ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    url: "/me",
+    schema: { hide: true },
+    handler: async () => {
+      throw new MethodNotAllowed(["GET"]);
+    },
+  });
+}

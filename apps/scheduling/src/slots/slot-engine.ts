@@ -1,0 +1,252 @@
+// The slot engine: which start times an event type offers, computed as v1 did (calcom-v1-
+// bookings.md §6.3) from the schedule, the event type's rules and the host's bookings. Pure:
+// no I/O, no clock (`now` is an input), so it is tested with plain tables. GET /slots and
+// booking creation both use it, so a booking is accepted exactly when its start is a slot.
+import {
+  addDays,
+  DAY,
+  dateKey,
+  type LocalDate,
+  localDate,
+  MINUTE,
+  offsetMinutes,
+  weekday,
+  zonedInstant,
+} from "./time-zones.ts";
+
+export type PeriodType = "UNLIMITED" | "ROLLING" | "ROLLING_WINDOW" | "RANGE";
+
+/** The event type's slot-relevant fields, as stored. */
+export interface SlotRules {
+  length: number;
+  slotInterval?: number | null;
+  minimumBookingNotice: number;
+  beforeEventBuffer: number;
+  afterEventBuffer: number;
+  periodType: PeriodType;
+  periodDays?: number | null;
+  periodCountCalendarDays?: boolean | null;
+  periodStartDate?: Date | null;
+  periodEndDate?: Date | null;
+  seatsPerTimeSlot?: number | null;
+}
+
+/** A weekly rule (`days`: 0 = Sunday) or, with `date` (YYYY-MM-DD), a date override. Minutes past midnight. */
+export interface AvailabilityRule {
+  days: number[];
+  start: number;
+  end: number;
+  date?: string | null;
+}
+
+export interface ScheduleInput {
+  timeZone: string;
+  rules: AvailabilityRule[];
+}
+
+/** A booking of the host that may block time. */
+export interface ExistingBooking {
+  start: Date;
+  end: Date;
+  uid: string;
+  /** Its own event type's buffers (0 when it has none). */
+  beforeBuffer: number;
+  afterBuffer: number;
+  /** Of the event type being computed: a seated booking there may still have seats. */
+  sameEventType: boolean;
+  attendees: number;
+}
+
+export interface SlotWindow {
+  from: Date;
+  to: Date;
+  now: Date;
+  /** The booker's zone: where ROLLING periods end. Default: the schedule's. */
+  timeZone?: string;
+}
+
+export interface Slot {
+  time: Date;
+  /** Seated event types: seats already taken at this start, and the booking that holds them. */
+  attendees?: number;
+  bookingUid?: string;
+}
+
+/** v1's fallback when the host has no schedule at all: Monday to Friday, 09:00-17:00. */
+export const DEFAULT_RULES: AvailabilityRule[] = [{ days: [1, 2, 3, 4, 5], start: 9 * 60, end: 17 * 60 }];
+
+type Range = [number, number];
+
+function merge(ranges: Range[]): Range[] {
+  const sorted = ranges.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  const out: Range[] = [];
+  for (const range of sorted) {
+    const last = out.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else out.push([range[0], range[1]]);
+  }
+  return out;
+}
+
+function subtract(ranges: Range[], busy: Range[]): Range[] {
+  let free = ranges;
+  for (const [bs, be] of merge(busy)) {
+    free = free.flatMap(([s, e]): Range[] => {
+      if (be <= s || bs >= e) return [[s, e]];
+      return [
+        [s, Math.min(bs, e)],
+        [Math.max(be, s), e],
+      ].filter(([a, b]) => b! > a!) as Range[];
+    });
+  }
+  return free;
+}
+
+/** The schedule's working ranges on the local dates `first`..`last`: overrides replace a date's weekly rules. */
+function workingRanges(schedule: ScheduleInput, first: LocalDate, last: LocalDate): Range[] {
+  const overrides = new Map<string, AvailabilityRule[]>();
+  for (const rule of schedule.rules) {
+    if (rule.date) overrides.set(rule.date, [...(overrides.get(rule.date) ?? []), rule]);
+  }
+  const ranges: Range[] = [];
+  for (let date = first; dateKey(date) <= dateKey(last); date = addDays(date, 1)) {
+    const key = dateKey(date);
+    // An override that starts where it ends blocks the whole date.
+    const rules =
+      overrides.get(key) ?? schedule.rules.filter((r) => !r.date && r.days.includes(weekday(date)));
+    for (const rule of rules) {
+      // 23:59 means "until midnight", as in v1.
+      const end = rule.end === 23 * 60 + 59 ? 24 * 60 : rule.end;
+      ranges.push([
+        zonedInstant(date, rule.start, schedule.timeZone),
+        zonedInstant(date, end, schedule.timeZone),
+      ]);
+    }
+  }
+  return merge(ranges);
+}
+
+/** v1's grid alignment: the first of 60, 30, 20, 15, 10, 5 minutes that divides the step. */
+function alignmentOf(step: number): number {
+  return [60, 30, 20, 15, 10, 5].find((a) => step % a === 0) ?? 1;
+}
+
+/** `instant` rounded up to a whole multiple of `minutes` past the hour, on the zone's clock. */
+function alignUp(instant: number, minutes: number, timeZone: string): number {
+  const local = instant + offsetMinutes(instant, timeZone) * MINUTE;
+  const unit = minutes * MINUTE;
+  return instant + ((unit - (local % unit)) % unit);
+}
+
+function endOfLocalDay(date: LocalDate, timeZone: string): number {
+  return zonedInstant(addDays(date, 1), 0, timeZone) - 1;
+}
+
+/** The last instant a ROLLING period allows: `days` calendar (or business) days after today. */
+function rollingLimit(rules: SlotRules, now: number, timeZone: string): number {
+  const days = rules.periodDays ?? 0;
+  let date = localDate(now, timeZone);
+  if (rules.periodCountCalendarDays === false) {
+    for (let counted = 0; counted < days; ) {
+      date = addDays(date, 1);
+      if (![0, 6].includes(weekday(date))) counted++;
+    }
+  } else {
+    date = addDays(date, days);
+  }
+  return endOfLocalDay(date, timeZone);
+}
+
+export function computeSlots(
+  rules: SlotRules,
+  schedule: ScheduleInput,
+  bookings: ExistingBooking[],
+  window: SlotWindow,
+): Slot[] {
+  const zone = schedule.timeZone;
+  const bookerZone = window.timeZone ?? zone;
+  const now = window.now.getTime();
+  // v1 keeps at least a minute of notice.
+  const earliest = now + Math.max(rules.minimumBookingNotice, 1) * MINUTE;
+  const length = rules.length * MINUTE;
+  const step = Math.max(rules.slotInterval || rules.length, 1);
+  const alignment = alignmentOf(step);
+
+  // ROLLING_WINDOW counts bookable days from today, so it needs the days before `from` too.
+  const rollingWindow = rules.periodType === "ROLLING_WINDOW";
+  const computeFrom = rollingWindow ? Math.min(window.from.getTime(), now) : window.from.getTime();
+  const to = window.to.getTime();
+  if (to < computeFrom) return [];
+
+  const seats = rules.seatsPerTimeSlot ?? 0;
+  const seated = new Map<number, ExistingBooking>();
+  const busy: Range[] = [];
+  for (const booking of bookings) {
+    const start = booking.start.getTime();
+    if (seats > 0 && booking.sameEventType && booking.attendees < seats) {
+      seated.set(start, booking);
+      continue;
+    }
+    // Both events' buffers stay clear: its own, and this event type's on the facing side.
+    busy.push([
+      start - (booking.beforeBuffer + rules.afterEventBuffer) * MINUTE,
+      booking.end.getTime() + (booking.afterBuffer + rules.beforeEventBuffer) * MINUTE,
+    ]);
+  }
+
+  const first = addDays(localDate(computeFrom, zone), -1);
+  const last = addDays(localDate(to, zone), 1);
+  const free = subtract(workingRanges(schedule, first, last), busy);
+
+  let slots: number[] = [];
+  for (const [start, end] of free) {
+    for (let t = alignUp(start, alignment, zone); t + length <= end; t += step * MINUTE) slots.push(t);
+  }
+  slots = [...new Set(slots)]
+    .sort((a, b) => a - b)
+    .filter((t) => t >= earliest && t >= computeFrom && t <= to);
+
+  switch (rules.periodType) {
+    case "ROLLING":
+      slots = slots.filter((t) => t <= rollingLimit(rules, now, bookerZone));
+      break;
+    case "RANGE": {
+      const startDate = rules.periodStartDate;
+      const endDate = rules.periodEndDate;
+      const lower = startDate ? zonedInstant(utcDate(startDate), 0, zone) : -Infinity;
+      const upper = endDate ? endOfLocalDay(utcDate(endDate), zone) : Infinity;
+      slots = slots.filter((t) => t >= lower && t <= upper);
+      break;
+    }
+    case "ROLLING_WINDOW": {
+      // The first `periodDays` dates that have a slot, from today on.
+      const dates = [...new Set(slots.map((t) => dateKey(localDate(t, bookerZone))))].slice(
+        0,
+        rules.periodDays ?? 0,
+      );
+      const allowed = new Set(dates);
+      slots = slots.filter((t) => allowed.has(dateKey(localDate(t, bookerZone))));
+      break;
+    }
+    default:
+      break;
+  }
+
+  return slots
+    .filter((t) => t >= window.from.getTime())
+    .map((t) => {
+      const booking = seated.get(t);
+      return booking
+        ? { time: new Date(t), attendees: booking.attendees, bookingUid: booking.uid }
+        : { time: new Date(t) };
+    });
+}
+
+/** A `@db.Date` value (midnight UTC) as the calendar date it names. */
+function utcDate(date: Date): LocalDate {
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** The largest span a query may cover: a hostile range must not burn CPU. */
+export const MAX_RANGE_DAYS = 93;
+export const MAX_RANGE_MS = MAX_RANGE_DAYS * DAY;

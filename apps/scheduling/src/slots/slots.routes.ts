@@ -1,0 +1,70 @@
+// GET /slots: the bookable start times of one event type in a range, in v1's shape
+// (`{"slots": {"<date>": [{"time": ...}]}}`), computed by the slot engine.
+import { ErrorResponse, SlotsQuery, SlotsResponse } from "@app/schemas/scheduling";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { MethodNotAllowed } from "../errors.ts";
+import { MAX_RANGE_MS } from "./slot-engine.ts";
+import { assertValidRange, loadEventType, slotsFor } from "./slots.service.ts";
+import { dateKey, formatInZone, localDate } from "./time-zones.ts";
+
+export async function slotsRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/slots",
+    {
+      schema: {
+        operationId: "getSlots",
+        summary: "Bookable start times of an event type",
+        description:
+          "As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). " +
+          "The range may span at most 93 days.",
+        tags: ["slots"],
+        security: [{ ApiKeyAuth: [] }],
+        querystring: SlotsQuery,
+        response: {
+          200: SlotsResponse.describe("Slots grouped by date"),
+          400: ErrorResponse.describe("A missing or invalid value, or a range over 93 days"),
+          401: ErrorResponse.describe("No apiKey, or one that is unknown or expired"),
+          404: ErrorResponse.describe("No such event type (`NOT_FOUND`)"),
+          429: ErrorResponse.describe("Rate limit exceeded"),
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      assertValidRange(query.startTime, query.endTime, MAX_RANGE_MS);
+      const [username] = query.usernameList ?? [];
+      const teamEvent = query.isTeamEvent?.toLowerCase() === "true";
+      const eventType = await loadEventType(
+        app.prisma,
+        query.eventTypeId !== undefined
+          ? { id: query.eventTypeId }
+          : teamEvent
+            ? { slug: query.eventTypeSlug, team: { slug: username } }
+            : { slug: query.eventTypeSlug, owner: { username } },
+      );
+      const slots = await slotsFor(
+        app.prisma,
+        { ...eventType, length: query.duration ?? eventType.length },
+        { start: query.startTime, end: query.endTime, timeZone: query.timeZone },
+      );
+      const zone = query.timeZone;
+      const byDate: Record<string, { time: string; attendees?: number; bookingUid?: string }[]> = {};
+      for (const slot of slots) {
+        const instant = slot.time.getTime();
+        const key = dateKey(localDate(instant, zone ?? "UTC"));
+        const time = zone ? formatInZone(instant, zone) : slot.time.toISOString();
+        (byDate[key] ??= []).push({ ...slot, time });
+      }
+      return { slots: byDate };
+    },
+  );
+  app.route({
+    method: ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    url: "/slots",
+    schema: { hide: true },
+    handler: async () => {
+      throw new MethodNotAllowed(["GET"]);
+    },
+  });
+}

@@ -1,0 +1,110 @@
+// Wall-clock time in an IANA zone ↔ instants, with Intl only (no zone database of our own).
+// Every conversion goes through the zone's offset at that instant, so DST changes are exact.
+
+export const MINUTE = 60_000;
+export const DAY = 86_400_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** True for a zone Intl knows (v1: "Invalid timezone. Must be a valid IANA timezone string."). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export function localParts(instant: number, timeZone: string): LocalParts {
+  const values: Record<string, number> = {};
+  for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
+    if (part.type !== "literal") values[part.type] = Number(part.value);
+  }
+  return {
+    year: values.year!,
+    month: values.month!,
+    day: values.day!,
+    hour: values.hour!,
+    minute: values.minute!,
+    second: values.second!,
+  };
+}
+
+/** Minutes the zone is ahead of UTC at `instant` (+60 for Berlin in winter). */
+export function offsetMinutes(instant: number, timeZone: string): number {
+  const p = localParts(instant, timeZone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / MINUTE);
+}
+
+/** A calendar date, as the zone sees it. */
+export interface LocalDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export const dateKey = ({ year, month, day }: LocalDate) =>
+  `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+
+export function localDate(instant: number, timeZone: string): LocalDate {
+  const { year, month, day } = localParts(instant, timeZone);
+  return { year, month, day };
+}
+
+export function addDays({ year, month, day }: LocalDate, days: number): LocalDate {
+  const date = new Date(Date.UTC(year, month - 1, day + days));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** 0 = Sunday … 6 = Saturday, as v1's availability `days`. */
+export const weekday = ({ year, month, day }: LocalDate) =>
+  new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+
+/**
+ * The instant at which the zone's clock shows `minutes` past midnight of `date`. A wall time
+ * that a DST change skips maps to the instant an hour later, as clocks do.
+ */
+export function zonedInstant(date: LocalDate, minutes: number, timeZone: string): number {
+  const wall = Date.UTC(date.year, date.month - 1, date.day) + minutes * MINUTE;
+  const first = wall - offsetMinutes(wall, timeZone) * MINUTE;
+  return wall - offsetMinutes(first, timeZone) * MINUTE;
+}
+
+/** `2024-01-02T10:00:00+01:00`: how v1 rendered a slot when the query named a time zone. */
+export function formatInZone(instant: number, timeZone: string): string {
+  const p = localParts(instant, timeZone);
+  const offset = offsetMinutes(instant, timeZone);
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${dateKey(p)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}

@@ -1,0 +1,280 @@
+// The slot engine's rules, table by table: pure inputs, no database, no clock.
+import { describe, expect, it } from "vitest";
+import {
+  computeSlots,
+  type ExistingBooking,
+  type ScheduleInput,
+  type SlotRules,
+} from "../src/slots/slot-engine.ts";
+
+const rules = (overrides: Partial<SlotRules> = {}): SlotRules => ({
+  length: 30,
+  minimumBookingNotice: 0,
+  beforeEventBuffer: 0,
+  afterEventBuffer: 0,
+  periodType: "UNLIMITED",
+  ...overrides,
+});
+const h = (hours: number, minutes = 0) => hours * 60 + minutes;
+const weekdays = (timeZone: string, start = h(9), end = h(12)): ScheduleInput => ({
+  timeZone,
+  rules: [{ days: [1, 2, 3, 4, 5], start, end }],
+});
+const booking = (start: string, end: string, extra: Partial<ExistingBooking> = {}): ExistingBooking => ({
+  start: new Date(start),
+  end: new Date(end),
+  uid: "b1",
+  beforeBuffer: 0,
+  afterBuffer: 0,
+  sameEventType: false,
+  attendees: 1,
+  ...extra,
+});
+const times = (slots: { time: Date }[]) => slots.map((s) => s.time.toISOString());
+const window = (from: string, to: string, now = "2020-01-01T00:00:00Z", timeZone?: string) => ({
+  from: new Date(from),
+  to: new Date(to),
+  now: new Date(now),
+  timeZone,
+});
+
+describe("weekly hours in the schedule's zone", () => {
+  it.each([
+    // Monday 2026-01-05, Berlin is UTC+1 in winter: 09:00-12:00 local = 08:00-11:00Z.
+    [
+      "Europe/Berlin, winter",
+      "Europe/Berlin",
+      "2026-01-05",
+      ["08:00", "08:30", "09:00", "09:30", "10:00", "10:30"],
+    ],
+    // Monday 2026-07-06, UTC+2 in summer.
+    [
+      "Europe/Berlin, summer",
+      "Europe/Berlin",
+      "2026-07-06",
+      ["07:00", "07:30", "08:00", "08:30", "09:00", "09:30"],
+    ],
+    [
+      "America/New_York, winter",
+      "America/New_York",
+      "2026-01-05",
+      ["14:00", "14:30", "15:00", "15:30", "16:00", "16:30"],
+    ],
+    ["UTC", "UTC", "2026-01-05", ["09:00", "09:30", "10:00", "10:30", "11:00", "11:30"]],
+  ])("%s", (_label, zone, day, expected) => {
+    const slots = computeSlots(rules(), weekdays(zone), [], window(`${day}T00:00:00Z`, `${day}T23:59:59Z`));
+    expect(times(slots)).toEqual(expected.map((t) => `${day}T${t}:00.000Z`));
+  });
+
+  it("has no slots on a weekend day", () => {
+    expect(
+      computeSlots(rules(), weekdays("UTC"), [], window("2026-01-03T00:00:00Z", "2026-01-04T23:59:59Z")),
+    ).toEqual([]);
+  });
+});
+
+describe("across DST changes", () => {
+  it.each([
+    // Europe: clocks go forward on Sunday 2026-03-29; Monday 03-30 09:00 CEST = 07:00Z, Friday 03-27 09:00 CET = 08:00Z.
+    ["Berlin, before spring forward", "Europe/Berlin", "2026-03-27", "08:00"],
+    ["Berlin, after spring forward", "Europe/Berlin", "2026-03-30", "07:00"],
+    // US: forward on Sunday 2026-03-08.
+    ["New York, before", "America/New_York", "2026-03-06", "14:00"],
+    ["New York, after", "America/New_York", "2026-03-09", "13:00"],
+    // Back on Sunday 2026-11-01.
+    ["New York, after fall back", "America/New_York", "2026-11-02", "14:00"],
+  ])("%s", (_label, zone, day, first) => {
+    const slots = computeSlots(rules(), weekdays(zone), [], window(`${day}T00:00:00Z`, `${day}T23:59:59Z`));
+    expect(times(slots)[0]).toBe(`${day}T${first}:00.000Z`);
+    expect(slots).toHaveLength(6);
+  });
+
+  it("keeps a rule that spans the night of the change the right length", () => {
+    const schedule: ScheduleInput = {
+      timeZone: "Europe/Berlin",
+      rules: [{ days: [0], start: h(1), end: h(4) }],
+    };
+    // Sunday 2026-03-29, 01:00-04:00 local is only two real hours (02:00-03:00 does not exist).
+    const slots = computeSlots(
+      rules({ length: 60 }),
+      schedule,
+      [],
+      window("2026-03-28T12:00:00Z", "2026-03-29T12:00:00Z"),
+    );
+    expect(times(slots)).toEqual(["2026-03-29T00:00:00.000Z", "2026-03-29T01:00:00.000Z"]);
+  });
+});
+
+describe("date overrides", () => {
+  const day = "2026-01-05";
+  const all = window(`${day}T00:00:00Z`, `${day}T23:59:59Z`);
+  it("replace the weekly hours of their date", () => {
+    const schedule: ScheduleInput = {
+      timeZone: "UTC",
+      rules: [...weekdays("UTC").rules, { days: [], start: h(14), end: h(15), date: day }],
+    };
+    expect(times(computeSlots(rules(), schedule, [], all))).toEqual([
+      `${day}T14:00:00.000Z`,
+      `${day}T14:30:00.000Z`,
+    ]);
+  });
+  it("block the whole date when they start where they end", () => {
+    const schedule: ScheduleInput = {
+      timeZone: "UTC",
+      rules: [...weekdays("UTC").rules, { days: [], start: 0, end: 0, date: day }],
+    };
+    expect(computeSlots(rules(), schedule, [], all)).toEqual([]);
+  });
+  it("open a day the weekly rules leave closed", () => {
+    const schedule: ScheduleInput = {
+      timeZone: "UTC",
+      rules: [...weekdays("UTC").rules, { days: [], start: h(10), end: h(11), date: "2026-01-03" }],
+    };
+    const slots = computeSlots(rules(), schedule, [], window("2026-01-03T00:00:00Z", "2026-01-03T23:59:59Z"));
+    expect(times(slots)).toEqual(["2026-01-03T10:00:00.000Z", "2026-01-03T10:30:00.000Z"]);
+  });
+});
+
+describe("length, interval and the grid", () => {
+  const day = window("2026-01-05T00:00:00Z", "2026-01-05T23:59:59Z");
+  it.each([
+    ["60 minutes", { length: 60 }, ["09:00", "10:00", "11:00"]],
+    ["45 minutes, aligned to 15", { length: 45 }, ["09:00", "09:45", "10:30", "11:15"]],
+    ["30 minutes every 60", { length: 30, slotInterval: 60 }, ["09:00", "10:00", "11:00"]],
+    ["60 minutes every 30", { length: 60, slotInterval: 30 }, ["09:00", "09:30", "10:00", "10:30", "11:00"]],
+  ])("%s", (_label, overrides, expected) => {
+    const slots = computeSlots(rules(overrides), weekdays("UTC"), [], day);
+    expect(times(slots)).toEqual(expected.map((t) => `2026-01-05T${t}:00.000Z`));
+  });
+
+  it("rounds a range that starts off the grid up to it", () => {
+    const schedule = weekdays("UTC", h(9, 10), h(11));
+    expect(times(computeSlots(rules(), schedule, [], day))).toEqual([
+      "2026-01-05T09:30:00.000Z",
+      "2026-01-05T10:00:00.000Z",
+      "2026-01-05T10:30:00.000Z",
+    ]);
+  });
+});
+
+describe("existing bookings and buffers", () => {
+  const day = window("2026-01-05T00:00:00Z", "2026-01-05T23:59:59Z");
+  it("removes the slots a booking overlaps", () => {
+    const slots = computeSlots(
+      rules(),
+      weekdays("UTC"),
+      [booking("2026-01-05T10:00:00Z", "2026-01-05T10:30:00Z")],
+      day,
+    );
+    expect(times(slots)).not.toContain("2026-01-05T10:00:00.000Z");
+    expect(times(slots)).toContain("2026-01-05T09:30:00.000Z");
+    expect(times(slots)).toContain("2026-01-05T10:30:00.000Z");
+  });
+  it("keeps both events' buffers clear", () => {
+    const existing = booking("2026-01-05T10:00:00Z", "2026-01-05T10:30:00Z", { afterBuffer: 15 });
+    const slots = computeSlots(rules({ beforeEventBuffer: 15 }), weekdays("UTC"), [existing], day);
+    // 10:30 is inside its 15-minute after-buffer plus our 15-minute before-buffer.
+    expect(times(slots)).toEqual([
+      "2026-01-05T09:00:00.000Z",
+      "2026-01-05T09:30:00.000Z",
+      "2026-01-05T11:00:00.000Z",
+      "2026-01-05T11:30:00.000Z",
+    ]);
+  });
+  it("this event type's after-buffer keeps a slot off a following booking", () => {
+    const existing = booking("2026-01-05T10:00:00Z", "2026-01-05T10:30:00Z");
+    const slots = computeSlots(rules({ afterEventBuffer: 30 }), weekdays("UTC"), [existing], day);
+    expect(times(slots)).not.toContain("2026-01-05T09:30:00.000Z");
+    expect(times(slots)).toContain("2026-01-05T09:00:00.000Z");
+  });
+  it("a seated booking with seats left keeps its slot, with the seats taken", () => {
+    const seated = booking("2026-01-05T10:00:00Z", "2026-01-05T10:30:00Z", {
+      sameEventType: true,
+      attendees: 2,
+      uid: "seat",
+    });
+    const slots = computeSlots(rules({ seatsPerTimeSlot: 3 }), weekdays("UTC"), [seated], day);
+    expect(slots.find((s) => s.time.toISOString() === "2026-01-05T10:00:00.000Z")).toEqual({
+      time: new Date("2026-01-05T10:00:00Z"),
+      attendees: 2,
+      bookingUid: "seat",
+    });
+  });
+  it("a full seated booking takes its slot", () => {
+    const full = booking("2026-01-05T10:00:00Z", "2026-01-05T10:30:00Z", {
+      sameEventType: true,
+      attendees: 3,
+    });
+    const slots = computeSlots(rules({ seatsPerTimeSlot: 3 }), weekdays("UTC"), [full], day);
+    expect(times(slots)).not.toContain("2026-01-05T10:00:00.000Z");
+  });
+});
+
+describe("notice and periods", () => {
+  it("drops slots inside the minimum notice", () => {
+    const slots = computeSlots(
+      rules({ minimumBookingNotice: 120 }),
+      weekdays("UTC"),
+      [],
+      window("2026-01-05T00:00:00Z", "2026-01-05T23:59:59Z", "2026-01-05T08:45:00Z"),
+    );
+    expect(times(slots)[0]).toBe("2026-01-05T11:00:00.000Z");
+  });
+  it("drops slots in the past", () => {
+    const slots = computeSlots(
+      rules(),
+      weekdays("UTC"),
+      [],
+      window("2026-01-05T00:00:00Z", "2026-01-05T23:59:59Z", "2026-01-05T10:10:00Z"),
+    );
+    expect(times(slots)[0]).toBe("2026-01-05T10:30:00.000Z");
+  });
+  it("ROLLING: calendar days after today", () => {
+    const slots = computeSlots(
+      rules({ periodType: "ROLLING", periodDays: 2, periodCountCalendarDays: true }),
+      weekdays("UTC"),
+      [],
+      window("2026-01-05T00:00:00Z", "2026-01-10T00:00:00Z", "2026-01-05T00:00:00Z"),
+    );
+    expect(new Set(times(slots).map((t) => t.slice(0, 10)))).toEqual(
+      new Set(["2026-01-05", "2026-01-06", "2026-01-07"]),
+    );
+  });
+  it("ROLLING: business days skip the weekend", () => {
+    const slots = computeSlots(
+      rules({ periodType: "ROLLING", periodDays: 2, periodCountCalendarDays: false }),
+      weekdays("UTC"),
+      [],
+      window("2026-01-09T00:00:00Z", "2026-01-16T00:00:00Z", "2026-01-09T00:00:00Z"),
+    );
+    // Friday, then Monday and Tuesday.
+    expect(new Set(times(slots).map((t) => t.slice(0, 10)))).toEqual(
+      new Set(["2026-01-09", "2026-01-12", "2026-01-13"]),
+    );
+  });
+  it("RANGE: only between the period's dates", () => {
+    const slots = computeSlots(
+      rules({
+        periodType: "RANGE",
+        periodStartDate: new Date("2026-01-06T00:00:00Z"),
+        periodEndDate: new Date("2026-01-07T00:00:00Z"),
+      }),
+      weekdays("UTC"),
+      [],
+      window("2026-01-05T00:00:00Z", "2026-01-10T00:00:00Z"),
+    );
+    expect(new Set(times(slots).map((t) => t.slice(0, 10)))).toEqual(new Set(["2026-01-06", "2026-01-07"]));
+  });
+  it("ROLLING_WINDOW: the first N bookable days from today", () => {
+    const slots = computeSlots(
+      rules({ periodType: "ROLLING_WINDOW", periodDays: 3 }),
+      weekdays("UTC"),
+      [],
+      window("2026-01-08T00:00:00Z", "2026-01-20T00:00:00Z", "2026-01-08T00:00:00Z"),
+    );
+    // Thursday, Friday, Monday: three days that have slots.
+    expect(new Set(times(slots).map((t) => t.slice(0, 10)))).toEqual(
+      new Set(["2026-01-08", "2026-01-09", "2026-01-12"]),
+    );
+  });
+});
