@@ -92,7 +92,7 @@ async function seed(tx: Tx, prefix: string): Promise<SeededUser[]> {
       eventReference: {
         create: { dailyurl: "https://demo.daily.co/demo-room", dailytoken: randomBytes(16).toString("hex") },
       },
-      payments: {
+      payment: {
         create: [
           {
             uid: randomUUID(),

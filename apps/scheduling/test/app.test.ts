@@ -135,7 +135,12 @@ describe("/v1 rewrite", () => {
     const { apiKey } = await createUser(t.prisma);
     const document = t.app.swagger() as { paths: Record<string, { get?: unknown }> };
     const lists = Object.keys(document.paths).filter(
-      (path) => path.startsWith("/api/v1/") && !path.startsWith("/api/v1/test/") && !path.includes("{"),
+      // /slots needs its range and event type (slots.test.ts covers it through every prefix).
+      (path) =>
+        path.startsWith("/api/v1/") &&
+        !path.startsWith("/api/v1/test/") &&
+        !path.includes("{") &&
+        path !== "/api/v1/slots",
     );
     expect(lists.length).toBeGreaterThanOrEqual(14);
     for (const path of lists) {
@@ -186,9 +191,10 @@ describe("error handling", () => {
   });
 
   it("answers an empty JSON body 400, another media type 415 and an oversized body 413", async () => {
+    // An empty JSON body is no body: a route that needs one says so, naming the body.
     const empty = await post("");
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toEqual({ message: expect.any(String) });
+    expect(empty.json()).toMatchObject({ message: expect.stringContaining("body") });
 
     const text = await post("<a/>", "application/xml");
     expect(text.statusCode).toBe(415);

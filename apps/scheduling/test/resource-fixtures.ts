@@ -162,19 +162,9 @@ export const fixtures: Record<string, Fixture> = {
       scheduleId: (await makeSchedule(prisma, owner.id)).id,
     }),
   },
+  // Made by booking a slot (v1's create), tested in bookings.test.ts; edited generically.
   bookings: {
-    createBody: async () => ({
-      title: "Demo",
-      startTime: "2026-07-01T10:00:00.000Z",
-      endTime: "2026-07-01T11:00:00.000Z",
-    }),
     edit: { title: "Demo (moved)", status: "PENDING" },
-    referencingBody: async (prisma, owner) => ({
-      title: "Demo",
-      startTime: "2026-07-01T10:00:00.000Z",
-      endTime: "2026-07-01T11:00:00.000Z",
-      eventTypeId: (await makeEventType(prisma, owner.id)).id,
-    }),
   },
   attendees: {
     createBody: async (prisma, owner) => ({
@@ -264,6 +254,12 @@ export async function makeRow(
 ): Promise<Record<string, unknown>> {
   if (target.path === "users") return { ...owner.user };
   if (target.path === "payments") return { ...(await makePayment(prisma, owner.user.id)) };
+  if (target.path === "bookings") {
+    const booking = await makeBooking(prisma, owner.user.id);
+    const response = await call("GET", `/api/v1/bookings/${booking.id}`, owner);
+    expect(response.status, response.text).toBe(200);
+    return response.body.booking as Record<string, unknown>;
+  }
   const body = await fixtures[target.path]!.createBody!(prisma, owner.user);
   const response = await call("POST", `/api/v1/${target.path}`, owner, body);
   expect(response.status, response.text).toBe(201);

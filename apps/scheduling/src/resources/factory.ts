@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { Forbidden, MethodNotAllowed, NotFound } from "../errors.ts";
 import type { AuthContext } from "../types.ts";
-import type { AccessContext, Operation, Resource, Row } from "./resource.ts";
+import type { AccessContext, CustomOperation, Operation, Resource, Row } from "./resource.ts";
 
 /** Methods answered with 405 + Allow when a path does not offer them (HEAD follows GET). */
 const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -103,6 +103,39 @@ function splitActAs(resource: Resource, body: Record<string, unknown>) {
 
 type IdParams = { id: unknown };
 
+/** A custom operation's route: its own contract and handler, the resource's tags, auth and id parsing. */
+function registerCustom(
+  app: FastifyInstance,
+  resource: Resource,
+  route: { method: HTTPMethods; url: string; item: boolean; operationId: string },
+  operation: CustomOperation,
+): void {
+  const status = operation.status ?? 200;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: route.method,
+    url: route.url,
+    schema: {
+      tags: [resource.path],
+      security: [{ ApiKeyAuth: [] }],
+      operationId: route.operationId,
+      summary: operation.summary,
+      ...(operation.description ? { description: operation.description } : {}),
+      ...(route.item ? { params: resource.params } : {}),
+      querystring: operation.querystring ?? itemQuery,
+      ...(operation.body ? { body: operation.body } : {}),
+      response: { [status]: respond(operation.summary, operation.response), ...errors(...operation.errors) },
+    },
+    handler: async (request, reply) => {
+      const ctx: AccessContext = { db: app.prisma, auth: request.auth };
+      const result = await operation.handle(
+        { ...ctx, loadVisible: (key) => loadVisible(resource, ctx, key) },
+        { id: (request.params as Partial<IdParams>).id, query: request.query, body: request.body },
+      );
+      return reply.code(status).send(result);
+    },
+  });
+}
+
 export function registerResource(app: FastifyInstance, resource: Resource): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { path, name, keys, schemas } = resource;
@@ -113,8 +146,41 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
   const context = (request: FastifyRequest): AccessContext => ({ db: app.prisma, auth: request.auth });
   const offers = (operation: Operation) => resource.operations.includes(operation);
   const common = { tags: [path], security: [{ ApiKeyAuth: [] }] };
+  const generic = (operation: Operation) => offers(operation) && !resource.custom[operation];
+  const operationIds: Record<Operation, string> = {
+    list: `list${operationName.many}`,
+    create: `add${operationName.one}`,
+    read: `get${operationName.one}ById`,
+    edit: `edit${operationName.one}ById`,
+    delete: `remove${operationName.one}ById`,
+  };
 
-  if (offers("list")) {
+  for (const operation of resource.operations) {
+    const custom = resource.custom[operation];
+    if (!custom) continue;
+    const { method, item } = ROUTES[operation];
+    const url = item ? `/${path}/:id` : `/${path}`;
+    registerCustom(app, resource, { method, url, item, operationId: operationIds[operation] }, custom);
+  }
+  for (const action of resource.actions) {
+    const url = `/${path}/:id/${action.name}`;
+    registerCustom(
+      app,
+      resource,
+      { method: action.method, url, item: true, operationId: action.operationId },
+      action.operation,
+    );
+    app.route({
+      method: METHODS.filter((method) => method !== action.method),
+      url,
+      schema: { hide: true },
+      handler: async () => {
+        throw new MethodNotAllowed([action.method]);
+      },
+    });
+  }
+
+  if (generic("list")) {
     const listShape: Record<string, z.ZodType> = {
       [keys.plural]: z.array(schemas.public),
       ...(resource.countTotal ? { total: z.int().describe("Rows matching the filters, all pages") } : {}),
@@ -125,7 +191,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           ...common,
-          operationId: `list${operationName.many}`,
+          operationId: operationIds.list,
           summary: `List the ${path.replaceAll("-", " ")} you can see`,
           querystring: schemas.list,
           response: { 200: respond("One page of rows", listBody), ...errors(400, 401, 403, 429) },
@@ -159,13 +225,13 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     );
   }
 
-  if (offers("create") && schemas.create) {
+  if (generic("create") && schemas.create) {
     routes.post(
       `/${path}`,
       {
         schema: {
           ...common,
-          operationId: `add${operationName.one}`,
+          operationId: operationIds.create,
           summary: `Create a ${name.toLowerCase()}`,
           querystring: itemQuery,
           body: schemas.create,
@@ -190,13 +256,13 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     );
   }
 
-  if (offers("read")) {
+  if (generic("read")) {
     routes.get(
       `/${path}/:id`,
       {
         schema: {
           ...common,
-          operationId: `get${operationName.one}ById`,
+          operationId: operationIds.read,
           summary: `Get a ${name.toLowerCase()}`,
           params: resource.params,
           querystring: itemQuery,
@@ -210,13 +276,13 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     );
   }
 
-  if (offers("edit") && schemas.edit) {
+  if (generic("edit") && schemas.edit) {
     routes.patch(
       `/${path}/:id`,
       {
         schema: {
           ...common,
-          operationId: `edit${operationName.one}ById`,
+          operationId: operationIds.edit,
           summary: `Edit a ${name.toLowerCase()}`,
           params: resource.params,
           querystring: itemQuery,
@@ -240,13 +306,13 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     );
   }
 
-  if (offers("delete")) {
+  if (generic("delete")) {
     routes.delete(
       `/${path}/:id`,
       {
         schema: {
           ...common,
-          operationId: `remove${operationName.one}ById`,
+          operationId: operationIds.delete,
           summary: `Delete a ${name.toLowerCase()}`,
           params: resource.params,
           querystring: itemQuery,

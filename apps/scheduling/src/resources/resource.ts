@@ -42,6 +42,37 @@ export interface Reference {
 
 type Awaitable<T> = T | Promise<T>;
 
+/** What a custom operation's handler gets: the caller, and the row its path id names (404 when not visible). */
+export interface CustomContext extends AccessContext {
+  loadVisible(key: unknown): Promise<Row>;
+}
+
+/**
+ * An operation a resource answers its own way, with its own contract (bookings follow v1's
+ * semantics: a create that books a slot, a list with v1's filters, a delete that cancels).
+ * The factory registers it in place of the generic one, with the same tags, auth and 405s.
+ */
+export interface CustomOperation {
+  summary: string;
+  description?: string;
+  querystring?: z.ZodType;
+  body?: z.ZodType;
+  /** Success status (default 200) and body. */
+  status?: number;
+  response: z.ZodType;
+  /** Documented error statuses. */
+  errors: readonly number[];
+  handle(ctx: CustomContext, input: { id?: unknown; query: unknown; body: unknown }): Promise<unknown>;
+}
+
+/** A further item route, `<method> /<path>/:id/<name>` (v1's `DELETE /bookings/{id}/cancel`). */
+export interface CustomAction {
+  name: string;
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  operationId: string;
+  operation: CustomOperation;
+}
+
 export interface ResourceDefinition<
   M extends ModelName,
   Key,
@@ -94,6 +125,9 @@ export interface ResourceDefinition<
     row: z.output<Public>,
     ctx: AccessContext,
   ) => Awaitable<object>;
+  /** Operations answered the resource's own way instead of the generic CRUD. */
+  custom?: Partial<Record<Operation, CustomOperation>>;
+  actions?: readonly CustomAction[];
 }
 
 export type Row = Record<string, unknown> & { id: unknown };
@@ -146,6 +180,8 @@ export interface Resource {
   authorize(ctx: AccessContext, row: Row, action: "edit" | "delete", body?: object): Awaitable<void>;
   createData(body: object, ctx: AccessContext): Awaitable<object>;
   editData(body: object, row: Row, ctx: AccessContext): Awaitable<object>;
+  custom: Partial<Record<Operation, CustomOperation>>;
+  actions: readonly CustomAction[];
 }
 
 /** `{column: true}` for every field of a public shape, relations replaced by their nested select. */
@@ -168,9 +204,10 @@ export function defineResource<
 >(definition: ResourceDefinition<M, Key, Public, Create, Edit, List>): Resource {
   const { id, ownedBy, operations, schemas } = definition;
   // A route the table offers must have its body schema; fail at boot, not on a request.
+  const custom = definition.custom ?? {};
   if (
-    operations.includes("create") !== Boolean(schemas.create) ||
-    operations.includes("edit") !== Boolean(schemas.edit)
+    operations.includes("create") !== Boolean(schemas.create ?? custom.create) ||
+    operations.includes("edit") !== Boolean(schemas.edit ?? custom.edit)
   ) {
     throw new Error(`${definition.path}: the create/edit operations and body schemas disagree`);
   }
@@ -206,5 +243,7 @@ export function defineResource<
       definition.authorize?.(ctx, row as PublicRow, action, body as EditBody | undefined),
     createData: (body, ctx) => definition.createData?.(body as CreateBody, ctx) ?? body,
     editData: (body, row, ctx) => definition.editData?.(body as EditBody, row as PublicRow, ctx) ?? body,
+    custom,
+    actions: definition.actions ?? [],
   };
 }

@@ -1,53 +1,241 @@
+// Bookings as cal.com's v1 had them (../shared/reference/calcom-v1-bookings.md §2-§5): v1's
+// create body (modern `responses` or the legacy name/email/customInputs), its list filters,
+// its read shape, its strict edit body, and its cancel parameters.
 import { z } from "zod";
-import { dateTime, label, listQuery, rowId, text } from "./common.ts";
+import {
+  baseQuery,
+  dateTime,
+  email,
+  INT4_MAX,
+  label,
+  listQuery,
+  repeatable,
+  rowId,
+  text,
+  timeZone,
+} from "./common.ts";
 
 export const BookingStatus = z.enum(["ACCEPTED", "PENDING", "CANCELLED", "REJECTED"]);
 
+const dateString = (name: string) =>
+  z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), `${name}: Invalid ISO Date`)
+    .transform((value) => new Date(value))
+    .refine(
+      (date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999,
+      "must fall in the years 1 to 9999",
+    );
+
+/** What GET returns of a booking (v1's schemaBookingReadPublic): no location, references or secrets. */
 export const Booking = z
   .object({
+    id: z.int(),
+    userId: z.int().nullable().describe("The organizer"),
+    description: z.string().nullable(),
+    eventTypeId: z.int().nullable(),
+    uid: z.string(),
+    title: z.string(),
+    startTime: z.date(),
+    endTime: z.date(),
+    attendees: z.array(
+      z.object({
+        id: z.int(),
+        email: z.string(),
+        name: z.string(),
+        timeZone: z.string(),
+        locale: z.string().nullable(),
+      }),
+    ),
+    user: z
+      .object({
+        email: z.string(),
+        name: z.string().nullable(),
+        timeZone: z.string(),
+        locale: z.string().nullable(),
+      })
+      .nullable()
+      .describe("The organizer"),
+    payment: z.array(
+      z.object({
+        id: z.int(),
+        success: z.boolean(),
+        paymentOption: z.enum(["ON_BOOKING", "HOLD"]).nullable(),
+      }),
+    ),
+    metadata: z.unknown().nullable(),
+    status: BookingStatus,
+    responses: z
+      .unknown()
+      .nullable()
+      .describe("The booker's answers; null for bookings made with legacy fields"),
+    fromReschedule: z.string().nullable(),
+    cancelledBy: z.string().nullable(),
+    rescheduledBy: z.string().nullable(),
+    createdAt: z.date(),
+  })
+  .meta({ id: "Booking", description: "A booked meeting, as v1 returned it" });
+
+/** A booking as GET returns it: with `expand=team`, also its event type and that type's team. */
+export const BookingExpanded = Booking.extend({
+  eventType: z
+    .object({
+      title: z.string(),
+      slug: z.string(),
+      team: z.object({ name: z.string(), slug: z.string().nullable() }).nullable(),
+    })
+    .nullable()
+    .optional()
+    .describe("Only with `expand=team`"),
+}).meta({ id: "BookingExpanded" });
+
+const location = z.union([
+  text().max(1_000),
+  z.strictObject({ value: text().max(1_000), optionValue: text().max(1_000).optional() }),
+]);
+
+/** v1's `responses`: name and email, and whatever custom booking fields the event type asks. */
+const Responses = z
+  .looseObject({
+    name: z.union([label(), z.object({ firstName: label(), lastName: text().max(255).optional() })]),
+    email: email(),
+    location: location.optional(),
+    notes: text().max(10_000).optional(),
+    guests: z.array(email()).max(50).optional(),
+  })
+  .refine((value) => JSON.stringify(value).length <= 20_000, "responses: at most 20,000 characters of JSON");
+
+export const BookingCreateBody = z
+  .strictObject({
+    eventTypeId: z
+      .unknown()
+      .refine((value) => typeof value === "number", "Bad request, eventTypeId must be a number")
+      .pipe(rowId())
+      .describe("The event type to book (any user's: a booking page is public, as in v1)"),
+    start: dateTime().describe("Start instant"),
+    end: dateTime()
+      .optional()
+      .describe("Default: start + the event type's length; otherwise it must match it"),
+    timeZone: timeZone().describe("The booker's zone"),
+    language: text().min(1).max(35).describe("The booker's language (the attendee's locale)"),
+    metadata: z
+      .record(z.string().max(255), text().max(1_000))
+      .default({})
+      .describe("String values only, as in v1"),
+    responses: Responses.optional().describe(
+      "Modern shape: `{name, email, location?, notes?, guests?, ...}`",
+    ),
+    // v1's legacy shape (Pipedream's create-booking sends it): top-level name/email + customInputs.
+    name: text().max(255).optional(),
+    email: email().optional(),
+    guests: z.array(email()).max(50).optional(),
+    notes: text().max(10_000).optional(),
+    location: text().max(1_000).optional(),
+    smsReminderNumber: text().max(50).nullable().optional(),
+    rescheduleReason: text().max(1_000).optional(),
+    customInputs: z
+      .array(z.strictObject({ label: text().max(255), value: z.union([text().max(10_000), z.boolean()]) }))
+      .max(50)
+      .optional(),
+    title: label().optional().describe('Default: "<event type> between <host> and <booker>"'),
+    description: text().max(10_000).nullable().optional(),
+    recurringCount: z
+      .int()
+      .min(1)
+      .max(INT4_MAX)
+      .optional()
+      .describe("Accepted; one booking is made, as in v1"),
+    noEmail: z.boolean().optional().describe("Accepted; this server sends no e-mail"),
+  })
+  .meta({ id: "BookingCreate" });
+
+export const BookingListQuery = listQuery({
+  attendeeEmail: repeatable(email())
+    .optional()
+    .describe("Bookings with an attendee of this e-mail (repeatable)"),
+  dateFrom: dateString("dateFrom").optional().describe("startTime >= dateFrom"),
+  dateTo: dateString("dateTo").optional().describe("endTime <= dateTo"),
+  status: z.enum(["upcoming"]).optional().describe("`upcoming`: startTime >= now"),
+  sortBy: z.enum(["createdAt", "updatedAt"]).optional(),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  expand: repeatable(z.enum(["team"]))
+    .optional()
+    .describe("`team` adds eventType {title, slug, team}"),
+});
+
+export const BookingReadQuery = z.strictObject({
+  ...baseQuery,
+  expand: repeatable(z.enum(["team"]))
+    .optional()
+    .describe("`team` adds eventType {title, slug, team}"),
+});
+
+const endsAfterStart = (body: { startTime?: Date; endTime?: Date }) =>
+  !body.startTime || !body.endTime || body.endTime > body.startTime;
+
+/** v1's strict edit body: no side effects beyond the columns (no e-mails, no availability check). */
+export const BookingEditBody = z
+  .strictObject({
+    title: label().optional(),
+    description: text().max(10_000).nullable().optional(),
+    startTime: dateTime().optional(),
+    endTime: dateTime().optional(),
+    status: BookingStatus.optional(),
+    eventTypeId: rowId().nullable().optional(),
+    userId: rowId().optional().describe("Admins only: change the organizer"),
+    cancelledBy: email().optional(),
+    rescheduledBy: email().optional(),
+  })
+  .refine(endsAfterStart, { message: "must be after startTime", path: ["endTime"] })
+  .meta({ id: "BookingEdit" });
+
+export const BookingCancelQuery = z.strictObject({
+  ...baseQuery,
+  cancellationReason: text().max(1_000).optional().describe('Why (default "Not Provided")'),
+  allRemainingBookings: z
+    .string()
+    .max(10)
+    .optional()
+    .describe("Accepted; this server has no recurring series"),
+  cancelledBy: email().optional(),
+});
+
+export const BookingCancelBody = z
+  .strictObject({ cancellationReason: text().max(1_000).optional(), cancelledBy: email().optional() })
+  .nullish();
+
+export const BookingCancelled = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    onlyRemovedAttendee: z.boolean(),
+    bookingId: z.int(),
+    bookingUid: z.string(),
+  })
+  .meta({ id: "BookingCancelled" });
+
+/** What POST returns: the booking itself, flat (no envelope), as v1 did. */
+export const BookingCreated = z
+  .looseObject({
     id: z.int(),
     uid: z.string(),
     userId: z.int().nullable(),
     eventTypeId: z.int().nullable(),
     title: z.string(),
-    description: z.string().nullable(),
     startTime: z.date(),
     endTime: z.date(),
     status: BookingStatus,
-    createdAt: z.date(),
+    creationSource: z.string().nullable(),
+    user: z.object({
+      email: z.null(),
+      name: z.string().nullable(),
+      timeZone: z.string(),
+      username: z.string().nullable(),
+    }),
+    attendees: z.array(z.looseObject({ id: z.int(), email: z.string(), name: z.string() })),
+    payment: z.array(z.unknown()),
+    references: z.array(z.unknown()),
+    paymentRequired: z.boolean(),
+    isDryRun: z.boolean(),
   })
-  .meta({
-    id: "Booking",
-    description: "A booked meeting; its attendees, references and payments hang off it",
-  });
-
-const endsAfterStart = (body: { startTime?: Date; endTime?: Date }) =>
-  !body.startTime || !body.endTime || body.endTime > body.startTime;
-
-export const BookingCreateBody = z
-  .strictObject({
-    title: label(),
-    startTime: dateTime(),
-    endTime: dateTime(),
-    eventTypeId: rowId().nullable().optional().describe("One of the owner's event types"),
-    description: text().max(10_000).nullable().optional(),
-    status: BookingStatus.default("ACCEPTED"),
-    userId: rowId().optional().describe("Admins only: the user the booking is for"),
-  })
-  .refine(endsAfterStart, { message: "must be after startTime", path: ["endTime"] })
-  .meta({ id: "BookingCreate" });
-
-/** endTime > startTime is also checked against the stored times when only one is sent. */
-export const BookingEditBody = z
-  .strictObject({
-    title: label().optional(),
-    startTime: dateTime().optional(),
-    endTime: dateTime().optional(),
-    eventTypeId: rowId().nullable().optional(),
-    description: text().max(10_000).nullable().optional(),
-    status: BookingStatus.optional(),
-  })
-  .refine(endsAfterStart, { message: "must be after startTime", path: ["endTime"] })
-  .meta({ id: "BookingEdit" });
-
-export const BookingListQuery = listQuery({});
+  .meta({ id: "BookingCreated" });

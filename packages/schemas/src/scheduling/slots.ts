@@ -41,8 +41,7 @@ export const SlotsQuery = z
       message: "You need to either pass an eventTypeId OR an usernameList/eventTypeSlug combination",
       path: ["eventTypeId"],
     },
-  )
-  .meta({ id: "SlotsQuery" });
+  );
 
 export const Slot = z
   .object({
