@@ -116,7 +116,9 @@ describe.each(resources.filter((r) => r.path !== "users"))("$path list userId fi
 });
 
 // Bookings are made by booking a slot (bookings.test.ts), not by the generic create.
-const creatable = resources.filter((r) => r.operations.includes("create") && r.path !== "users" && !r.custom.create);
+const creatable = resources.filter(
+  (r) => r.operations.includes("create") && r.path !== "users" && !r.custom.create,
+);
 
 describe.each(creatable.filter((r) => r.actAs))("$path created for another user", (target) => {
   const fixture = fixtures[target.path]!;

@@ -8,43 +8,46 @@ const t = setupApp();
 const call = apiClient(t);
 
 // Bookings have their own create and delete (v1: book a slot, cancel): bookings.test.ts.
-describe.each(resources.filter((r) => r.operations.includes("create") && !r.custom.create))("$path as its owner", (resource) => {
-  const { path, keys, name } = resource;
-  const fixture = fixtures[path]!;
+describe.each(resources.filter((r) => r.operations.includes("create") && !r.custom.create))(
+  "$path as its owner",
+  (resource) => {
+    const { path, keys, name } = resource;
+    const fixture = fixtures[path]!;
 
-  it("creates, reads, lists, edits and deletes", async () => {
-    const owner = await newUser(t.prisma, { admin: fixture.adminCreates });
-    const body = await fixture.createBody!(t.prisma, owner.user);
+    it("creates, reads, lists, edits and deletes", async () => {
+      const owner = await newUser(t.prisma, { admin: fixture.adminCreates });
+      const body = await fixture.createBody!(t.prisma, owner.user);
 
-    const created = await call("POST", `/api/v1/${path}`, owner, body);
-    expect(created.status, created.text).toBe(201);
-    expect(created.body.message).toBe(`${name} created successfully`);
-    const row = created.body[keys.singular] as Record<string, unknown>;
-    const id = resource.idOf(row);
+      const created = await call("POST", `/api/v1/${path}`, owner, body);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.message).toBe(`${name} created successfully`);
+      const row = created.body[keys.singular] as Record<string, unknown>;
+      const id = resource.idOf(row);
 
-    const read = await call("GET", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
-    expect(read.status, read.text).toBe(200);
-    expect(read.body[keys.singular]).toEqual(row);
+      const read = await call("GET", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body[keys.singular]).toEqual(row);
 
-    const list = await call("GET", `/api/v1/${path}`, owner);
-    expect(list.status, list.text).toBe(200);
-    expect((list.body[keys.plural] as object[]).map((item) => resource.idOf(item))).toContain(id);
+      const list = await call("GET", `/api/v1/${path}`, owner);
+      expect(list.status, list.text).toBe(200);
+      expect((list.body[keys.plural] as object[]).map((item) => resource.idOf(item))).toContain(id);
 
-    const edited = await call("PATCH", `/api/v1/${path}/${encodeURIComponent(id)}`, owner, fixture.edit);
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.body[keys.singular]).toMatchObject(fixture.edit!);
-    const reread = await call("GET", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
-    expect(reread.body[keys.singular]).toEqual(edited.body[keys.singular]);
+      const edited = await call("PATCH", `/api/v1/${path}/${encodeURIComponent(id)}`, owner, fixture.edit);
+      expect(edited.status, edited.text).toBe(200);
+      expect(edited.body[keys.singular]).toMatchObject(fixture.edit!);
+      const reread = await call("GET", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
+      expect(reread.body[keys.singular]).toEqual(edited.body[keys.singular]);
 
-    const deleted = await call("DELETE", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
-    expect(deleted.status, deleted.text).toBe(200);
-    expect(deleted.body).toEqual({ message: `${name} with id: ${id} deleted successfully` });
+      const deleted = await call("DELETE", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(deleted.body).toEqual({ message: `${name} with id: ${id} deleted successfully` });
 
-    const gone = await call("GET", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
-    expect(gone.status).toBe(404);
-    expect(gone.body).toEqual({ message: `${name} with id: ${id} not found` });
-  });
-});
+      const gone = await call("GET", `/api/v1/${path}/${encodeURIComponent(id)}`, owner);
+      expect(gone.status).toBe(404);
+      expect(gone.body).toEqual({ message: `${name} with id: ${id} not found` });
+    });
+  },
+);
 
 describe("payments (read-only) as the booking's owner", () => {
   const payments = resources.find((r) => r.path === "payments")!;

@@ -17,6 +17,14 @@ import {
 
 export const BookingStatus = z.enum(["ACCEPTED", "PENDING", "CANCELLED", "REJECTED"]);
 
+/** v1 read a start without an offset in the server's zone (UTC): `2025-04-21T20:28:00` is 20:28Z. */
+const bookingInstant = () =>
+  z.iso
+    .datetime({ offset: true, local: true })
+    .transform((value) => new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`))
+    .refine((date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999, "must fall in the years 1 to 9999")
+    .describe("ISO 8601 date-time; without an offset it is UTC, as on v1's hosted service");
+
 const dateString = (name: string) =>
   z
     .string()
@@ -112,8 +120,8 @@ export const BookingCreateBody = z
       .refine((value) => typeof value === "number", "Bad request, eventTypeId must be a number")
       .pipe(rowId())
       .describe("The event type to book (any user's: a booking page is public, as in v1)"),
-    start: dateTime().describe("Start instant"),
-    end: dateTime()
+    start: bookingInstant().describe("Start instant"),
+    end: bookingInstant()
       .optional()
       .describe("Default: start + the event type's length; otherwise it must match it"),
     timeZone: timeZone().describe("The booker's zone"),
