@@ -137,3 +137,24 @@ describe("metrics", () => {
     }
   });
 });
+
+describe("bodiless requests with Content-Type: application/json", () => {
+  const ctx = setupShortener();
+
+  it("are answered as if the header were absent (axios sends it on every call); a create still needs its body", async () => {
+    const user = await newUser(ctx.prisma);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/" });
+    const json = { ...user.headers, "content-type": "application/json" };
+    const list = await ctx.app.inject({ url: "/api/shorts", headers: json });
+    expect(list.statusCode).toBe(200);
+    const deleted = await ctx.app.inject({
+      method: "DELETE",
+      url: `/api/shorts/${created.json().id}`,
+      headers: json,
+    });
+    expect(deleted.statusCode).toBe(204);
+    const empty = await ctx.app.inject({ method: "POST", url: "/api/shorts", headers: json });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ status: "Bad Request", error: expect.stringContaining("body") });
+  });
+});

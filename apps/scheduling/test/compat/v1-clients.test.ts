@@ -1,0 +1,208 @@
+// Real cal.com v1 client code, replayed request for request over real HTTP: the same methods,
+// paths, query strings, headers and bodies those clients send, asserting on the fields they
+// read. Sources (found with the search index; paths are in each client's own repository):
+// - PipedreamHQ/pipedream components/cal_com/cal_com.app.mjs (base `https://{domain}/v1/`,
+//   `Content-Type: application/json` on every call, `apiKey` query) and its actions
+//   create-booking/create-booking.mjs, get-bookable-slots/get-bookable-slots.mjs,
+//   get-booking/get-booking.mjs, delete-booking/delete-booking.mjs.
+// - n8n-io/n8n packages/nodes-base/credentials/CalApi.credentials.ts (credential test:
+//   GET {host}/v1/memberships) and packages/nodes-base/nodes/Cal/CalTrigger.node.ts with
+//   GenericFunctions.ts (bare `{host}/event-types`, `apiKey` query).
+// - raycast/extensions, the cal-com extension's axios client (base `/v1/`, `apiKey` param):
+//   GET /me, GET /event-types, GET /bookings, DELETE /bookings/{id}/cancel?cancellationReason=.
+import type { AddressInfo } from "node:net";
+import { beforeAll, describe, expect, it } from "vitest";
+import { at, futureMonday, makeHost } from "../booking-helpers.ts";
+import { createUser, setupApp } from "../helpers.ts";
+
+const t = setupApp();
+let base: string;
+let apiKey: string;
+let eventTypeId: number;
+let hostId: number;
+
+beforeAll(async () => {
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const host = await createUser(t.prisma);
+  ({ apiKey } = host);
+  hostId = host.user.id;
+  eventTypeId = (await makeHost(t.prisma, hostId)).id;
+});
+
+/** axios as these clients configure it: JSON content type on every request, params merged into the query. */
+async function axiosLike(
+  method: string,
+  url: string,
+  params: Record<string, string | undefined>,
+  data?: unknown,
+) {
+  const query = new URLSearchParams(
+    Object.entries({ ...params, apiKey }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  const response = await fetch(`${base}${url}?${query}`, {
+    method,
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/plain, */*" },
+    ...(data === undefined ? {} : { body: JSON.stringify(data) }),
+  });
+  const text = await response.text();
+  return { status: response.status, data: text ? JSON.parse(text) : undefined };
+}
+
+describe("Pipedream cal_com (v1 actions)", () => {
+  it("lists event types and bookings for its option pickers", async () => {
+    const eventTypes = await axiosLike("GET", "/v1/event-types", {});
+    expect(eventTypes.status).toBe(200);
+    expect(eventTypes.data.event_types).toContainEqual(
+      expect.objectContaining({ id: eventTypeId, title: "Intro" }),
+    );
+    const bookings = await axiosLike("GET", "/v1/bookings", {});
+    expect(bookings.status).toBe(200);
+    expect(Array.isArray(bookings.data.bookings)).toBe(true);
+  });
+
+  it("gets bookable slots, creates a booking in one, reads it and deletes it", async () => {
+    const monday = futureMonday(6);
+    const slots = await axiosLike("GET", "/v1/slots", {
+      eventTypeId: String(eventTypeId),
+      startTime: monday.toISOString().slice(0, 10),
+      endTime: at(monday, 24 * 60)
+        .toISOString()
+        .slice(0, 10),
+      timeZone: "UTC",
+      isTeamEvent: "false",
+    });
+    expect(slots.status, JSON.stringify(slots.data)).toBe(200);
+    const day = monday.toISOString().slice(0, 10);
+    const first = slots.data.slots[day][0].time as string;
+    expect(first).toBe(`${day}T09:00:00+00:00`);
+
+    // create-booking.mjs: the legacy body, `start`/`end` as typed by a person (no offset), title left unset.
+    const start = new Date(first);
+    const created = await axiosLike(
+      "POST",
+      "/v1/bookings",
+      {},
+      {
+        eventTypeId,
+        name: "Pip Dream",
+        email: "pip@example.com",
+        start: start.toISOString().slice(0, 19),
+        end: at(start, 30).toISOString().slice(0, 19),
+        language: "en",
+        timeZone: "America/New_York",
+        location: "",
+        customInputs: [],
+        metadata: {},
+      },
+    );
+    expect(created.status, JSON.stringify(created.data)).toBe(201);
+    expect(created.data.id).toEqual(expect.any(Number));
+
+    const read = await axiosLike("GET", `/v1/bookings/${created.data.id}`, {});
+    expect(read.data.booking).toMatchObject({ id: created.data.id, status: "ACCEPTED" });
+
+    // The same slot again: the error body's `message` is what the action shows.
+    const taken = await axiosLike(
+      "POST",
+      "/v1/bookings",
+      {},
+      {
+        eventTypeId,
+        name: "Late",
+        email: "late@example.com",
+        start: start.toISOString(),
+        language: "en",
+        timeZone: "UTC",
+        location: "",
+        customInputs: [],
+        metadata: {},
+      },
+    );
+    expect(taken.status).toBe(400);
+    expect(taken.data.message).toBe("no_available_users_found_error");
+
+    // delete-booking.mjs: DELETE with the JSON content type and no body; its picker hides CANCELLED ones.
+    const deleted = await axiosLike("DELETE", `/v1/bookings/${created.data.id}`, {});
+    expect(deleted.status, JSON.stringify(deleted.data)).toBe(200);
+    const listed = await axiosLike("GET", "/v1/bookings", {});
+    const mine = listed.data.bookings.find((b: { id: number }) => b.id === created.data.id);
+    expect(mine.status).toBe("CANCELLED");
+  });
+});
+
+describe("n8n Cal (v1 trigger and credential)", () => {
+  it("passes the credential test on /v1/memberships and lists event types on the bare host path", async () => {
+    const credentialTest = await axiosLike("GET", "/v1/memberships", {});
+    expect(credentialTest.status).toBe(200);
+    expect(Array.isArray(credentialTest.data.memberships)).toBe(true);
+    const eventTypes = await axiosLike("GET", "/event-types", {});
+    expect(eventTypes.status).toBe(200);
+    const option = eventTypes.data.event_types.find((e: { id: number }) => e.id === eventTypeId);
+    expect(option).toMatchObject({ id: eventTypeId, title: "Intro" });
+  });
+});
+
+describe("Raycast cal-com extension", () => {
+  it("reads /me, event types and bookings with the fields it shows, and cancels with a reason", async () => {
+    const me = await axiosLike("GET", "/v1/me", {});
+    expect(me.status).toBe(200);
+    expect(me.data.user).toMatchObject({
+      id: hostId,
+      email: expect.any(String),
+      timeZone: expect.any(String),
+    });
+    expect(me.data.user).not.toHaveProperty("passwordHash");
+
+    const eventTypes = await axiosLike("GET", "/v1/event-types", {});
+    expect(eventTypes.data.event_types[0]).toHaveProperty("position");
+
+    const start = at(futureMonday(7), 120);
+    const booked = await axiosLike(
+      "POST",
+      "/v1/bookings",
+      {},
+      {
+        eventTypeId,
+        start: start.toISOString(),
+        timeZone: "Europe/Berlin",
+        language: "en",
+        metadata: {},
+        responses: { name: "Ray Cast", email: "ray@example.com" },
+      },
+    );
+    expect(booked.status).toBe(201);
+
+    const bookings = await axiosLike("GET", "/v1/bookings", {});
+    const booking = bookings.data.bookings.find((b: { id: number }) => b.id === booked.data.id);
+    for (const field of [
+      "id",
+      "userId",
+      "description",
+      "eventTypeId",
+      "uid",
+      "title",
+      "startTime",
+      "endTime",
+      "attendees",
+      "user",
+      "payment",
+      "metadata",
+      "status",
+      "responses",
+    ]) {
+      expect(booking, field).toHaveProperty(field);
+    }
+    expect(booking.attendees[0]).toMatchObject({ name: "Ray Cast", email: "ray@example.com" });
+
+    const cancelled = await axiosLike("DELETE", `/v1/bookings/${booked.data.id}/cancel`, {
+      cancellationReason: "Can't make it",
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.data)).toBe(200);
+    expect(cancelled.data).toMatchObject({ success: true, bookingId: booked.data.id });
+    const stored = await t.prisma.booking.findUniqueOrThrow({ where: { id: booked.data.id } });
+    expect(stored.cancellationReason).toBe("Can't make it");
+  });
+});

@@ -1,0 +1,138 @@
+// GET /slots through the app: v1's response shape, its ways of naming the event type, and
+// refusals of bad or hostile queries.
+import { describe, expect, it } from "vitest";
+import { at, futureMonday, makeHost } from "./booking-helpers.ts";
+import { createUser, setupApp, withKey } from "./helpers.ts";
+
+const t = setupApp();
+
+async function slots(apiKey: string, query: string) {
+  return t.app.inject({ url: withKey(`/v1/slots?${query}`, apiKey) });
+}
+
+describe("GET /slots", () => {
+  it("answers v1's shape: UTC times with ms without timeZone, zoned times with an offset with it", async () => {
+    const host = await createUser(t.prisma, { username: `slots_${Date.now()}` });
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const monday = futureMonday();
+    const day = monday.toISOString().slice(0, 10);
+    const range = `startTime=${monday.toISOString()}&endTime=${at(monday, 60).toISOString()}`;
+
+    const utc = await slots(host.apiKey, `eventTypeId=${eventType.id}&${range}`);
+    expect(utc.statusCode, utc.body).toBe(200);
+    expect(utc.json()).toEqual({
+      slots: {
+        [day]: [
+          { time: `${day}T09:00:00.000Z` },
+          { time: `${day}T09:30:00.000Z` },
+          { time: `${day}T10:00:00.000Z` },
+        ],
+      },
+    });
+
+    const berlin = await slots(host.apiKey, `eventTypeId=${eventType.id}&${range}&timeZone=Europe/Berlin`);
+    const [first] = Object.values(berlin.json().slots as Record<string, { time: string }[]>)[0]!;
+    expect(first!.time).toMatch(new RegExp(`^${day}T1[01]:00:00\\+0[12]:00$`));
+
+    // Another user's key may read them too (a booking page is public), by username + slug as well.
+    const other = await createUser(t.prisma);
+    const bySlug = await slots(
+      other.apiKey,
+      `usernameList=${host.user.username}&eventTypeSlug=${eventType.slug}&${range}`,
+    );
+    expect(bySlug.json()).toEqual(utc.json());
+    // The bare path answers as well.
+    expect(
+      (
+        await t.app.inject({ url: withKey(`/slots?eventTypeId=${eventType.id}&${range}`, host.apiKey) })
+      ).json(),
+    ).toEqual(utc.json());
+  });
+
+  it("drops a booked slot and answers 404 for an unknown event type", async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const monday = futureMonday();
+    await t.prisma.booking.create({
+      data: {
+        uid: `s-${Date.now()}`,
+        userId: host.user.id,
+        eventTypeId: eventType.id,
+        title: "x",
+        startTime: at(monday, 30),
+        endTime: at(monday, 60),
+      },
+    });
+    const range = `startTime=${monday.toISOString()}&endTime=${at(monday, 60).toISOString()}`;
+    const times = Object.values(
+      (await slots(host.apiKey, `eventTypeId=${eventType.id}&${range}`)).json().slots,
+    ).flat();
+    expect(times).toEqual([{ time: monday.toISOString() }, { time: at(monday, 60).toISOString() }]);
+    const missing = await slots(host.apiKey, `eventTypeId=2000000000&${range}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: "NOT_FOUND" });
+  });
+
+  it.each([
+    ["no event type", "startTime=2030-01-01&endTime=2030-01-02", "usernameList/eventTypeSlug"],
+    ["no startTime", "eventTypeId=1&endTime=2030-01-02", "startTime"],
+    ["a bad date", "eventTypeId=1&startTime=tomorrow&endTime=2030-01-02", "startTime"],
+    [
+      "end before start",
+      "eventTypeId=1&startTime=2030-01-02&endTime=2030-01-01",
+      "endTime must be after startTime",
+    ],
+    ["a range over 93 days", "eventTypeId=1&startTime=2030-01-01&endTime=2030-06-01", "at most 93 days"],
+    [
+      "a bad time zone",
+      "eventTypeId=1&startTime=2030-01-01&endTime=2030-01-02&timeZone=Mars/Base",
+      "timeZone",
+    ],
+    ["a non-numeric id", "eventTypeId=abc&startTime=2030-01-01&endTime=2030-01-02", "eventTypeId"],
+    ["a huge id", "eventTypeId=99999999999&startTime=2030-01-01&endTime=2030-01-02", "eventTypeId"],
+    ["a NUL", "usernameList=a%00b&eventTypeSlug=x&startTime=2030-01-01&endTime=2030-01-02", "usernameList"],
+    ["an unknown key", "eventTypeId=1&startTime=2030-01-01&endTime=2030-01-02&debug=true", "debug"],
+  ])("refuses %s with 400", async (_label, query, message) => {
+    const { apiKey } = await createUser(t.prisma);
+    const response = await slots(apiKey, query);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().message).toContain(message);
+  });
+
+  it("needs an apiKey and offers only GET", async () => {
+    expect((await t.app.inject({ url: "/v1/slots?eventTypeId=1" })).statusCode).toBe(401);
+    const { apiKey } = await createUser(t.prisma);
+    const post = await t.app.inject({ method: "POST", url: withKey("/v1/slots", apiKey) });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe("GET");
+  });
+});
+
+describe("GET /me", () => {
+  it("answers the caller's public user through every prefix, and 401 without a key", async () => {
+    const { user, apiKey } = await createUser(t.prisma);
+    for (const path of ["/v1/me", "/api/v1/me", "/me"]) {
+      const response = await t.app.inject({ url: withKey(path, apiKey) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user).toMatchObject({ id: user.id, email: user.email, role: "USER" });
+      expect(Object.keys(response.json().user)).not.toContain("passwordHash");
+    }
+    expect((await t.app.inject({ url: "/v1/me" })).statusCode).toBe(401);
+    const { apiKey: key } = await createUser(t.prisma);
+    expect((await t.app.inject({ method: "DELETE", url: withKey("/v1/me", key) })).statusCode).toBe(405);
+  });
+});
+
+describe("bodiless requests with Content-Type: application/json", () => {
+  it("are answered as if the header were absent (axios sends it on every call)", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    for (const method of ["GET", "DELETE"] as const) {
+      const response = await t.app.inject({
+        method,
+        url: withKey(method === "GET" ? "/v1/teams" : "/v1/teams/2000000000", apiKey),
+        headers: { "content-type": "application/json" },
+      });
+      expect(response.statusCode, `${method} ${response.body}`).toBe(method === "GET" ? 200 : 404);
+    }
+  });
+});
