@@ -54,7 +54,7 @@ export async function slotsRoutes(app: FastifyInstance) {
         const instant = slot.time.getTime();
         const key = dateKey(localDate(instant, zone ?? "UTC"));
         const time = zone ? formatInZone(instant, zone) : slot.time.toISOString();
-        (byDate[key] ??= []).push({ ...slot, time });
+        byDate[key] = [...(byDate[key] ?? []), { ...slot, time }];
       }
       return { slots: byDate };
     },

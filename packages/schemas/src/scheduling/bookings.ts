@@ -22,7 +22,10 @@ const bookingInstant = () =>
   z.iso
     .datetime({ offset: true, local: true })
     .transform((value) => new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`))
-    .refine((date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999, "must fall in the years 1 to 9999")
+    .refine(
+      (date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999,
+      "must fall in the years 1 to 9999",
+    )
     .describe("ISO 8601 date-time; without an offset it is UTC, as on v1's hosted service");
 
 const dateString = (name: string) =>
