@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { serveMetrics } from "@app/db/metrics";
 import {
+  adminQuery,
   createTestDatabase,
   metricValue,
   startTcpProxy,
@@ -84,6 +85,17 @@ describe("a database that goes away and comes back", () => {
   it("answers 503 in the API's error shape while it is down, then recovers by itself", async () => {
     expect((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode).toBe(200);
 
+    // The pool's backends are killed: a request fails at most with 503, and the pool recovers.
+    await adminQuery(
+      inject("databaseServerUrl"),
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${new URL(database.url).pathname.slice(1)}' AND pid <> pg_backend_pid()`,
+    );
+    expect([200, 503]).toContain((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode);
+    await vi.waitFor(async () => {
+      expect((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode).toBe(200);
+    });
+
+    // Then the database stops accepting connections altogether.
     await proxy.down();
     const down = await app.inject({ url: withKey("/v1/event-types", apiKey) });
     expect(down.statusCode).toBe(503);
