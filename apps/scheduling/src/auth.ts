@@ -13,9 +13,47 @@ export interface AuthOptions {
 
 // Writing lastUsedAt on every request would turn every read into a DB write.
 const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * A key found in the database is trusted for this long on this instance: a revoked key, or a
+ * newly locked or deleted user, is refused by every instance at most this much later. Expiry
+ * is checked on every request against the cached `expiresAt`, so it stays exact. Unknown keys
+ * are never cached (a new key works at once; random keys cannot fill the memory).
+ */
+export const AUTH_CACHE_MS = 5_000;
+const AUTH_CACHE_MAX = 10_000;
+
+interface KeyRow {
+  id: string;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  user: { id: number; role: string; locked: boolean } | null;
+}
 
 async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
   const lastUsedWritten = new Map<string, number>();
+  const keys = new Map<string, { row: KeyRow; until: number }>();
+
+  async function findKey(hashedKey: string): Promise<KeyRow | null> {
+    const now = Date.now();
+    const cached = keys.get(hashedKey);
+    if (cached && cached.until > now) return cached.row;
+    const row = await app.prisma.apiKey.findUnique({
+      where: { hashedKey },
+      select: {
+        id: true,
+        expiresAt: true,
+        lastUsedAt: true,
+        user: { select: { id: true, role: true, locked: true } },
+      },
+    });
+    if (!row) {
+      keys.delete(hashedKey);
+      return null;
+    }
+    if (keys.size >= AUTH_CACHE_MAX) keys.delete(keys.keys().next().value as string);
+    keys.set(hashedKey, { row, until: now + AUTH_CACHE_MS });
+    return row;
+  }
   const pendingWrites = new Set<Promise<unknown>>();
 
   function recordUse(apiKeyId: string, storedLastUsedAt: Date | null, now: Date): void {
@@ -38,15 +76,7 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
     // A repeated parameter is ambiguous; no key is valid that way.
     if (typeof apiKey !== "string") throw new Unauthorized("Your API key is not valid.");
 
-    const key = await app.prisma.apiKey.findUnique({
-      where: { hashedKey: hashApiKey(apiKey, prefix) },
-      select: {
-        id: true,
-        expiresAt: true,
-        lastUsedAt: true,
-        user: { select: { id: true, role: true, locked: true } },
-      },
-    });
+    const key = await findKey(hashApiKey(apiKey, prefix));
     if (!key) throw new Unauthorized("Your API key is not valid.");
     const now = new Date();
     // Expired at the exact instant (v1 truncated both sides to local midnight).

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { revokeApiKey } from "../src/api-keys.ts";
 import { buildApp } from "../src/app.ts";
+import { AUTH_CACHE_MS } from "../src/auth.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const t = setupApp(
@@ -94,9 +95,25 @@ describe("apiKey authentication", () => {
     const { apiKey } = await createUser(t.prisma);
     expect((await whoami(apiKey)).statusCode).toBe(200);
     expect(await revokeApiKey(t.prisma, apiKey, "cal_")).toBe(true);
-    const response = await whoami(apiKey);
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: "Your API key is not valid." });
+    // A key already in use is trusted for at most AUTH_CACHE_MS more (auth.ts).
+    await vi.waitFor(
+      async () => {
+        const response = await whoami(apiKey);
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ message: "Your API key is not valid." });
+      },
+      { timeout: AUTH_CACHE_MS + 2_000, interval: 250 },
+    );
+  });
+
+  it("refuses a key in use within AUTH_CACHE_MS once its user is locked, and honours expiry exactly", async () => {
+    const { user, apiKey } = await createUser(t.prisma);
+    expect((await whoami(apiKey)).statusCode).toBe(200);
+    await t.prisma.user.update({ where: { id: user.id }, data: { locked: true } });
+    await vi.waitFor(async () => expect((await whoami(apiKey)).statusCode).toBe(403), {
+      timeout: AUTH_CACHE_MS + 2_000,
+      interval: 250,
+    });
   });
 
   it("answers 401 for a key that belongs to no user", async () => {

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { AUTH_CACHE_MS } from "../src/auth.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -121,9 +122,15 @@ describe("pnpm scheduling apikey:create / apikey:revoke", () => {
     expect((await whoami(apiKey)).statusCode).toBe(200);
     const result = await cli("apikey:revoke", "--key", apiKey);
     expect(result.code).toBe(0);
-    const response = await whoami(apiKey);
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: "Your API key is not valid." });
+    // A key already in use is trusted for at most AUTH_CACHE_MS more (auth.ts).
+    await vi.waitFor(
+      async () => {
+        const response = await whoami(apiKey);
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ message: "Your API key is not valid." });
+      },
+      { timeout: AUTH_CACHE_MS + 2_000, interval: 250 },
+    );
   });
 
   it("fails on an unknown user or an unknown key", async () => {

@@ -20,6 +20,7 @@ import { visitLogMetrics } from "./metrics.ts";
 import { markPlainTextResponses } from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import { ShortsService } from "./shorts.service.ts";
+import { TargetCache } from "./target-cache.ts";
 import { VisitLog } from "./visit-log.ts";
 
 declare module "fastify" {
@@ -112,11 +113,18 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.decorate("prisma", prisma);
   app.decorate("apiPrefix", config.apiPrefix);
   app.decorate("visitLog", visitLog);
+  const targets = new TargetCache(prisma, {
+    onError: (err) =>
+      app.log.warn({ err }, "redirect cache: invalidation channel lost; serving from the database"),
+  });
+  app.addHook("onReady", () => targets.start());
+  app.addHook("onClose", () => targets.stop());
   app.decorate(
     "shorts",
     new ShortsService(prisma, {
       shortBaseUrl: config.shortBaseUrl,
       reservedNames: [config.apiPrefix.slice(1), ...OWN_PATHS],
+      targets,
     }),
   );
   // Requests still in flight finish first; this catches any visit write still queued.

@@ -2,6 +2,7 @@ import { isUniqueViolation, type PrismaClient } from "@app/db";
 import type { ListQuery, Short, ShortLog } from "@app/schemas/shortener";
 import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, NotFound } from "./errors.ts";
+import { SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
@@ -18,17 +19,21 @@ interface ShortsServiceOptions {
   shortBaseUrl: string;
   /** First path segments the service serves itself: never usable as names. */
   reservedNames: Iterable<string>;
+  /** The redirect's cache of targets by name; none: every redirect reads the database. */
+  targets?: TargetCache;
 }
 
 /** Shorts and their visit logs, always scoped to one owner. */
 export class ShortsService {
   private readonly reserved: Set<string>;
+  private readonly targets: TargetCache | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly options: ShortsServiceOptions,
   ) {
     this.reserved = new Set([...options.reservedNames].map((n) => n.toLowerCase()));
+    this.targets = options.targets;
   }
 
   isReserved(name: string): boolean {
@@ -86,9 +91,14 @@ export class ShortsService {
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    // Logs go with it (ON DELETE CASCADE).
-    const { count } = await this.prisma.short.deleteMany({ where: { id: validId(id), userId } });
-    if (count === 0) throw new NotFound();
+    // Logs go with it (ON DELETE CASCADE). Every instance's redirect cache hears of it at commit.
+    const deleted = await this.prisma.$queryRaw<{ name: string }[]>`
+      WITH gone AS (
+        DELETE FROM "shortener"."shorts" WHERE "id" = ${validId(id)}::uuid AND "user_id" = ${userId}::uuid
+        RETURNING "name"
+      )
+      SELECT gone."name" FROM gone, LATERAL (SELECT pg_notify(${SHORT_DELETED_CHANNEL}, gone."name")) AS notified`;
+    if (deleted.length === 0) throw new NotFound();
   }
 
   async logs(userId: string, id: string, page: ListQuery): Promise<ShortLog[]> {
@@ -109,9 +119,13 @@ export class ShortsService {
     }));
   }
 
-  /** What the redirect needs, by name. */
-  findTarget(name: string): Promise<{ id: string; url: string } | null> {
-    return this.prisma.short.findUnique({ where: { name }, select: { id: true, url: true } });
+  /** What the redirect needs, by name: from the cache when it holds it. */
+  async findTarget(name: string): Promise<Target | null> {
+    const cached = this.targets?.get(name);
+    if (cached) return cached;
+    const target = await this.prisma.short.findUnique({ where: { name }, select: { id: true, url: true } });
+    if (target) this.targets?.set(name, target);
+    return target;
   }
 
   private async findOwned(userId: string, id: string): Promise<ShortRow> {

@@ -1,4 +1,4 @@
-import { isRecordNotFound, type PrismaClient } from "@app/db";
+import { type PrismaClient, poolOf } from "@app/db";
 
 export interface Visit {
   shortId: string;
@@ -27,7 +27,7 @@ export interface VisitLogObserver {
 export interface VisitLogOptions {
   /** Most rows in one INSERT. */
   maxBatch?: number;
-  /** INSERTs in flight at once (each holds one pooled connection). */
+  /** INSERTs in flight at once (each holds one pooled connection while it commits). */
   concurrency?: number;
   observer?: VisitLogObserver;
 }
@@ -47,11 +47,12 @@ export class VisitLog {
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly observer: VisitLogObserver | undefined;
+  private readonly pool: ReturnType<typeof poolOf>;
 
-  constructor(
-    private readonly prisma: PrismaClient,
-    { maxBatch = 500, concurrency = 2, observer }: VisitLogOptions = {},
-  ) {
+  constructor(prisma: PrismaClient, { maxBatch = 1000, concurrency = 4, observer }: VisitLogOptions = {}) {
+    // The write path is one statement per batch on the driver itself: Prisma's createMany
+    // costs more per row than the INSERT does (docs/performance.md).
+    this.pool = poolOf(prisma);
     this.maxBatch = maxBatch;
     this.concurrency = concurrency;
     this.observer = observer;
@@ -94,7 +95,13 @@ export class VisitLog {
   private async write(batch: Pending[]): Promise<void> {
     const started = performance.now();
     try {
-      await this.prisma.shortLog.createMany({ data: batch.map((p) => p.visit) });
+      // One multi-row INSERT, committed on its own (autocommit): its rows are durable when it returns.
+      await this.pool.query(INSERT_VISITS, [
+        batch.map((p) => p.visit.shortId),
+        batch.map((p) => p.visit.ipAddress),
+        batch.map((p) => p.visit.userAgent),
+        batch.map((p) => p.visit.referer),
+      ]);
       this.observer?.batchCommitted(batch.length, (performance.now() - started) / 1000);
       for (const p of batch) p.resolve();
     } catch (error) {
@@ -109,9 +116,10 @@ export class VisitLog {
   }
 }
 
+const INSERT_VISITS = `INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer")
+  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[])`;
+
+/** SQLSTATE 23503: the short was deleted meanwhile. */
 function isForeignKeyViolation(error: unknown): boolean {
-  return (
-    isRecordNotFound(error) ||
-    (typeof error === "object" && error !== null && (error as { code?: string }).code === "P2003")
-  );
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23503";
 }

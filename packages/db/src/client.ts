@@ -55,6 +55,19 @@ export function createPrisma(
   return prisma;
 }
 
+/** The client's node-postgres pool: for hot paths that bypass Prisma (the visit log's group commit). */
+export function poolOf(prisma: PrismaClient): pg.Pool {
+  const pool = pools.get(prisma);
+  if (!pool) throw new Error("this Prisma client was not made by createPrisma()");
+  return pool;
+}
+
+/** A connection of its own on the client's database, e.g. for LISTEN (never from the pool). */
+export function dedicatedConnection(prisma: PrismaClient): pg.Client {
+  const { connectionString, connectionTimeoutMillis } = poolOf(prisma).options;
+  return new pg.Client({ connectionString, connectionTimeoutMillis });
+}
+
 /** How the client's connection pool is used right now (for metrics). */
 export function poolStats(prisma: PrismaClient): PoolStats | undefined {
   const pool = pools.get(prisma);

@@ -3,8 +3,10 @@ export {
   connectionSettings,
   createPrisma,
   databaseAddress,
+  dedicatedConnection,
   type PoolStats,
   type PrismaOptions,
+  poolOf,
   poolStats,
   STATEMENT_TIMEOUT_MS,
 } from "./client.ts";

@@ -1,0 +1,87 @@
+// The redirect's target cache across instances: a short deleted on one instance stops
+// redirecting on every other one (HEAD shows it: it answers from the cache without a visit row).
+import { createPrisma, type PrismaClient } from "@app/db";
+import { adminQuery, createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
+import { buildApp, type ShortenerApp } from "../src/app.ts";
+import { defaultConfig } from "../src/config.ts";
+import { newUser, postShort } from "./helpers.ts";
+
+let db: TestDatabase;
+const prismas: PrismaClient[] = [];
+let a: ShortenerApp;
+let b: ShortenerApp;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const apps = await Promise.all(
+    [0, 1].map(async () => {
+      const prisma = createPrisma(db.url, { poolMax: 3 });
+      prismas.push(prisma);
+      const app = await buildApp({ config: defaultConfig(), prisma });
+      await app.ready();
+      return app;
+    }),
+  );
+  [a, b] = [apps[0]!, apps[1]!];
+});
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await Promise.all(prismas.map((p) => p.$disconnect()));
+  await db?.drop();
+});
+
+it("stops redirecting on the other instance once a DELETE has returned (within 1 s)", async () => {
+  const user = await newUser(prismas[0]!);
+  const created = (await postShort(a, user, { url: "https://example.com/cached", name: "cached" })).json();
+  // B learns the target (and caches it).
+  expect((await b.inject({ url: "/cached" })).statusCode).toBe(302);
+  expect((await b.inject({ method: "HEAD", url: "/cached" })).statusCode).toBe(302);
+
+  const deleted = await a.inject({
+    method: "DELETE",
+    url: `/api/shorts/${created.id}`,
+    headers: user.headers,
+  });
+  expect(deleted.statusCode).toBe(204);
+  // A GET can never answer 302 for a deleted short: its visit row is refused.
+  expect((await b.inject({ url: "/cached" })).statusCode).toBe(404);
+  // HEAD writes no row, so only the cache decides: the notification must have emptied it.
+  await vi.waitFor(
+    async () => expect((await b.inject({ method: "HEAD", url: "/cached" })).statusCode).toBe(404),
+    {
+      timeout: 1_000,
+      interval: 20,
+    },
+  );
+});
+
+it("serves nothing from the cache while its listening connection is down, and listens again", async () => {
+  const user = await newUser(prismas[0]!);
+  await postShort(a, user, { url: "https://example.com/relisten", name: "relisten" });
+  expect((await b.inject({ method: "HEAD", url: "/relisten" })).statusCode).toBe(302);
+  // Both instances lose their LISTEN connections; a short then vanishes without any notification.
+  await adminQuery(
+    inject("databaseServerUrl"),
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN shortener_short_deleted%'`,
+  );
+  await prismas[0]!.short.delete({ where: { name: "relisten" } });
+  await vi.waitFor(
+    async () => expect((await b.inject({ method: "HEAD", url: "/relisten" })).statusCode).toBe(404),
+    {
+      timeout: 1_000,
+      interval: 20,
+    },
+  );
+  // Listening again, it caches again.
+  await postShort(a, user, { url: "https://example.com/again", name: "again" });
+  await vi.waitFor(
+    async () => {
+      expect((await b.inject({ method: "HEAD", url: "/again" })).statusCode).toBe(302);
+      const rows = await prismas[0]!.$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN shortener_short_deleted%'`;
+      expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(2);
+    },
+    { timeout: 5_000, interval: 100 },
+  );
+});
