@@ -1,93 +1,243 @@
-// `pnpm bench`: redirects per second of the shortener against a bare Fastify route that
-// answers the same 302 without touching a database. Prints figures; asserts nothing.
+// `pnpm bench`: the shortener's durable redirect and the scheduling API against bare Fastify
+// baselines, measured side by side in one run. Every server runs in its own process (pinned to
+// core 0 when taskset exists), the load generator (autocannon) in another (core 1); rounds are
+// interleaved and medians printed with min/max. Prints figures; asserts nothing.
+//   pnpm bench                 3 rounds × 10 s after a warm-up, 64 connections (+256 for redirects)
+//   pnpm bench --quick         1 round × 2 s: proves it works
+//   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
-// The load generator shares the process (and a core) with the server: compare the two
-// rows with each other, not with other machines.
+import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import path from "node:path";
-import { createPrisma, openDatabase } from "@app/db";
-import { buildApp } from "@app/shortener";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createPrisma, freePort, openDatabase } from "@app/db";
+import { issueApiKey } from "@app/scheduling/api-keys";
 import { createUser } from "@app/shortener/accounts";
-import { defaultConfig, loadConfig, readEnvironment } from "@app/shortener/config";
-import Fastify from "fastify";
+import { loadConfig, readEnvironment } from "@app/shortener/config";
 
-const DURATION_MS = Number(process.argv[2] ?? 5000);
-const CONNECTIONS = 32;
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean" },
+    soak: { type: "string" },
+    rounds: { type: "string" },
+    seconds: { type: "string" },
+  },
+});
+const QUICK = values.quick === true;
+const ROUNDS = Number(values.rounds ?? (QUICK ? 1 : 3));
+const SECONDS = Number(values.seconds ?? (QUICK ? 2 : 10));
+const root = fileURLToPath(new URL("..", import.meta.url));
+const autocannon = path.join(root, "node_modules/autocannon/autocannon.js");
+const tsx = path.join(root, "node_modules/tsx/dist/loader.mjs");
+const pin = (() => {
+  try {
+    execFileSync("taskset", ["-c", "0", "true"]);
+    return cpus().length > 1;
+  } catch {
+    return false;
+  }
+})();
 
-async function load(port: number, urlPath: string) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let errors = 0;
-  const end = Date.now() + DURATION_MS;
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const started = process.hrtime.bigint();
-      const req = request({ host: "127.0.0.1", port, path: urlPath, agent }, (res) => {
-        res.resume();
-        res.on("end", () => {
-          if (res.statusCode === 302) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-          else errors++;
-          resolve();
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  status: Record<string, number>;
+  errors: number;
+}
+
+function cannon(url: string, connections: number, seconds: number, rate?: number): Promise<Run> {
+  const args = [
+    autocannon,
+    "-j",
+    "-c",
+    String(connections),
+    "-d",
+    String(seconds),
+    ...(rate ? ["-R", String(rate)] : []),
+    url,
+  ];
+  const [command, argv] = pin
+    ? ["taskset", ["-c", "1", process.execPath, ...args]]
+    : [process.execPath, args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv as string[], { stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("exit", () => {
+      try {
+        const r = JSON.parse(out);
+        const status = Object.fromEntries(
+          Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]),
+        );
+        resolve({
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          status,
+          errors: r.errors + r.timeouts,
         });
-      });
-      req.on("error", () => {
-        errors++;
-        resolve();
-      });
-      req.end();
+      } catch (error) {
+        reject(error);
+      }
     });
-  const worker = async () => {
-    while (Date.now() < end) await one();
-  };
-  const t0 = Date.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const seconds = (Date.now() - t0) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, total: latencies.length };
+  });
 }
 
-function print(label: string, r: Awaited<ReturnType<typeof load>>) {
-  console.log(
-    `${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   errors ${r.errors}`,
-  );
-}
-
-const { databaseUrl } = loadConfig(readEnvironment());
-const tmp = databaseUrl ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
+const config = loadConfig(readEnvironment());
+const tmp = config.databaseUrl ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
 if (tmp) await chmod(tmp, 0o755);
-const database = await openDatabase({ databaseUrl, dataDir: tmp ?? ".data" });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: tmp ?? ".data" });
 const prisma = createPrisma(database.url);
+const servers: ChildProcess[] = [];
+
+async function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const script = path.join(root, "scripts/bench-server.ts");
+  const child = fork(script, [kind, String(port)], {
+    execPath: pin ? "taskset" : process.execPath,
+    execArgv: pin ? ["-c", "0", process.execPath, "--import", tsx] : ["--import", tsx],
+    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info" },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  servers.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => n.toFixed(0).padStart(7);
+
 try {
-  console.log(`${CONNECTIONS} connections, ${DURATION_MS / 1000} s per row, Node ${process.version}\n`);
+  const stamp = Date.now();
+  const user = await createUser(prisma, `bench-${stamp}@example.com`);
+  const names = { select302: `bs${stamp}`, naive302: `bn${stamp}`, shortener: `ba${stamp}`, bare302: "bare" };
+  for (const name of Object.values(names)) {
+    if (name !== "bare")
+      await prisma.short.create({ data: { userId: user.id, name, url: "https://example.com/" } });
+  }
+  const owner = await prisma.user.create({ data: { email: `bench-${stamp}@example.com` } });
+  await prisma.eventType.create({
+    data: { userId: owner.id, title: "Bench", slug: `bench-${stamp}`, length: 30 },
+  });
+  const { apiKey } = await issueApiKey(prisma, { userId: owner.id, prefix: "cal_" });
 
-  const bare = Fastify();
-  bare.get("/:name", async (_req, reply) =>
-    reply.header("cache-control", "private, no-cache").redirect("https://example.com/", 302),
+  const kinds = ["bare302", "select302", "naive302", "shortener", "selectJson", "scheduling"] as const;
+  const started = Object.fromEntries(
+    await Promise.all(kinds.map(async (k) => [k, await startServer(k)] as const)),
   );
-  await bare.listen({ port: 0, host: "127.0.0.1" });
-  print(
-    "bare Fastify 302 (no database)",
-    await load((bare.server.address() as { port: number }).port, "/bench"),
-  );
-  await bare.close();
+  const path302 = (k: keyof typeof names) => `${started[k]!.url}/${names[k]}`;
+  const targets: { label: string; kind: string; url: string; connections: number }[] = [
+    { label: "bare Fastify 302, no database", kind: "bare302", url: path302("bare302"), connections: 64 },
+    { label: "Fastify + one pg SELECT", kind: "select302", url: path302("select302"), connections: 64 },
+    {
+      label: "SELECT + INSERT per request (naive)",
+      kind: "naive302",
+      url: path302("naive302"),
+      connections: 64,
+    },
+    {
+      label: "shortener redirect (durable row)",
+      kind: "shortener",
+      url: path302("shortener"),
+      connections: 64,
+    },
+    { label: "bare Fastify 302 @256", kind: "bare302", url: path302("bare302"), connections: 256 },
+    { label: "shortener redirect @256", kind: "shortener", url: path302("shortener"), connections: 256 },
+    {
+      label: "bare Fastify + pg SELECT, JSON",
+      kind: "selectJson",
+      url: `${started.selectJson!.url}/event-types`,
+      connections: 64,
+    },
+    {
+      label: "scheduling GET /v1/event-types",
+      kind: "scheduling",
+      url: `${started.scheduling!.url}/v1/event-types?apiKey=${apiKey}`,
+      connections: 64,
+    },
+  ];
 
-  const app = await buildApp({ config: defaultConfig(), prisma });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const user = await createUser(prisma, `bench-${Date.now()}@example.com`);
-  const name = `bench${Date.now()}`;
-  await prisma.short.create({ data: { userId: user.id, name, url: "https://example.com/" } });
-  const port = (app.server.address() as { port: number }).port;
-  const before = await prisma.shortLog.count();
-  const result = await load(port, `/${name}`);
-  print("shortener redirect (+ visit row)", result);
-  const written = (await prisma.shortLog.count()) - before;
-  console.log(`\nvisit rows written: ${written} for ${result.total} redirects answered 302`);
-  await app.close();
+  if (values.soak) {
+    const total = Number(values.soak);
+    const server = started.shortener!;
+    const rss0: number[] = [];
+    console.log(`soak: ${total} s at 2,000 redirects/s on the shortener, samples every 30 s`);
+    const load = cannon(path302("shortener"), 32, total, 2_000);
+    for (let t = 0; t <= total; t += 30) {
+      const stats = await new Promise<{ rss: number; heapUsed: number; depth: number }>((resolve) => {
+        server.child.once("message", (m) => resolve(m as { rss: number; heapUsed: number; depth: number }));
+        server.child.send("stats");
+      });
+      rss0.push(stats.rss);
+      console.log(
+        `${String(t).padStart(5)} s  rss ${(stats.rss / 2 ** 20).toFixed(1)} MiB  heap ${(stats.heapUsed / 2 ** 20).toFixed(1)} MiB  visit queue ${stats.depth}`,
+      );
+      if (t + 30 <= total) await new Promise((r) => setTimeout(r, 30_000));
+    }
+    const run = await load;
+    const afterWarmup = rss0.slice(1);
+    const growth = afterWarmup.length > 1 ? (afterWarmup.at(-1)! / afterWarmup[0]! - 1) * 100 : 0;
+    console.log(
+      `soak done: ${run.rps.toFixed(0)} req/s average, RSS growth after warm-up ${growth.toFixed(1)} %`,
+    );
+  } else {
+    console.log(
+      `Node ${process.version}, ${cpus().length} cores${pin ? " (servers on core 0, load on core 1)" : ""}; ` +
+        `${ROUNDS} round(s) × ${SECONDS} s, interleaved, after a ${QUICK ? 1 : 3} s warm-up each\n`,
+    );
+    for (const target of targets) await cannon(target.url, target.connections, QUICK ? 1 : 3);
+    const rowsBefore = await prisma.shortLog.count({ where: { short: { name: names.shortener } } });
+    const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets)
+        runs.get(target.label)!.push(await cannon(target.url, target.connections, SECONDS));
+    }
+    const rowsAfter = await prisma.shortLog.count({ where: { short: { name: names.shortener } } });
+
+    const baseOf: Record<string, string> = {
+      "bare Fastify 302 @256": "bare Fastify 302 @256",
+      "shortener redirect @256": "bare Fastify 302 @256",
+      "bare Fastify + pg SELECT, JSON": "bare Fastify + pg SELECT, JSON",
+      "scheduling GET /v1/event-types": "bare Fastify + pg SELECT, JSON",
+    };
+    const medianRps = (label: string) => median(runs.get(label)!.map((r) => r.rps));
+    console.log(
+      `${"route".padEnd(38)} ${"req/s".padStart(7)} ${"(min-max)".padStart(17)}  p50 ms  p99 ms   × base`,
+    );
+    for (const target of targets) {
+      const rs = runs.get(target.label)!;
+      const base = baseOf[target.label] ?? "bare Fastify 302, no database";
+      const ratio = medianRps(target.label) / medianRps(base);
+      console.log(
+        `${target.label.padEnd(38)} ${fmt(medianRps(target.label))} ${`(${Math.min(...rs.map((r) => r.rps)).toFixed(0)}-${Math.max(...rs.map((r) => r.rps)).toFixed(0)})`.padStart(17)}  ${String(median(rs.map((r) => r.p50))).padStart(6)}  ${String(median(rs.map((r) => r.p99))).padStart(6)}   ${ratio.toFixed(2)}`,
+      );
+    }
+    const shortenerRuns = targets.filter((t) => t.kind === "shortener").flatMap((t) => runs.get(t.label)!);
+    const answered302 = shortenerRuns.reduce((n, r) => n + (r.status["302"] ?? 0), 0);
+    const other = shortenerRuns.reduce(
+      (n, r) =>
+        n +
+        Object.entries(r.status)
+          .filter(([k]) => k !== "302")
+          .reduce((m, [, v]) => m + v, 0) +
+        r.errors,
+      0,
+    );
+    console.log(
+      `\nshortener: ${answered302} redirects answered 302, ${rowsAfter - rowsBefore} visit rows stored, ${other} other answers or errors`,
+    );
+  }
 } finally {
+  for (const server of servers) server.kill("SIGTERM");
+  await Promise.all(
+    servers.map((s) => new Promise((r) => (s.exitCode === null ? s.once("exit", r) : r(null)))),
+  );
   await prisma.$disconnect();
   await database.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });

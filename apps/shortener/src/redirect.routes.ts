@@ -21,6 +21,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/:name",
     {
+      // The visit row is the redirect's access log: a log line per visit would only cost
+      // throughput (docs/performance.md). Warnings and errors are still logged.
+      logLevel: "warn",
       schema: {
         operationId: "followShort",
         tags: ["redirect"],

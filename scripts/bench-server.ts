@@ -1,0 +1,73 @@
+// One server of `pnpm bench`, in its own process: `bench-server.ts <kind> <port>`, on
+// DATABASE_URL. The baselines use the same Fastify and `pg` as the services.
+import { createPrisma } from "@app/db";
+import { buildApp as buildScheduling } from "@app/scheduling";
+import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
+import { buildApp as buildShortener } from "@app/shortener";
+import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
+import Fastify from "fastify";
+import pg from "pg";
+
+const [kind, portText] = process.argv.slice(2);
+const port = Number(portText);
+const environment = readEnvironment();
+const databaseUrl = environment.DATABASE_URL!;
+async function baseline() {
+  // Bare: no logger, as the issue's baselines.
+  const app = Fastify();
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const redirect = (url: string) => ({ "cache-control": "private, no-cache", location: url });
+  if (kind === "bare302") {
+    app.get("/:name", async (_request, reply) =>
+      reply.code(302).headers(redirect("https://example.com/")).send(),
+    );
+  }
+  if (kind === "select302" || kind === "naive302") {
+    app.get<{ Params: { name: string } }>("/:name", async (request, reply) => {
+      const { rows } = await pool.query('SELECT "id", "url" FROM "shortener"."shorts" WHERE "name" = $1', [
+        request.params.name,
+      ]);
+      if (!rows[0]) return reply.code(404).send();
+      if (kind === "naive302") {
+        await pool.query(
+          'INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer") VALUES ($1, $2, $3, $4)',
+          [rows[0].id, request.ip, request.headers["user-agent"] ?? "", request.headers.referer ?? ""],
+        );
+      }
+      return reply.code(302).headers(redirect(rows[0].url)).send();
+    });
+  }
+  if (kind === "selectJson") {
+    app.get("/event-types", async () => {
+      const { rows } = await pool.query('SELECT * FROM "scheduling"."event_types" ORDER BY "id" LIMIT 100');
+      return { event_types: rows };
+    });
+  }
+  app.addHook("onClose", () => pool.end());
+  return app;
+}
+
+async function service() {
+  const prisma = createPrisma(databaseUrl);
+  const app =
+    kind === "shortener"
+      ? await buildShortener({ config: loadShortenerConfig(environment), prisma, logger: true })
+      : await buildScheduling({
+          config: { ...loadSchedulingConfig(environment), RATE_LIMIT_MAX: 100_000_000 },
+          prisma,
+          logger: true,
+        });
+  app.addHook("onClose", () => prisma.$disconnect());
+  return app;
+}
+
+const app = kind === "shortener" || kind === "scheduling" ? await service() : await baseline();
+await app.listen({ port, host: "127.0.0.1" });
+process.send?.("ready");
+// The driver samples memory and the visit queue during a soak.
+process.on("message", (message) => {
+  if (message !== "stats") return;
+  const visitLog = (app as unknown as { visitLog?: { depth: number } }).visitLog;
+  process.send?.({ ...process.memoryUsage(), depth: visitLog?.depth ?? 0 });
+});
+process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
