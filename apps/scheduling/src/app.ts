@@ -1,6 +1,7 @@
 // The scheduling API as a plugin graph, without a process around it (that is server.ts):
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
+import { acceptEmptyJsonBodies, echoRequestIds, requestId } from "@app/db/http";
 import { createRegistry, instrumentRequests } from "@app/db/metrics";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -9,7 +10,7 @@ import auth from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { toResponse } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
-import { loggerOptions, requestId, SERVICE } from "./logger.ts";
+import { loggerOptions, SERVICE } from "./logger.ts";
 import { meRoutes } from "./me.routes.ts";
 import openApi from "./openapi.ts";
 import { publicRoutes } from "./public-routes.ts";
@@ -55,18 +56,8 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   // External plugins
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // axios-based v1 clients send Content-Type: application/json on every call, bodiless DELETEs
-  // and GETs too: an empty body is no body (a route that needs one still refuses it).
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (body === "") done(null, undefined);
-    else parseJson(request, body as string, done);
-  });
-  // The id the request was logged under, for the caller to quote.
-  app.addHook("onSend", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-  });
+  acceptEmptyJsonBodies(app);
+  echoRequestIds(app);
   await app.register(openApi);
 
   // App services

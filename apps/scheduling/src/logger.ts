@@ -1,20 +1,10 @@
-// Logger and request-id options of the app. Every line names the service (both run in one
-// process under `pnpm start`); request ids are unique across the process, or the caller's
-// own `x-request-id` when it is a sane token. API keys travel in the query string, so the
-// logged URL is rewritten, not just a header redacted.
-import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+// Logger options of the app. Every line names the service (both run in one process under
+// `pnpm start`, with request ids from @app/db/http). API keys travel in the query string, so
+// the logged URL is rewritten, not just a header redacted.
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 
 export const SERVICE = "scheduling";
 const REDACTED = "[redacted]";
-const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
-
-/** The caller's `x-request-id` when it is a short token, else a new UUID. */
-export function requestId(request: IncomingMessage): string {
-  const incoming = request.headers["x-request-id"];
-  return typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
 
 function isApiKeyName(name: string): boolean {
   try {

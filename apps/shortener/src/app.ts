@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
+import { acceptEmptyJsonBodies, echoRequestIds, requestId } from "@app/db/http";
 import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
 import { tidyComponents } from "@app/schemas/openapi";
 import fastifySwagger from "@fastify/swagger";
@@ -15,7 +16,7 @@ import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
 import { registerErrorHandler, sendError } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
-import { loggerOptions, requestId, SERVICE } from "./logger.ts";
+import { loggerOptions, SERVICE } from "./logger.ts";
 import { visitLogMetrics } from "./metrics.ts";
 import { markPlainTextResponses } from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
@@ -64,20 +65,10 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  // The id the request was logged under, for the caller to quote.
-  app.addHook("onSend", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-  });
+  echoRequestIds(app);
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
-  // axios-based v1 clients send Content-Type: application/json on every call, bodiless DELETEs
-  // and GETs too: an empty body is no body (a route that needs one still refuses it).
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (body === "") done(null, undefined);
-    else parseJson(request, body as string, done);
-  });
+  acceptEmptyJsonBodies(app);
 
   // External plugins.
   await app.register(fastifySwagger, {

@@ -1,19 +1,9 @@
-// Logger and request-id options of the app. Every line names the service (both run in one
-// process under `pnpm start`); request ids are unique across the process, or the caller's
-// own `x-request-id` when it is a sane token; bearer tokens never reach the log.
-import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+// Logger options of the app. Every line names the service (both run in one process under
+// `pnpm start`, with request ids from @app/db/http); bearer tokens never reach the log.
 import type { FastifyServerOptions } from "fastify";
 
 export const SERVICE = "shortener";
 const REDACTED = "[redacted]";
-const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
-
-/** The caller's `x-request-id` when it is a short token, else a new UUID. */
-export function requestId(request: IncomingMessage): string {
-  const incoming = request.headers["x-request-id"];
-  return typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
 
 type LoggerOption = FastifyServerOptions["logger"];
 

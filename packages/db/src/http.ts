@@ -1,0 +1,32 @@
+// HTTP details both services share: request ids and how an empty JSON body is read.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance } from "fastify";
+
+const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/** The caller's `x-request-id` when it is a short token (anything else could forge log content), else a new UUID. */
+export function requestId(request: IncomingMessage): string {
+  const incoming = request.headers["x-request-id"];
+  return typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Echoes the id each request was logged under, for the caller to quote. */
+export function echoRequestIds(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+}
+
+/**
+ * axios-based v1 clients send Content-Type: application/json on every call, bodiless DELETEs
+ * and GETs too: an empty body is no body (a route that needs one still refuses it).
+ */
+export function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+}
