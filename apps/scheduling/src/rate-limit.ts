@@ -9,6 +9,9 @@ import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { TooManyRequests } from "./errors.ts";
 
+/** A rate-limit check that takes longer than this is skipped (the request passes). */
+export const REDIS_COMMAND_TIMEOUT_MS = 25;
+
 export interface RateLimitOptions {
   max: number;
   windowMs: number;
@@ -21,9 +24,28 @@ export interface RateLimitOptions {
 async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, redisUrl }: RateLimitOptions) {
   let store = redis;
   if (!store && redisUrl) {
-    const own = new Redis(redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
-    // ioredis reconnects by itself; without a listener it would print every failure to the console.
-    own.on("error", (err) => app.log.warn({ err }, "rate-limit Redis connection error"));
+    // Fail fast: a Redis that is down or frozen must not slow requests (the limiter then lets
+    // them through uncounted): no offline queue, a command timeout of a few ms, no retries of a
+    // command; the connection itself is retried in the background every ≤ 500 ms.
+    const own = new Redis(redisUrl, {
+      connectTimeout: 1_000,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: (times) => Math.min(times * 100, 500),
+    });
+    // One line per outage, not per failed attempt or request.
+    let healthy = true;
+    own.on("error", (err) => {
+      if (!healthy) return;
+      healthy = false;
+      app.log.warn({ err }, "rate-limit Redis unavailable: requests pass uncounted until it is back");
+    });
+    own.on("ready", () => {
+      if (healthy) return;
+      healthy = true;
+      app.log.info("rate-limit Redis available again");
+    });
     app.addHook("onClose", async () => {
       await own.quit().catch(() => own.disconnect());
     });

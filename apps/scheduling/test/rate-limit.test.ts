@@ -1,11 +1,24 @@
 import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import { startTcpProxy, type TcpProxy } from "@app/db/testing";
 import { Redis } from "ioredis";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { issueApiKey } from "../src/api-keys.ts";
 import { buildApp } from "../src/app.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const MAX = 3;
+
+/** Counters of earlier runs (user ids repeat: every run has a fresh database) must not count here. */
+async function clearCounters(redisUrl: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    const keys = await redis.keys("scheduling-rate-limit:*");
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
 const t = setupApp(
   { RATE_LIMIT_MAX: MAX, RATE_LIMIT_WINDOW_MS: 60_000 },
   {
@@ -113,6 +126,7 @@ describe("rate limit shared through Redis", () => {
   it.skipIf(!redisUrl)(
     "opens its own client for REDIS_URL and closes it with the app (needs TEST_REDIS_URL)",
     async () => {
+      await clearCounters(redisUrl);
       const app = await buildApp({ config: { ...t.config, REDIS_URL: redisUrl }, prisma: t.prisma });
       app.get("/test/ping", async () => ({ ok: true }));
       try {
@@ -125,4 +139,72 @@ describe("rate limit shared through Redis", () => {
       }
     },
   );
+});
+
+describe.skipIf(!inject("redisUrl"))("a Redis that fails (needs TEST_REDIS_URL)", () => {
+  const lines: string[] = [];
+  let proxy: TcpProxy;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    await clearCounters(inject("redisUrl"));
+    const redis = new URL(inject("redisUrl"));
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    app = await buildApp({
+      config: { ...t.config, REDIS_URL: `redis://127.0.0.1:${proxy.port}` },
+      prisma: t.prisma,
+      logger: { stream },
+    });
+    app.get("/test/ping", async () => ({ ok: true }));
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.close();
+  });
+
+  it("lets requests through at once while Redis is frozen or down, logs the outage once, and counts again after", async () => {
+    // A fresh user per phase, so that counted requests never reach the budget of 3.
+    const ping = async (apiKey: string) => app.inject({ url: withKey("/test/ping", apiKey) });
+    const counted = async () => {
+      const { apiKey } = await createUser(t.prisma);
+      return (await ping(apiKey)).headers["x-ratelimit-limit"];
+    };
+    await vi.waitFor(async () => expect(await counted()).toBe(String(MAX)));
+
+    // Frozen (a SIGSTOPped Redis): the command times out after a few ms and the request
+    // passes uncounted; the test's own timeout is the bound here, not a measured figure.
+    proxy.freeze();
+    const frozen = await createUser(t.prisma);
+    for (let i = 0; i < 5; i++) expect((await ping(frozen.apiKey)).statusCode).toBe(200);
+    proxy.thaw();
+
+    // Down: no offline queue, so requests do not wait for a reconnect.
+    await proxy.down();
+    const down = await createUser(t.prisma);
+    for (let i = 0; i < 20; i++) expect((await ping(down.apiKey)).statusCode).toBe(200);
+    // One line for the outage, however many reconnect attempts and requests fail meanwhile.
+    const outages = () => lines.filter((line) => line.includes("rate-limit Redis unavailable")).length;
+    await vi.waitFor(() => expect(outages()).toBe(1), { timeout: 3_000, interval: 50 });
+    await new Promise((r) => setTimeout(r, 1_200));
+    for (let i = 0; i < 20; i++) expect((await ping(down.apiKey)).statusCode).toBe(200);
+    expect(outages()).toBe(1);
+
+    await proxy.up();
+    await vi.waitFor(
+      () => expect(lines.some((line) => line.includes("rate-limit Redis available again"))).toBe(true),
+      { timeout: 5_000, interval: 100 },
+    );
+    // Counting again: a fourth request within the window is refused.
+    const after = await createUser(t.prisma);
+    const statuses: number[] = [];
+    for (let i = 0; i <= MAX; i++) statuses.push((await ping(after.apiKey)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
 });

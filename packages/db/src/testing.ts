@@ -68,6 +68,9 @@ export interface TcpProxy {
   down(): Promise<void>;
   /** Accepts and forwards again, on the same port. */
   up(): Promise<void>;
+  /** Keeps every connection open but forwards nothing either way: the server looks frozen (SIGSTOP). */
+  freeze(): void;
+  thaw(): void;
   close(): Promise<void>;
 }
 
@@ -78,11 +81,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   };
+  let frozen = false;
+  const pairs = new Set<[Socket, Socket]>();
   const server = createServer((client) => {
     const upstream = connect(target.port, target.host);
     track(client);
     track(upstream);
-    client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on("close", () => pairs.delete(pair));
+    if (!frozen) client.pipe(upstream).pipe(client);
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
   });
@@ -108,6 +116,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     down,
     up: () => listen(port),
+    freeze() {
+      frozen = true;
+      // Unpiped, each side buffers what it receives and forwards nothing.
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+      }
+    },
+    thaw() {
+      frozen = false;
+      for (const [client, upstream] of pairs) client.pipe(upstream).pipe(client);
+    },
     close: () => (server.listening ? down() : Promise.resolve()),
   };
 }
