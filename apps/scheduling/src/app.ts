@@ -1,7 +1,13 @@
 // The scheduling API as a plugin graph, without a process around it (that is server.ts):
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
-import { acceptEmptyJsonBodies, echoRequestIds, requestId } from "@app/db/http";
+import {
+  acceptEmptyJsonBodies,
+  capConnections,
+  connectionOptions,
+  echoRequestIds,
+  requestId,
+} from "@app/db/http";
 import { createRegistry, instrumentRequests } from "@app/db/metrics";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -39,9 +45,15 @@ function trustProxy(setting: SchedulingConfig["TRUST_PROXY"]) {
 export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots"];
 
 export async function buildApp({ config, prisma, logger, redis }: BuildAppOptions) {
+  const limits = {
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: config.MAX_CONNECTIONS,
+  };
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
+    ...connectionOptions(limits),
     trustProxy: trustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
     // Selected-calendar ids embed an external calendar id, which can be long.
@@ -57,6 +69,7 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   acceptEmptyJsonBodies(app);
+  capConnections(app, limits);
   echoRequestIds(app);
   await app.register(openApi);
 

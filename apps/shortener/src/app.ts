@@ -1,6 +1,12 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
-import { acceptEmptyJsonBodies, echoRequestIds, requestId } from "@app/db/http";
+import {
+  acceptEmptyJsonBodies,
+  capConnections,
+  connectionOptions,
+  echoRequestIds,
+  requestId,
+} from "@app/db/http";
 import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
 import { tidyComponents } from "@app/schemas/openapi";
 import fastifySwagger from "@fastify/swagger";
@@ -50,6 +56,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   const app = Fastify({
     logger: loggerOptions(logger, config.logLevel),
     genReqId: requestId,
+    ...connectionOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
@@ -69,6 +76,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);
+  capConnections(app, config);
 
   // External plugins.
   await app.register(fastifySwagger, {

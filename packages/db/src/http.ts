@@ -30,3 +30,27 @@ export function acceptEmptyJsonBodies(app: FastifyInstance): void {
     else parseJson(request, body as string, done);
   });
 }
+
+export interface ConnectionLimits {
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+}
+
+/**
+ * Fastify options that keep slow clients from holding the server: a whole request (headers
+ * and body) must arrive within `requestTimeoutMs` (else 408 and the connection closes),
+ * checked every second rather than Node's default 30 s; idle keep-alive connections close.
+ */
+export function connectionOptions({ requestTimeoutMs, keepAliveTimeoutMs }: ConnectionLimits) {
+  return {
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+  };
+}
+
+/** At most this many connections at once; the server refuses the rest. */
+export function capConnections(app: FastifyInstance, { maxConnections }: ConnectionLimits): void {
+  app.server.maxConnections = maxConnections;
+}
