@@ -12,6 +12,9 @@ describe("loadConfig", () => {
       RATE_LIMIT_WINDOW_MS: 60_000,
       LOG_LEVEL: "info",
       TRUST_PROXY: false,
+      REQUEST_TIMEOUT_MS: 10_000,
+      KEEP_ALIVE_TIMEOUT_MS: 5_000,
+      MAX_CONNECTIONS: 10_000,
     });
   });
 
