@@ -232,6 +232,24 @@ describe("memberships", () => {
     expect((await membership(world.member))?.role).toBe("OWNER");
   });
 
+  it("changes another member's role only when ranked above them, as for removing them", async () => {
+    const owner = await newUser(t.prisma);
+    const teamId = (
+      (await call("POST", "/api/v1/teams", owner, { name: "Ranks" })).body.team as { id: number }
+    ).id;
+    const [first, second] = await Promise.all([newUser(t.prisma), newUser(t.prisma)]);
+    await join(teamId, first, "ADMIN");
+    await join(teamId, second, "ADMIN");
+    const url = `/api/v1/memberships/${second.user.id}_${teamId}`;
+    const demote = await call("PATCH", url, first, { role: "MEMBER" });
+    expect(demote.status).toBe(403);
+    expect(demote.body.message).toBe("Only an OWNER or ADMIN ranked above the member can change their role");
+    expect((await call("DELETE", url, first)).status).toBe(403);
+    const stored = await t.prisma.membership.findFirst({ where: { teamId, userId: second.user.id } });
+    expect(stored?.role).toBe("ADMIN");
+    expect((await call("PATCH", url, owner, { role: "MEMBER" })).status).toBe(200);
+  });
+
   it("is removed by the member themself, or by someone ranked above them", async () => {
     expect((await call("DELETE", membershipUrl(world.invitee), world.member)).status).toBe(403);
     expect((await call("DELETE", membershipUrl(world.owner), world.admin)).status).toBe(403);

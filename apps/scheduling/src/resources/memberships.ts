@@ -61,6 +61,10 @@ export const memberships = defineResource({
       throw new Forbidden("Only the invited user can accept the invite");
     if (body?.role !== undefined) {
       if (!manages) throw new Forbidden("Only a team OWNER or ADMIN can change roles");
+      // The same rank rule as removing someone: a role change could demote, then remove them.
+      if (!isSelf && RANK[myRole] <= RANK[membership.role]) {
+        throw new Forbidden("Only an OWNER or ADMIN ranked above the member can change their role");
+      }
       if ((body.role === "OWNER" || membership.role === "OWNER") && myRole !== "OWNER") {
         throw new Forbidden("Only an OWNER can give or take the OWNER role");
       }
