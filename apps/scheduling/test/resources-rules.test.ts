@@ -459,3 +459,43 @@ describe("values PostgreSQL would refuse", () => {
     }
   });
 });
+
+describe("free-form JSON fields", () => {
+  const nested = (depth: number) => {
+    let value: unknown = "leaf";
+    for (let i = 0; i < depth; i++) value = { a: value };
+    return value as Record<string, unknown>;
+  };
+
+  it.each([
+    ["nested 3,000 levels deep", nested(3000), "levels deep"],
+    ["nested 33 levels deep", nested(33), "levels deep"],
+    [
+      "with 60,000 keys",
+      Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i])),
+      "values",
+    ],
+    ["over 65,536 characters", { text: "x".repeat(70_000) }, "characters"],
+  ])("refuses team metadata %s with 400 and stores nothing", async (_label, metadata, message) => {
+    const owner = await newUser(t.prisma);
+    const before = await t.prisma.team.count();
+    const response = await call("POST", "/api/v1/teams", owner, { name: "Deep", metadata });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain(message);
+    expect(await t.prisma.team.count()).toBe(before);
+  });
+
+  it("refuses event-type locations nested too deep, and keeps 32 levels", async () => {
+    const owner = await newUser(t.prisma);
+    const deep = await call("POST", "/api/v1/event-types", owner, {
+      title: "Deep",
+      slug: "deep-locations",
+      length: 30,
+      locations: [{ type: "inPerson", extra: nested(2500) }],
+    });
+    expect(deep.status).toBe(400);
+    expect(deep.body.message).toContain("levels deep");
+    const fine = await call("POST", "/api/v1/teams", owner, { name: "Fine", metadata: nested(31) });
+    expect(fine.status).toBe(201);
+  });
+});

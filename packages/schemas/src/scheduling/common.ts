@@ -88,20 +88,51 @@ export const slug = () =>
     .pipe(z.string().min(1, "must contain a letter or a digit"))
     .describe("Lower-cased; characters other than a-z and 0-9 become dashes");
 
-function jsonHasNoNul(value: unknown): boolean {
-  if (typeof value === "string") return hasNoNul(value);
-  if (Array.isArray(value)) return value.every(jsonHasNoNul);
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).every(([key, item]) => hasNoNul(key) && jsonHasNoNul(item));
+/** Bounds of free-form JSON (metadata, locations, booking fields): documented in the OpenAPI. */
+export const JSON_LIMITS = { depth: 32, values: 10_000, characters: 65_536 };
+
+/**
+ * What is wrong with a free-form JSON value, or null. Walks it with an explicit stack, so no
+ * nesting a body can send exhausts the call stack; a NUL anywhere is refused (jsonb cannot
+ * hold it).
+ */
+function jsonProblem(value: unknown): string | null {
+  const stack: [unknown, number][] = [[value, 1]];
+  let values = 0;
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (++values > JSON_LIMITS.values) return `must hold at most ${JSON_LIMITS.values} values`;
+    if (depth > JSON_LIMITS.depth) return `must nest at most ${JSON_LIMITS.depth} levels deep`;
+    if (typeof item === "string") {
+      if (!hasNoNul(item)) return "must not contain NUL characters";
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push([child, depth + 1]);
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, child] of Object.entries(item)) {
+        if (!hasNoNul(key)) return "must not contain NUL characters";
+        stack.push([child, depth + 1]);
+      }
+    }
   }
-  return true;
+  // Safe to serialize now that depth and count are bounded.
+  if (JSON.stringify(value).length > JSON_LIMITS.characters) {
+    return `must be at most ${JSON_LIMITS.characters} characters of JSON`;
+  }
+  return null;
 }
 
+const boundedJson = (_value: unknown, ctx: z.RefinementCtx) => {
+  const problem = jsonProblem(_value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+};
+
+const JSON_DESCRIPTION = `Free-form JSON: at most ${JSON_LIMITS.depth} levels deep, ${JSON_LIMITS.values} values and ${JSON_LIMITS.characters} characters; no NUL characters`;
+
 /** Free-form JSON stored in a jsonb column. */
-export const jsonValue = () => z.unknown().refine(jsonHasNoNul, "must not contain NUL characters");
+export const jsonValue = () => z.unknown().superRefine(boundedJson).describe(JSON_DESCRIPTION);
 
 export const jsonObject = () =>
-  z.record(z.string(), z.unknown()).refine(jsonHasNoNul, "must not contain NUL characters");
+  z.record(z.string(), z.unknown()).superRefine(boundedJson).describe(JSON_DESCRIPTION);
 
 // ── query strings ──
 

@@ -118,7 +118,10 @@ const settings = {
   locations: z
     .array(z.looseObject({ type: label() }))
     .max(50)
-    .refine((list) => jsonValue().safeParse(list).success, "must not contain NUL characters")
+    .superRefine((list, ctx) => {
+      const checked = jsonValue().safeParse(list);
+      if (!checked.success) ctx.addIssue({ code: "custom", message: checked.error.issues[0]!.message });
+    })
     .nullable(),
   metadata: jsonObject().nullable(),
   bookingFields: z.array(jsonObject()).max(100).nullable(),
