@@ -92,6 +92,8 @@ export function toResponse(
       body: { message: "The request refers to a missing record or holds an invalid value" },
     };
   }
+  // The router's message quotes the whole URL, API key included: never echo it.
+  if (error.code === "FST_ERR_BAD_URL") return { status: 400, body: { message: "Malformed URL" } };
   // Fastify's own client errors (malformed JSON, 413, 415, empty body...) carry their status.
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: error.statusCode, body: { message: error.message } };

@@ -6,11 +6,14 @@ import type { FastifyRequest, FastifyServerOptions } from "fastify";
 export const SERVICE = "scheduling";
 const REDACTED = "[redacted]";
 
+// `apiKey`, `ApiKey`, `apiKey[]`, `apiKey[0]`, percent-encoded or not: every spelling a query parser may accept.
+const API_KEY_NAME = /^apikey(\[[^\]]*\])*$/i;
+
 function isApiKeyName(name: string): boolean {
   try {
-    return decodeURIComponent(name).toLowerCase() === "apikey";
+    return API_KEY_NAME.test(decodeURIComponent(name.replaceAll("+", " ")));
   } catch {
-    return false;
+    return API_KEY_NAME.test(name);
   }
 }
 
@@ -50,7 +53,14 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
     base: { service: SERVICE, pid: process.pid },
     serializers: { ...base.serializers, req: serializeRequest },
     redact: {
-      paths: ["req.headers.authorization", "req.query.apiKey", "headers.authorization", "query.apiKey"],
+      // rawPacket: the bytes of a request Node could not parse (logged at trace): keys and tokens included.
+      paths: [
+        "req.headers.authorization",
+        "req.query.apiKey",
+        "headers.authorization",
+        "query.apiKey",
+        "err.rawPacket",
+      ],
       censor: REDACTED,
     },
   };

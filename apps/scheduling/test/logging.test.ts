@@ -29,6 +29,10 @@ describe("request logs", () => {
     expect(redactUrl("/x?take=1&apikey=cal_abc")).toBe("/x?take=1&apikey=[redacted]");
     expect(redactUrl("/x?api%4Bey=cal_abc")).toBe("/x?api%4Bey=[redacted]");
     expect(redactUrl("/x?take=1")).toBe("/x?take=1");
+    expect(redactUrl("/x?apiKey[]=cal_abc")).toBe("/x?apiKey[]=[redacted]");
+    expect(redactUrl("/x?apiKey%5B%5D=cal_abc&APIKEY[0]=cal_d")).toBe(
+      "/x?apiKey%5B%5D=[redacted]&APIKEY[0]=[redacted]",
+    );
   });
 
   it("never contain the key, whatever the request did", async () => {
@@ -40,8 +44,11 @@ describe("request logs", () => {
       withKey("/test/fail", apiKey),
       withKey("/docs", apiKey),
       withKey("/test/fail", `${apiKey}0`),
+      `/v1/users?apiKey[]=${apiKey}`,
+      `/api/v1/bookings/%zz?apiKey=${apiKey}`,
     ];
-    for (const url of requests) await t.app.inject({ url });
+    const answers: string[] = [];
+    for (const url of requests) answers.push((await t.app.inject({ url })).body);
     await t.app.inject({ url: "/test/fail", headers: { authorization: `Bearer ${apiKey}` } });
 
     const logged = lines.join("\n");
@@ -49,5 +56,8 @@ describe("request logs", () => {
     expect(logged).toContain("apiKey=[redacted]");
     expect(logged).toContain("boom");
     expect(logged).not.toContain(secret);
+    // Nor do the answers: a malformed URL is not echoed back.
+    for (const answer of answers) expect(answer).not.toContain(secret);
+    expect(answers.at(-1)).toBe(JSON.stringify({ message: "Malformed URL" }));
   });
 });

@@ -65,7 +65,11 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
       sendError(
         reply,
         error.statusCode ?? 400,
-        error.code === "FST_ERR_MAX_PARAM_LENGTH" ? "URI too long" : error.message,
+        error.code === "FST_ERR_MAX_PARAM_LENGTH"
+          ? "URI too long"
+          : error.code === "FST_ERR_BAD_URL"
+            ? "Malformed URL" // the router's message would echo the whole URL
+            : error.message,
       );
     },
   } satisfies FastifyHttpOptions<Server>).withTypeProvider<ZodTypeProvider>();

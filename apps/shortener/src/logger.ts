@@ -15,6 +15,10 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
     level,
     ...base,
     base: { service: SERVICE, pid: process.pid },
-    redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: REDACTED },
+    // rawPacket: the bytes of a request Node could not parse (logged at trace), token included.
+    redact: {
+      paths: ["req.headers.authorization", "headers.authorization", "err.rawPacket"],
+      censor: REDACTED,
+    },
   };
 }
