@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { connectionLimitsEnv } from "@app/schemas/server-config";
 import { z } from "zod";
 
 const TRUE = new Set(["true", "1", "yes"]);
@@ -55,27 +56,7 @@ const configSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional()
     .describe("Redis for rate-limit counters shared by several instances. Unset: counted in memory."),
-  REQUEST_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(600_000)
-    .default(10_000)
-    .describe("A request (headers and body) must arrive within this, or it is answered 408 and closed."),
-  KEEP_ALIVE_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(600_000)
-    .default(5_000)
-    .describe("An idle keep-alive connection is closed after this."),
-  MAX_CONNECTIONS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .default(10_000)
-    .describe("Connections one service accepts at once; more are refused."),
+  ...connectionLimitsEnv,
   SCHEDULING_METRICS_PORT: z.coerce
     .number()
     .int()

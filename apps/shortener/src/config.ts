@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { connectionLimitsEnv } from "@app/schemas/server-config";
 import { z } from "zod";
 
 const boolean = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
@@ -27,27 +28,7 @@ export const ShortenerConfigSchema = z
       .describe("Fastify trustProxy: false, true, a hop count, or comma-separated addresses/CIDRs"),
     BODY_LIMIT: z.coerce.number().int().min(1024).default(16_384).describe("Largest request body in bytes"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    REQUEST_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
-      .max(600_000)
-      .default(10_000)
-      .describe("A request (headers and body) must arrive within this, or it is answered 408 and closed"),
-    KEEP_ALIVE_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
-      .max(600_000)
-      .default(5_000)
-      .describe("An idle keep-alive connection is closed after this"),
-    MAX_CONNECTIONS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(1_000_000)
-      .default(10_000)
-      .describe("Connections one service accepts at once; more are refused"),
+    ...connectionLimitsEnv,
     SHORTENER_METRICS_PORT: z.coerce
       .number()
       .int()

@@ -1,23 +1,11 @@
 // The database's connections are killed during a burst of visits: every 302 sent has its
 // row, and a visit that could not be stored is answered 5xx, never 302.
-import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { adminQuery } from "@app/db/testing";
 import { expect, inject, it } from "vitest";
-import { newUser, setupShortener } from "./helpers.ts";
+import { newUser, setupShortener, visit } from "./helpers.ts";
 
 const ctx = setupShortener();
-
-function visit(port: number, path: string) {
-  return new Promise<number>((resolve) => {
-    const req = request({ host: "127.0.0.1", port, path, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", () => resolve(0));
-    req.end();
-  });
-}
 
 it("stores a row for every 302 while pg_terminate_backend kills the pool mid-burst", async () => {
   const user = await newUser(ctx.prisma);

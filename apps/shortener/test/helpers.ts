@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import { afterAll, beforeAll } from "vitest";
@@ -42,4 +43,16 @@ export async function newUser(prisma: PrismaClient) {
 /** POST /api/shorts as `user`. */
 export function postShort(app: ShortenerApp, user: { headers: Record<string, string> }, payload: object) {
   return app.inject({ method: "POST", url: "/api/shorts", headers: user.headers, payload });
+}
+
+/** One GET over a fresh connection; 0 when refused or reset (not acknowledged, so not counted). */
+export function visit(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.end();
+  });
 }

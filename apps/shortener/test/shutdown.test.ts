@@ -1,11 +1,10 @@
 // SIGTERM while a burst of visits is in flight: every visit that got its 302 has its row.
 import { type ChildProcess, spawn } from "node:child_process";
-import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { createPrisma, freePort, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { newUser } from "./helpers.ts";
+import { newUser, visit } from "./helpers.ts";
 
 const serverFile = fileURLToPath(new URL("../src/server.ts", import.meta.url));
 let db: TestDatabase;
@@ -19,18 +18,6 @@ afterAll(async () => {
   await prisma?.$disconnect();
   await db?.drop();
 });
-
-function visit(port: number, path: string) {
-  return new Promise<number>((resolve) => {
-    const req = request({ host: "127.0.0.1", port, path, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    // Refused or reset once the server has closed: not acknowledged, so not counted.
-    req.on("error", () => resolve(0));
-    req.end();
-  });
-}
 
 async function waitForHealth(port: number, child: ChildProcess) {
   for (let i = 0; i < 200; i++) {
