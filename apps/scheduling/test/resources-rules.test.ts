@@ -499,3 +499,43 @@ describe("free-form JSON fields", () => {
     expect(fine.status).toBe(201);
   });
 });
+
+describe("links", () => {
+  it.each(["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "ftp://example.com/"])(
+    "refuses %s as an event-type location link and a booking reference's meetingUrl",
+    async (link) => {
+      const owner = await newUser(t.prisma);
+      const eventType = await call("POST", "/api/v1/event-types", owner, {
+        title: "Linked",
+        slug: `linked-${Math.random().toString(36).slice(2, 8)}`,
+        length: 30,
+        locations: [{ type: "link", link }],
+      });
+      expect(eventType.status).toBe(400);
+      expect(eventType.body.issues).toEqual([
+        expect.objectContaining({ path: expect.stringContaining("link") }),
+      ]);
+
+      const booking = await makeBooking(t.prisma, owner.user.id);
+      const reference = await call("POST", "/api/v1/booking-references", owner, {
+        type: "daily_video",
+        uid: "room",
+        bookingId: booking.id,
+        meetingUrl: link,
+      });
+      expect(reference.status).toBe(400);
+      expect(await t.prisma.bookingReference.count({ where: { bookingId: booking.id } })).toBe(0);
+    },
+  );
+
+  it("accepts http(s) links", async () => {
+    const owner = await newUser(t.prisma);
+    const created = await call("POST", "/api/v1/event-types", owner, {
+      title: "Linked",
+      slug: "linked-ok",
+      length: 30,
+      locations: [{ type: "link", link: "https://meet.example.com/room" }],
+    });
+    expect(created.status, created.text).toBe(201);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { label, listQuery, rowId, text } from "./common.ts";
+import { httpUrl, label, listQuery, rowId, text } from "./common.ts";
 
 const optionalText = () => text().max(2048).nullable().optional();
 
@@ -23,7 +23,7 @@ const fields = {
   meetingId: optionalText(),
   thirdPartyRecurringEventId: optionalText(),
   meetingPassword: optionalText(),
-  meetingUrl: optionalText(),
+  meetingUrl: httpUrl().nullable().optional().describe("http(s) only: clients open it"),
   externalCalendarId: optionalText(),
   deleted: z.boolean().nullable().optional(),
   credentialId: rowId().nullable().optional(),

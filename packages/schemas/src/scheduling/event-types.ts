@@ -116,7 +116,12 @@ const settings = {
   slotInterval: z.int().min(1).max(1440).nullable(),
   successRedirectUrl: z.union([httpUrl(), z.literal("")]).nullable(),
   locations: z
-    .array(z.looseObject({ type: label() }))
+    .array(
+      z.looseObject({
+        type: label(),
+        link: httpUrl().optional().describe("http(s) only: booking pages and clients open it"),
+      }),
+    )
     .max(50)
     .superRefine((list, ctx) => {
       const checked = jsonValue().safeParse(list);
