@@ -355,3 +355,53 @@ describe("team event types", () => {
     }
   });
 });
+
+describe("invariants", () => {
+  it("keeps an accepted OWNER in every team: the last one can neither leave nor step down until another is OWNER", async () => {
+    const owner = await newUser(t.prisma);
+    const teamId = (
+      (await call("POST", "/api/v1/teams", owner, { name: "Solo" })).body.team as { id: number }
+    ).id;
+    const url = `/api/v1/memberships/${owner.user.id}_${teamId}`;
+    const stepDown = await call("PATCH", url, owner, { role: "ADMIN" });
+    expect(stepDown.status).toBe(409);
+    expect(stepDown.body.message).toContain("make another member OWNER first, or delete the team");
+    expect((await call("DELETE", url, owner)).status).toBe(409);
+    const siteAdmin = await newUser(t.prisma, { admin: true });
+    expect((await call("DELETE", url, siteAdmin)).status).toBe(409);
+    expect(await t.prisma.membership.count({ where: { teamId } })).toBe(1);
+
+    const heir = await newUser(t.prisma);
+    await join(teamId, heir, "OWNER");
+    expect((await call("PATCH", url, owner, { role: "ADMIN" })).status).toBe(200);
+    expect((await call("DELETE", url, owner)).status).toBe(200);
+  });
+
+  it("refuses to delete a user who is the last OWNER of a team, saying what to do", async () => {
+    const owner = await newUser(t.prisma);
+    const teamId = (
+      (await call("POST", "/api/v1/teams", owner, { name: "Kept" })).body.team as { id: number }
+    ).id;
+    const deleted = await call("DELETE", `/api/v1/users/${owner.user.id}`, owner);
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.message).toBe(
+      `User ${owner.user.id} is the last OWNER of team ${teamId}: make another member OWNER or delete the team first`,
+    );
+    expect(await t.prisma.user.findUnique({ where: { id: owner.user.id } })).not.toBeNull();
+    expect((await call("DELETE", `/api/v1/teams/${teamId}`, owner)).status).toBe(200);
+    expect((await call("DELETE", `/api/v1/users/${owner.user.id}`, owner)).status).toBe(200);
+  });
+
+  it("keeps an ADMIN: the last one can neither delete nor demote themself", async () => {
+    // The only admin of this database: demote every other first.
+    await t.prisma.user.updateMany({ where: { role: "ADMIN" }, data: { role: "USER" } });
+    const admin = await newUser(t.prisma, { admin: true });
+    const url = `/api/v1/users/${admin.user.id}`;
+    const demote = await call("PATCH", url, admin, { role: "USER" });
+    expect(demote.status).toBe(409);
+    expect(demote.body.message).toBe("This is the last ADMIN: make another user ADMIN first");
+    expect((await call("DELETE", url, admin)).status).toBe(409);
+    const second = await newUser(t.prisma, { admin: true });
+    expect((await call("PATCH", url, second, { role: "USER" })).status).toBe(200);
+  });
+});

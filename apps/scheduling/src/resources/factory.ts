@@ -25,7 +25,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   401: "No apiKey, or one that is unknown or expired",
   403: "You may see this but not do this to it (or you named another user without being an admin)",
   404: "No such row, or one you may not see (including rows the body points at)",
-  409: "A unique value is already taken",
+  409: "A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN",
   429: "Rate limit exceeded",
 };
 
@@ -316,7 +316,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           summary: `Delete a ${name.toLowerCase()}`,
           params: resource.params,
           querystring: itemQuery,
-          response: { 200: respond("Deleted", MessageResponse), ...errors(400, 401, 403, 404, 429) },
+          response: { 200: respond("Deleted", MessageResponse), ...errors(400, 401, 403, 404, 409, 429) },
         },
       },
       async (request) => {

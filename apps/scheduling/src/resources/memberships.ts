@@ -5,9 +5,11 @@ import {
   MembershipEditBody,
   MembershipListQuery,
 } from "@app/schemas/scheduling";
+import type { z } from "zod";
 import { Forbidden } from "../errors.ts";
 import { membershipId } from "./ids.ts";
-import { ALL_OPERATIONS, defineResource } from "./resource.ts";
+import { assertTeamKeepsOwner } from "./invariants.ts";
+import { type AccessContext, ALL_OPERATIONS, defineResource } from "./resource.ts";
 import { acceptedRole, teams } from "./teams.ts";
 import { users } from "./users.ts";
 
@@ -44,30 +46,44 @@ export const memberships = defineResource({
     }
   },
   authorize: async (ctx, membership, action, body) => {
-    if (ctx.auth.isAdmin) return;
-    const isSelf = membership.userId === ctx.auth.userId;
-    const myRole = await acceptedRole(ctx.db, membership.teamId, ctx.auth.userId);
-    if (action === "delete") {
-      // Leaving is always allowed; removing someone else needs a higher role than theirs.
-      if (isSelf) return;
-      if (myRole === null || myRole === "MEMBER" || RANK[myRole] <= RANK[membership.role]) {
-        throw new Forbidden("Only an OWNER or ADMIN ranked above the member can remove them");
-      }
-      return;
-    }
-    const manages = myRole === "OWNER" || myRole === "ADMIN";
-    if (!isSelf && !manages) throw new Forbidden("Only the member or a team OWNER or ADMIN can change this");
-    if (body?.accepted !== undefined && !isSelf)
-      throw new Forbidden("Only the invited user can accept the invite");
-    if (body?.role !== undefined) {
-      if (!manages) throw new Forbidden("Only a team OWNER or ADMIN can change roles");
-      // The same rank rule as removing someone: a role change could demote, then remove them.
-      if (!isSelf && RANK[myRole] <= RANK[membership.role]) {
-        throw new Forbidden("Only an OWNER or ADMIN ranked above the member can change their role");
-      }
-      if ((body.role === "OWNER" || membership.role === "OWNER") && myRole !== "OWNER") {
-        throw new Forbidden("Only an OWNER can give or take the OWNER role");
-      }
+    await authorizeChange(ctx, membership, action, body);
+    // Then, binding on site admins too: a team is never left without an accepted OWNER.
+    if (action === "delete" || body?.role !== undefined) {
+      await assertTeamKeepsOwner(ctx, membership, action === "delete" ? undefined : body?.role);
     }
   },
 });
+
+/** Who may remove a member or change their membership (403 otherwise). */
+async function authorizeChange(
+  ctx: AccessContext,
+  membership: z.output<typeof Membership>,
+  action: "edit" | "delete",
+  body?: z.output<typeof MembershipEditBody>,
+): Promise<void> {
+  if (ctx.auth.isAdmin) return;
+  const isSelf = membership.userId === ctx.auth.userId;
+  const myRole = await acceptedRole(ctx.db, membership.teamId, ctx.auth.userId);
+  if (action === "delete") {
+    // Leaving is allowed (the last OWNER excepted: invariants.ts); removing someone else needs a higher role.
+    if (isSelf) return;
+    if (myRole === null || myRole === "MEMBER" || RANK[myRole] <= RANK[membership.role]) {
+      throw new Forbidden("Only an OWNER or ADMIN ranked above the member can remove them");
+    }
+    return;
+  }
+  const manages = myRole === "OWNER" || myRole === "ADMIN";
+  if (!isSelf && !manages) throw new Forbidden("Only the member or a team OWNER or ADMIN can change this");
+  if (body?.accepted !== undefined && !isSelf)
+    throw new Forbidden("Only the invited user can accept the invite");
+  if (body?.role !== undefined) {
+    if (!manages) throw new Forbidden("Only a team OWNER or ADMIN can change roles");
+    // The same rank rule as removing someone: a role change could demote, then remove them.
+    if (!isSelf && RANK[myRole] <= RANK[membership.role]) {
+      throw new Forbidden("Only an OWNER or ADMIN ranked above the member can change their role");
+    }
+    if ((body.role === "OWNER" || membership.role === "OWNER") && myRole !== "OWNER") {
+      throw new Forbidden("Only an OWNER can give or take the OWNER role");
+    }
+  }
+}

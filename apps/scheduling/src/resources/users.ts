@@ -1,6 +1,7 @@
 import { User, UserCreateBody, UserEditBody, UserListQuery } from "@app/schemas/scheduling";
 import { BadRequest, Forbidden } from "../errors.ts";
 import { integerId } from "./ids.ts";
+import { assertAdminRemains, assertUserDeletable } from "./invariants.ts";
 import { ALL_OPERATIONS, defineResource } from "./resource.ts";
 
 export const users = defineResource({
@@ -18,8 +19,10 @@ export const users = defineResource({
   authorizeCreate: (ctx) => {
     if (!ctx.auth.isAdmin) throw new Forbidden("Only admins can create users");
   },
-  authorize: (ctx, _user, _action, body) => {
+  authorize: async (ctx, user, action, body) => {
     if (body?.role !== undefined && !ctx.auth.isAdmin) throw new Forbidden("Only admins can change a role");
+    if (action === "delete") await assertUserDeletable(ctx, user);
+    if (body?.role !== undefined) await assertAdminRemains(ctx, user, body.role);
   },
   editData: async (body, user, ctx) => {
     if (typeof body.defaultScheduleId === "number") {

@@ -1,0 +1,57 @@
+// The invariants no sequence of API calls may break, kept in one place:
+// - every team keeps at least one accepted OWNER (the last one hands over first, or deletes the team);
+// - a user's deletion never leaves a team without an accepted OWNER;
+// - the installation keeps at least one ADMIN.
+// The memberships and users modules call these before a change; a refusal is 409 with what to do.
+import type { MembershipRole } from "@app/db";
+import { Conflict } from "../errors.ts";
+import type { AccessContext } from "./resource.ts";
+
+async function otherAcceptedOwners(ctx: AccessContext, teamId: number, userId: number): Promise<number> {
+  return ctx.db.membership.count({
+    where: { teamId, role: "OWNER", accepted: true, userId: { not: userId } },
+  });
+}
+
+/** A membership is removed, or its role changed to `newRole`. */
+export async function assertTeamKeepsOwner(
+  ctx: AccessContext,
+  membership: { teamId: number; userId: number; role: MembershipRole; accepted: boolean },
+  newRole?: MembershipRole,
+): Promise<void> {
+  if (membership.role !== "OWNER" || !membership.accepted || newRole === "OWNER") return;
+  if ((await otherAcceptedOwners(ctx, membership.teamId, membership.userId)) > 0) return;
+  throw new Conflict(
+    `Team ${membership.teamId} would have no OWNER: make another member OWNER first, or delete the team`,
+  );
+}
+
+/** A user is deleted: refused while they are the last accepted OWNER of a team, or the last ADMIN. */
+export async function assertUserDeletable(
+  ctx: AccessContext,
+  user: { id: number; role: string },
+): Promise<void> {
+  const owned = await ctx.db.membership.findMany({
+    where: { userId: user.id, role: "OWNER", accepted: true },
+    select: { teamId: true },
+  });
+  for (const { teamId } of owned) {
+    if ((await otherAcceptedOwners(ctx, teamId, user.id)) === 0) {
+      throw new Conflict(
+        `User ${user.id} is the last OWNER of team ${teamId}: make another member OWNER or delete the team first`,
+      );
+    }
+  }
+  await assertAdminRemains(ctx, user, "USER");
+}
+
+/** A user's role becomes `newRole` (or the user goes): the installation keeps an ADMIN. */
+export async function assertAdminRemains(
+  ctx: AccessContext,
+  user: { id: number; role: string },
+  newRole: string,
+) {
+  if (user.role !== "ADMIN" || newRole === "ADMIN") return;
+  const others = await ctx.db.user.count({ where: { role: "ADMIN", id: { not: user.id } } });
+  if (others === 0) throw new Conflict("This is the last ADMIN: make another user ADMIN first");
+}
