@@ -136,3 +136,15 @@ describe("bodiless requests with Content-Type: application/json", () => {
     }
   });
 });
+
+describe("numbers in queries", () => {
+  it.each(["take=0x10", "page=1e2", "take=", "page=+2", "take=10.0"])(
+    "refuses %s with 400",
+    async (query) => {
+      const { apiKey } = await createUser(t.prisma);
+      const response = await t.app.inject({ url: withKey(`/v1/teams?${query}`, apiKey) });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toContain("decimal digits");
+    },
+  );
+});

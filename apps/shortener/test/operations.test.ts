@@ -158,3 +158,17 @@ describe("bodiless requests with Content-Type: application/json", () => {
     expect(empty.json()).toEqual({ status: "Bad Request", error: expect.stringContaining("body") });
   });
 });
+
+describe("numbers in queries", () => {
+  const ctx = setupShortener();
+
+  it.each(["limit=1e2", "offset=0x10", "offset=", "limit= 5", "limit=5.0", "offset=-1"])(
+    "refuses %s with 400 instead of coercing it",
+    async (query) => {
+      const user = await newUser(ctx.prisma);
+      const response = await ctx.app.inject({ url: `/api/shorts?${query}`, headers: user.headers });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toContain("decimal digits");
+    },
+  );
+});

@@ -1,4 +1,5 @@
-// Environment variables both services read the same way (each app's config.ts spreads them).
+// Shared by both services: the environment variables they read the same way (each app's
+// config.ts spreads them), and how a number in a query string is read.
 import { z } from "zod";
 
 const milliseconds = (fallback: number, description: string) =>
@@ -18,3 +19,14 @@ export const connectionLimitsEnv = {
     .default(10_000)
     .describe("Connections one service accepts at once; more are refused"),
 };
+
+/**
+ * A whole number in a query string, written in decimal digits only: `0x10`, `1e2`, ` 5` and
+ * an empty value are refused (400), not coerced into some other number.
+ */
+export const queryInteger = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "must be a whole number written in decimal digits")
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));

@@ -1,6 +1,7 @@
 // The URL shortener's wire contract (seed 000 + DESIGN §3): one zod schema per concept,
 // used for validation, TypeScript types, the OpenAPI document and the tests.
 import { z } from "zod";
+import { queryInteger } from "./server-config.ts";
 
 export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_URL_LENGTH = 2048;
@@ -93,7 +94,7 @@ export const ShortIdParams = z.strictObject({ id: z.string().describe("Identifie
 
 /** Optional paging; without it a list returns everything, as the seed describes. */
 export const ListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).optional().describe("At most this many items (1-1000)"),
-  offset: z.coerce.number().int().min(0).max(1_000_000_000).optional().describe("Skip this many items first"),
+  limit: queryInteger(1, 1000).optional().describe("At most this many items (1-1000)"),
+  offset: queryInteger(0, 1_000_000_000).optional().describe("Skip this many items first"),
 });
 export type ListQuery = z.infer<typeof ListQuery>;

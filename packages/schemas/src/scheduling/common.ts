@@ -1,6 +1,7 @@
 // Building blocks shared by the scheduling resources' schemas. Every value a client sends
 // is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
 import { z } from "zod";
+import { queryInteger } from "../server-config.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
 export const INT4_MAX = 2_147_483_647;
@@ -146,21 +147,15 @@ export const itemQuery = z.strictObject(baseQuery);
 
 export const MAX_TAKE = 100;
 
-const queryInt = () => z.coerce.number().int().min(1).max(INT4_MAX);
+const queryInt = () => queryInteger(1, INT4_MAX);
 
 /** `?key=1` or `?key=1&key=2`: always an array after parsing. */
 export const repeatable = <T extends z.ZodType>(item: T) =>
   z.union([item, z.array(item).min(1)]).transform((value) => (Array.isArray(value) ? value : [value]));
 
 export const pagination = (defaultTake: number) => ({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe("1-based page number"),
-  take: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TAKE)
-    .default(defaultTake)
-    .describe(`Rows per page, at most ${MAX_TAKE}`),
+  page: queryInteger(1, 1_000_000).default(1).describe("1-based page number"),
+  take: queryInteger(1, MAX_TAKE).default(defaultTake).describe(`Rows per page, at most ${MAX_TAKE}`),
 });
 
 /** Admin-only filter (a non-admin may name only themself): rows belonging to these users. */

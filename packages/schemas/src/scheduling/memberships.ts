@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInteger } from "../server-config.ts";
 import { listQuery, repeatable, rowId } from "./common.ts";
 
 export const MembershipRole = z.enum(["MEMBER", "ADMIN", "OWNER"]);
@@ -35,7 +36,5 @@ export const MembershipEditBody = z
   .meta({ id: "MembershipEdit" });
 
 export const MembershipListQuery = listQuery({
-  teamId: repeatable(z.coerce.number().int().min(1).max(2_147_483_647))
-    .optional()
-    .describe("Repeatable: only these teams"),
+  teamId: repeatable(queryInteger(1, 2_147_483_647)).optional().describe("Repeatable: only these teams"),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInteger } from "../server-config.ts";
 import { baseQuery, INT4_MAX, repeatable, slug, text, timeZone } from "./common.ts";
 
 /** v1 took any date string; here: `YYYY-MM-DD` (midnight UTC) or an ISO 8601 date-time. */
@@ -17,7 +18,7 @@ export const SlotsQuery = z
     ...baseQuery,
     startTime: dateString("startTime").describe("Start of the range (YYYY-MM-DD or ISO 8601)"),
     endTime: dateString("endTime").describe("End of the range; at most 93 days after startTime"),
-    eventTypeId: z.coerce.number().int().min(1).max(INT4_MAX).optional().describe("The event type"),
+    eventTypeId: queryInteger(1, INT4_MAX).optional().describe("The event type"),
     usernameList: repeatable(text().min(1).max(255))
       .optional()
       .describe("With eventTypeSlug: the owner's username (one; dynamic group events are not offered)"),
@@ -27,13 +28,7 @@ export const SlotsQuery = z
       .optional()
       .describe("usernameList names a team"),
     timeZone: timeZone().optional().describe("Zone of the date keys and of each slot's time"),
-    duration: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(1440)
-      .optional()
-      .describe("Slot length in minutes (default: the event type's)"),
+    duration: queryInteger(1, 1440).optional().describe("Slot length in minutes (default: the event type's)"),
   })
   .refine(
     (q) => q.eventTypeId !== undefined || (q.usernameList !== undefined && q.eventTypeSlug !== undefined),
