@@ -37,6 +37,49 @@ async function baseline() {
       return reply.code(302).headers(redirect(rows[0].url)).send();
     });
   }
+  if (kind === "prototype302") {
+    // The 40-line prototype: targets cached in a Map, visits group-committed with
+    // INSERT … SELECT FROM unnest, two INSERTs in flight, each 302 sent after its COMMIT.
+    const targets = new Map<string, { id: string; url: string }>();
+    const queue: { row: string[]; done: () => void }[] = [];
+    let inFlight = 0;
+    const flush = () => {
+      while (inFlight < 2 && queue.length > 0) {
+        const batch = queue.splice(0, 1000);
+        inFlight++;
+        const column = (i: number) => batch.map((visit) => visit.row[i]);
+        void pool
+          .query(
+            'INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer") SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[])',
+            [column(0), column(1), column(2), column(3)],
+          )
+          .then(() => {
+            for (const visit of batch) visit.done();
+          })
+          .finally(() => {
+            inFlight--;
+            flush();
+          });
+      }
+    };
+    app.get<{ Params: { name: string } }>("/:name", async (request, reply) => {
+      let target = targets.get(request.params.name);
+      if (!target) {
+        const { rows } = await pool.query('SELECT "id", "url" FROM "shortener"."shorts" WHERE "name" = $1', [
+          request.params.name,
+        ]);
+        if (!rows[0]) return reply.code(404).send();
+        target = rows[0] as { id: string; url: string };
+        targets.set(request.params.name, target);
+      }
+      const row = [target.id, request.ip, request.headers["user-agent"] ?? "", request.headers.referer ?? ""];
+      await new Promise<void>((done) => {
+        queue.push({ row, done });
+        flush();
+      });
+      return reply.code(302).headers(redirect(target.url)).send();
+    });
+  }
   if (kind === "selectJson") {
     app.get("/event-types", async () => {
       const { rows } = await pool.query('SELECT * FROM "scheduling"."event_types" ORDER BY "id" LIMIT 100');

@@ -41,6 +41,29 @@ export interface PoolStats {
 
 const pools = new WeakMap<PrismaClient, pg.Pool>();
 
+/** Distinct statements kept prepared, per process (and so per connection at most). */
+export const PREPARED_STATEMENTS_MAX = 500;
+
+/**
+ * Names Prisma's statements so that node-postgres prepares each once per connection and
+ * reuses its plan: PostgreSQL then skips parsing and planning, which for a list with its
+ * relations (LATERAL joins) costs more than running it (docs/performance.md). A statement is
+ * named by its text; past the bound, new texts run unnamed (as before), so a caller varying
+ * a query's shape (e.g. the length of an IN list) cannot grow memory on either side.
+ */
+export function statementNames(max = PREPARED_STATEMENTS_MAX): (query: { sql: string }) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    const known = names.get(sql);
+    if (known !== undefined) return known;
+    // node-postgres runs a statement with an empty name unnamed.
+    if (names.size >= max) return "";
+    const name = `p${names.size + 1}`;
+    names.set(sql, name);
+    return name;
+  };
+}
+
 /** A Prisma client over node-postgres (the Rust-free client needs a driver adapter). */
 export function createPrisma(
   connectionString: string,
@@ -50,7 +73,9 @@ export function createPrisma(
   const pool = new pg.Pool({ ...connectionSettings(connectionString, timeouts), max: poolMax });
   // An idle connection the server dropped must not crash the process; the pool replaces it.
   pool.on("error", () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() }),
+  });
   pools.set(prisma, pool);
   return prisma;
 }
@@ -60,6 +85,28 @@ export function poolOf(prisma: PrismaClient): pg.Pool {
   const pool = pools.get(prisma);
   if (!pool) throw new Error("this Prisma client was not made by createPrisma()");
   return pool;
+}
+
+// Prisma stores DateTime as `timestamp(3)` in UTC; node-postgres would read it as local time.
+const TIMESTAMP_OID = 1114;
+const UTC_TYPES = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === TIMESTAMP_OID && format !== "binary"
+      ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/**
+ * One named (prepared once per connection) statement on the client's pool, bypassing Prisma
+ * for a hot path; rows come back as Prisma would return them (timestamps in UTC).
+ */
+export async function queryPrepared<R extends pg.QueryResultRow>(
+  prisma: PrismaClient,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  const result = await poolOf(prisma).query<R>({ ...statement, values, types: UTC_TYPES });
+  return result.rows;
 }
 
 /** A connection of its own on the client's database, e.g. for LISTEN (never from the pool). */

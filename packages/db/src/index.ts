@@ -5,10 +5,13 @@ export {
   databaseAddress,
   dedicatedConnection,
   type PoolStats,
+  PREPARED_STATEMENTS_MAX,
   type PrismaOptions,
   poolOf,
   poolStats,
+  queryPrepared,
   STATEMENT_TIMEOUT_MS,
+  statementNames,
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";

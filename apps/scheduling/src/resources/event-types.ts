@@ -7,6 +7,7 @@ import {
   EventTypeListQuery,
 } from "@app/schemas/scheduling";
 import { BadRequest, Forbidden } from "../errors.ts";
+import { listEventTypes } from "./event-types-list.ts";
 import { integerId } from "./ids.ts";
 import { type AccessContext, ALL_OPERATIONS, defineResource, selectOf } from "./resource.ts";
 import { schedules } from "./schedules.ts";
@@ -111,6 +112,7 @@ export const eventTypes = defineResource({
   ownerColumn: "userId",
   ownedBy: eventTypesOwnedBy,
   listWhere: (query) => (query.slug ? { slug: { in: query.slug } } : {}),
+  sqlList: listEventTypes,
   references: [
     { field: "teamId", resource: teams, need: "change" },
     { field: "scheduleId", resource: schedules, need: "see" },

@@ -212,13 +212,16 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           ],
         };
         const delegate = resource.delegate(app.prisma);
-        const rows = await delegate.findMany({
-          where,
-          select: resource.select,
-          orderBy: { id: "asc" },
-          skip: (page - 1) * take,
-          take,
-        });
+        const skip = (page - 1) * take;
+        const rows = resource.sqlList
+          ? await resource.sqlList(app.prisma, {
+              viewer: auth.isAdmin ? null : auth.userId,
+              userIds,
+              query,
+              skip,
+              take,
+            })
+          : await delegate.findMany({ where, select: resource.select, orderBy: { id: "asc" }, skip, take });
         if (!resource.countTotal) return { [keys.plural]: rows };
         return { [keys.plural]: rows, total: await delegate.count({ where }) };
       },

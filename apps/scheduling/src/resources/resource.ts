@@ -107,6 +107,12 @@ export interface ResourceDefinition<
   listWhere?: (query: z.output<List>) => WhereOf<M>;
   /** Users answer their list with `total`, as in v1. */
   countTotal?: boolean;
+  /**
+   * The list as one prepared SQL statement instead of Prisma's query, for a hot read whose
+   * Prisma query costs more than the rest of the request (docs/performance.md). It answers
+   * exactly what the generic list would; a test compares the two.
+   */
+  sqlList?: (db: PrismaClient, filter: ListFilter<z.output<List>>) => Promise<Row[]>;
   references?: readonly Reference[];
   /** Extra rules for create beyond the references' (admin-only creation, membership roles). */
   authorizeCreate?: (ctx: AccessContext, body: NonNullable<z.output<NonNullable<Create>>>) => Awaitable<void>;
@@ -131,6 +137,16 @@ export interface ResourceDefinition<
 }
 
 export type Row = Record<string, unknown> & { id: unknown };
+
+/** What the generic list reads: rows `viewer` may see (null: an admin, who sees all), filtered, one page. */
+export interface ListFilter<Query> {
+  viewer: number | null;
+  /** The admin `userId` filter: rows owned by these users. */
+  userIds: number[] | undefined;
+  query: Query;
+  skip: number;
+  take: number;
+}
 
 /** The subset of a Prisma model delegate the factory uses. */
 export interface Delegate {
@@ -167,6 +183,7 @@ export interface Resource {
   ownerColumn?: string;
   actAs?: string;
   countTotal: boolean;
+  sqlList?: (db: PrismaClient, filter: ListFilter<object>) => Promise<Row[]>;
   references: readonly Reference[];
   delegate(db: PrismaClient): Delegate;
   keyWhere(key: unknown): object;
@@ -229,6 +246,7 @@ export function defineResource<
     ownerColumn: definition.ownerColumn,
     actAs: definition.actAs ?? (definition.ownerColumn ? "userId" : undefined),
     countTotal: definition.countTotal ?? false,
+    sqlList: definition.sqlList as Resource["sqlList"],
     references: definition.references ?? [],
     // Prisma's delegates are generic per model; the factory needs only their common shape.
     delegate: (db) => (db as unknown as Record<string, Delegate>)[lowerFirst(definition.model)]!,
