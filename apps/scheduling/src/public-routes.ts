@@ -1,4 +1,5 @@
 // The routes that need no apiKey, each saying so in its config (auth.ts denies the rest).
+import { registerApiReference } from "@app/db/api-reference";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -47,4 +48,7 @@ export async function publicRoutes(app: FastifyInstance) {
     },
     async () => app.swagger() as unknown as Record<string, unknown>,
   );
+
+  // The same document, human-readable; its page and assets are key-less too.
+  await registerApiReference(app, { routeConfig: { public: true } });
 }

@@ -1,3 +1,4 @@
+import { API_REFERENCE_CSP } from "@app/db/api-reference";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -88,6 +89,16 @@ describe("public routes", () => {
     expect(document.security).toEqual([{ ApiKeyAuth: [] }]);
     expect(document.paths["/"].get.security).toEqual([]);
     expect(document.paths["/docs"].get.security).toEqual([]);
+  });
+
+  it("GET /docs/reference serves the API reference page and its assets without a key, under a strict CSP", async () => {
+    for (const url of ["/docs/reference", "/docs/reference/static/swagger-ui-bundle.js"]) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-security-policy"]).toBe(API_REFERENCE_CSP);
+    }
+    const document = (await t.app.inject({ url: "/docs" })).json();
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/docs/"))).toEqual([]);
   });
 
   it("answers an unknown route 404 JSON", async () => {

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
+import { registerApiReference } from "@app/db/api-reference";
 import {
   acceptEmptyJsonBodies,
   capConnections,
@@ -48,7 +49,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
 }
 
-// Paths the service serves itself, besides the API prefix: never usable as short names.
+// Paths the service serves itself, besides the API prefix: never usable as short names
+// ("docs" covers /docs/reference too).
 const OWN_PATHS = ["docs", "health", "ready", "favicon.ico", "robots.txt"];
 
 /** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
@@ -140,6 +142,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
     // Built on first request: by then every route is registered.
     async () => app.swagger(),
   );
+  await registerApiReference(app);
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: config.apiPrefix });
   await app.register(redirectRoutes);

@@ -1,4 +1,5 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { API_REFERENCE_CSP } from "@app/db/api-reference";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
 import { setupShortener } from "./helpers.ts";
@@ -70,5 +71,21 @@ describe("GET /docs", () => {
     const redirect = doc.paths["/{name}"]?.get as OpenAPIV3.OperationObject;
     expect(redirect.security).toEqual([]);
     expect(Object.keys(redirect.responses).sort()).toEqual(["302", "404"]);
+  });
+});
+
+describe("GET /docs/reference", () => {
+  it("serves the API reference page and its assets from the service, under a strict CSP", async () => {
+    const page = await ctx.app.inject({ url: "/docs/reference" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.headers["content-security-policy"]).toBe(API_REFERENCE_CSP);
+    // Every script and stylesheet the page names is a path on this service.
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      expect(asset).toMatch(/^\/docs\/reference\/static\//);
+      expect((await ctx.app.inject({ url: asset })).statusCode).toBe(200);
+    }
   });
 });
