@@ -48,7 +48,21 @@ interface Run {
   errors: number;
 }
 
+// wrk (Debian's package) when installed, as the issue's table was measured: 2 threads, not
+// pinned. Otherwise autocannon (a dev dependency) in its own process, pinned to core 1.
+const WRK = (() => {
+  try {
+    execFileSync("wrk", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch (error) {
+    // wrk --version prints its banner and exits 1.
+    return (error as { status?: number }).status === 1;
+  }
+})();
+const WRK_REPORT = path.join(root, "scripts/bench-wrk-report.lua");
+
 function cannon(url: string, connections: number, seconds: number, rate?: number): Promise<Run> {
+  if (WRK && !rate) return wrk(url, connections, seconds);
   const args = [
     autocannon,
     "-j",
@@ -62,23 +76,48 @@ function cannon(url: string, connections: number, seconds: number, rate?: number
   const [command, argv] = pin
     ? ["taskset", ["-c", "1", process.execPath, ...args]]
     : [process.execPath, args];
+  return collect(command, argv as string[], (r) => {
+    const status = Object.fromEntries(
+      Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]),
+    );
+    return {
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      status,
+      errors: r.errors + r.timeouts,
+    };
+  });
+}
+
+function wrk(url: string, connections: number, seconds: number): Promise<Run> {
+  const argv = ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", WRK_REPORT, url];
+  return collect("wrk", argv, (r) => ({
+    rps: r.requests / (r.duration_us / 1e6),
+    p50: r.p50_ms,
+    p99: r.p99_ms,
+    // wrk counts answers outside 2xx/3xx; every answer a bench server gives here is a 302 or a 200.
+    status: {
+      [url.includes("/event-types") ? "200" : "302"]: r.requests - r.bad_status,
+      other: r.bad_status,
+    },
+    errors: r.socket_errors,
+  }));
+}
+
+// The load generators' JSON reports, read loosely (autocannon's and bench-wrk-report.lua's).
+// biome-ignore lint/suspicious/noExplicitAny: two external report formats, parsed field by field
+type Report = Record<string, any>;
+
+/** Runs a load generator and parses the JSON it prints last. */
+function collect(command: string, argv: string[], parse: (report: Report) => Run): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv as string[], { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.on("exit", () => {
       try {
-        const r = JSON.parse(out);
-        const status = Object.fromEntries(
-          Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]),
-        );
-        resolve({
-          rps: r.requests.average,
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          status,
-          errors: r.errors + r.timeouts,
-        });
+        resolve(parse(JSON.parse(out.trim().split("\n").at(-1) ?? "")));
       } catch (error) {
         reject(error);
       }
@@ -116,7 +155,13 @@ const fmt = (n: number) => n.toFixed(0).padStart(7);
 try {
   const stamp = Date.now();
   const user = await createUser(prisma, `bench-${stamp}@example.com`);
-  const names = { select302: `bs${stamp}`, naive302: `bn${stamp}`, shortener: `ba${stamp}`, bare302: "bare" };
+  const names = {
+    select302: `bs${stamp}`,
+    naive302: `bn${stamp}`,
+    prototype302: `bp${stamp}`,
+    shortener: `ba${stamp}`,
+    bare302: "bare",
+  };
   for (const name of Object.values(names)) {
     if (name !== "bare")
       await prisma.short.create({ data: { userId: user.id, name, url: "https://example.com/" } });
@@ -127,7 +172,15 @@ try {
   });
   const { apiKey } = await issueApiKey(prisma, { userId: owner.id, prefix: "cal_" });
 
-  const kinds = ["bare302", "select302", "naive302", "shortener", "selectJson", "scheduling"] as const;
+  const kinds = [
+    "bare302",
+    "select302",
+    "naive302",
+    "prototype302",
+    "shortener",
+    "selectJson",
+    "scheduling",
+  ] as const;
   const started = Object.fromEntries(
     await Promise.all(kinds.map(async (k) => [k, await startServer(k)] as const)),
   );
@@ -139,6 +192,12 @@ try {
       label: "SELECT + INSERT per request (naive)",
       kind: "naive302",
       url: path302("naive302"),
+      connections: 64,
+    },
+    {
+      label: "prototype: Map + unnest group commit",
+      kind: "prototype302",
+      url: path302("prototype302"),
       connections: 64,
     },
     {
@@ -188,7 +247,7 @@ try {
     );
   } else {
     console.log(
-      `Node ${process.version}, ${cpus().length} cores${pin ? " (servers on core 0, load on core 1)" : ""}; ` +
+      `Node ${process.version}, ${cpus().length} cores${pin ? ", servers on core 0" : ""}; load: ${WRK ? "wrk, 2 threads" : `autocannon${pin ? " on core 1" : ""}`}; ` +
         `${ROUNDS} round(s) × ${SECONDS} s, interleaved, after a ${QUICK ? 1 : 3} s warm-up each\n`,
     );
     for (const target of targets) await cannon(target.url, target.connections, QUICK ? 1 : 3);
