@@ -6,6 +6,7 @@ import {
   capConnections,
   connectionOptions,
   echoRequestIds,
+  logRequests,
   requestId,
 } from "@app/db/http";
 import { createRegistry, instrumentRequests } from "@app/db/metrics";
@@ -53,6 +54,7 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
+    disableRequestLogging: true, // logRequests() writes one line per request instead of two
     ...connectionOptions(limits),
     trustProxy: trustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
@@ -71,6 +73,7 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   acceptEmptyJsonBodies(app);
   capConnections(app, limits);
   echoRequestIds(app);
+  logRequests(app);
   await app.register(openApi);
 
   // App services

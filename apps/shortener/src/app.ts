@@ -6,6 +6,7 @@ import {
   capConnections,
   connectionOptions,
   echoRequestIds,
+  logRequests,
   requestId,
 } from "@app/db/http";
 import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
@@ -58,6 +59,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   const app = Fastify({
     logger: loggerOptions(logger, config.logLevel),
     genReqId: requestId,
+    disableRequestLogging: true, // logRequests() writes one line per request instead of two
     ...connectionOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
@@ -79,6 +81,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   echoRequestIds(app);
+  logRequests(app);
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);

@@ -39,7 +39,10 @@ it("never writes a bearer token to the request log", async () => {
   });
   await app.inject({ url: "/api/me", headers: { authorization: "Bearer shr_wrong-token-value" } });
   const log = lines.join("");
-  expect(log).toContain("incoming request");
+  // One access line per request, with the request and its status.
+  const access = lines.filter((line) => line.includes('"request completed"')).map((line) => JSON.parse(line));
+  expect(access.map((line) => line.res.statusCode)).toEqual([200, 201, 401]);
+  expect(access[0]).toMatchObject({ req: { method: "GET", url: "/api/me" } });
   expect(log).not.toContain(user.token);
   expect(log).not.toContain("shr_wrong-token-value");
 });
