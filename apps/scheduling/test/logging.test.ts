@@ -53,7 +53,9 @@ describe("request logs", () => {
 
     const logged = lines.join("\n");
     // One access line per request, with the request and its status.
-    const access = lines.filter((line) => line.includes('"request completed"')).map((line) => JSON.parse(line));
+    const access = lines
+      .filter((line) => line.includes('"request completed"'))
+      .map((line) => JSON.parse(line));
     // (the malformed URL is refused by the router, before any hook runs: no access line)
     expect(access).toHaveLength(requests.length);
     expect(access[0]).toMatchObject({ req: { method: "GET" }, res: { statusCode: 404 } });
