@@ -1,7 +1,7 @@
 // Shared by every scheduling test file: one migrated database per file, the real app on it.
 import { createPrisma, type PrismaClient, type User } from "@app/db";
-import { createTestDatabase, type TestDatabase } from "@app/db/testing";
-import { afterAll, beforeAll } from "vitest";
+import { createTestDatabase, secretScan, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, expect } from "vitest";
 import { issueApiKey } from "../src/api-keys.ts";
 import { type BuildAppOptions, buildApp, type SchedulingApp } from "../src/app.ts";
 import { loadConfig, type SchedulingConfig } from "../src/config.ts";
@@ -41,12 +41,17 @@ export function setupApp(
     database = await createTestDatabase();
     const config = testConfig(overrides);
     const prisma = createPrisma(database.url, { poolMax: 4 });
-    const app = await buildApp({ config, prisma, ...options });
+    // Logs at trace into the secret scan unless the test reads its own logs.
+    const logger = options.logger ?? { level: "trace", stream: secretScan.logStream };
+    const app = await buildApp({ config, prisma, ...options, logger });
+    secretScan.watch(app);
     await routes?.(app);
     await app.ready();
     state = { app, prisma, config, databaseUrl: database.url };
   });
   afterAll(async () => {
+    // No key this file created was logged or answered, whatever its requests did.
+    expect(secretScan.leaks()).toEqual([]);
     await state?.app.close();
     await state?.prisma.$disconnect();
     await database?.drop();
@@ -97,6 +102,7 @@ export async function createUser(
     },
   });
   const { apiKey } = await issueApiKey(prisma, { userId: user.id, prefix });
+  secretScan.remember(apiKey);
   return { user, apiKey };
 }
 

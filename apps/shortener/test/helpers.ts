@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, type TestDatabase } from "@app/db/testing";
-import { afterAll, beforeAll } from "vitest";
+import { createTestDatabase, secretScan, type TestDatabase } from "@app/db/testing";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createUser } from "../src/accounts.ts";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig, type ShortenerConfig } from "../src/config.ts";
@@ -20,10 +20,15 @@ export function setupShortener(overrides: Partial<ShortenerConfig> = {}): Shorte
     ctx.db = await createTestDatabase();
     ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5 });
     ctx.config = defaultConfig({ shortBaseUrl: "https://sho.rt", ...overrides });
-    ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma });
+    // Logs at trace into the secret scan, which also reads every answer.
+    const logger = { level: "trace", stream: secretScan.logStream };
+    ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma, logger });
+    secretScan.watch(ctx.app);
     await ctx.app.ready();
   });
   afterAll(async () => {
+    // No token this file created was logged or answered, whatever its requests did.
+    expect(secretScan.leaks()).toEqual([]);
     await ctx.app?.close();
     await ctx.prisma?.$disconnect();
     await ctx.db?.drop();
@@ -37,6 +42,7 @@ let counter = 0;
 export async function newUser(prisma: PrismaClient) {
   const email = `user${++counter}-${process.pid}-${Date.now()}@example.com`;
   const user = await createUser(prisma, email);
+  secretScan.remember(user.token);
   return { ...user, email, headers: { authorization: `Bearer ${user.token}` } };
 }
 

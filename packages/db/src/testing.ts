@@ -148,3 +148,51 @@ export function metricValue(
   }
   return undefined;
 }
+
+/**
+ * Watches a test file for leaked secrets: every token and API key the file creates is
+ * remembered, and every line its apps log (at trace level) and every answer they send
+ * (status line headers and body) is checked against them as it is written. One per file
+ * (vitest isolates modules per file); the app helpers wire it in and assert at the end.
+ */
+export const secretScan = (() => {
+  const secrets = new Set<string>();
+  const leaks: string[] = [];
+  const check = (where: string, text: string) => {
+    for (const secret of secrets) {
+      if (!text.includes(secret)) continue;
+      // The report must not spread the secret further: it quotes the text with it cut out.
+      leaks.push(
+        `${where} contains ${secret.slice(0, 8)}…: ${text.replaceAll(secret, "[SECRET]").slice(0, 300)}`,
+      );
+    }
+  };
+  return {
+    /** A token or key: the whole value and its random part (after the prefix) must never show. */
+    remember(secret: string): void {
+      secrets.add(secret);
+      const random = secret.slice(secret.indexOf("_") + 1);
+      if (random.length >= 16) secrets.add(random);
+    },
+    /** A pino destination: pass as `logger: { level: "trace", stream: secretScan.logStream }`. */
+    logStream: { write: (line: string) => check("log line", line) },
+    /** Checks every answer of `app`, headers and body. */
+    watch(app: {
+      addHook(
+        name: "onSend",
+        hook: (request: unknown, reply: { getHeaders(): object }, payload: unknown) => Promise<unknown>,
+      ): unknown;
+    }): void {
+      app.addHook("onSend", async (_request, reply, payload) => {
+        const body = typeof payload === "string" || Buffer.isBuffer(payload) ? String(payload) : "";
+        check("answer", `${JSON.stringify(reply.getHeaders())}\n${body}`);
+        return payload;
+      });
+    },
+    leaks: (): readonly string[] => leaks,
+    /** How many secrets were watched (a scan that watched nothing proves nothing). */
+    get size(): number {
+      return secrets.size;
+    },
+  };
+})();
