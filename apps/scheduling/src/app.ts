@@ -2,11 +2,11 @@
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
 import {
+  AccessLog,
   acceptEmptyJsonBodies,
   capConnections,
   connectionOptions,
   echoRequestIds,
-  logRequests,
   requestId,
 } from "@app/db/http";
 import { createRegistry, instrumentRequests } from "@app/db/metrics";
@@ -54,7 +54,7 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
-    disableRequestLogging: true, // logRequests() writes one line per request instead of two
+    logController: new AccessLog(),
     ...connectionOptions(limits),
     trustProxy: trustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
@@ -73,7 +73,6 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   acceptEmptyJsonBodies(app);
   capConnections(app, limits);
   echoRequestIds(app);
-  logRequests(app);
   await app.register(openApi);
 
   // App services

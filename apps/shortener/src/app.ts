@@ -2,11 +2,11 @@ import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
 import { registerApiReference } from "@app/db/api-reference";
 import {
+  AccessLog,
   acceptEmptyJsonBodies,
   capConnections,
   connectionOptions,
   echoRequestIds,
-  logRequests,
   requestId,
 } from "@app/db/http";
 import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
@@ -59,7 +59,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   const app = Fastify({
     logger: loggerOptions(logger, config.logLevel),
     genReqId: requestId,
-    disableRequestLogging: true, // logRequests() writes one line per request instead of two
+    logController: new AccessLog(),
     ...connectionOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
@@ -81,7 +81,6 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   echoRequestIds(app);
-  logRequests(app);
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);

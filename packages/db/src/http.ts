@@ -1,7 +1,7 @@
 // HTTP details both services share: request ids and how an empty JSON body is read.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyInstance } from "fastify";
+import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 
 const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
@@ -20,14 +20,28 @@ export function echoRequestIds(app: FastifyInstance): void {
 
 /**
  * One access-log line per request, written as its response is sent (request, status, time),
- * in place of Fastify's two (`disableRequestLogging: true` in the app's options): half the
- * log writes per request (docs/performance.md). Routes with a quieter logLevel (the redirect)
- * skip it.
+ * in place of Fastify's two (incoming + completed): half the log writes per request
+ * (docs/performance.md). Fastify's other lines (errors, 404s) are unchanged. Routes with a
+ * quieter logLevel (the redirect) skip it. Pass as the app's `logController`.
  */
-export function logRequests(app: FastifyInstance): void {
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-  });
+export class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        "request errored",
+      );
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+    }
+  }
 }
 
 /**
