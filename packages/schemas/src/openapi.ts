@@ -73,3 +73,21 @@ function useInputNamesWhereUnambiguous<T extends object>(
   }
   return renamed as T;
 }
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/**
+ * The committed form of a document (`openapi/*.json`): keys sorted at every level, 2-space
+ * indent, final newline, so regenerating an unchanged API is byte-for-byte a no-op.
+ */
+export function renderOpenApi(document: unknown): string {
+  return `${JSON.stringify(sortKeys(document), null, 2)}\n`;
+}
