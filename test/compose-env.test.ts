@@ -1,7 +1,7 @@
 // CI does not run Docker (it was verified by hand: docs/decisions.md), so this test checks what
 // compose would use: the services, the image, healthchecks, restart policy and variables,
 // against .env.example and the services' config schemas; and what the image build leaves out.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { ShortenerConfigSchema } from "@app/shortener/config";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -68,6 +68,17 @@ describe("the image", () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^CMD \["node", /m);
     expect(dockerfile).toContain("--prod");
+  });
+
+  it("copies every workspace package's manifest before `pnpm install --frozen-lockfile`", () => {
+    const dockerfile = read("Dockerfile");
+    const manifests = ["apps", "packages"].flatMap((folder) =>
+      readdirSync(new URL(`${folder}/`, root))
+        .map((name) => `${folder}/${name}/package.json`)
+        .filter((file) => existsSync(new URL(file, root))),
+    );
+    expect(manifests).toContain("packages/shortener-sdk/package.json");
+    for (const manifest of manifests) expect(dockerfile, manifest).toContain(`COPY ${manifest} ${manifest}`);
   });
 
   it("only sets variables that .env.example documents, and listens on all interfaces", () => {

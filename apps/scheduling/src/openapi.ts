@@ -54,17 +54,5 @@ async function openApiPlugin(app: FastifyInstance) {
 
 export default fp(openApiPlugin, { name: "openapi", fastify: "5.x" });
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
-}
-
-/** The committed form of the document: keys sorted at every level, 2-space indent, final newline. */
-export function renderOpenApi(document: unknown): string {
-  return `${JSON.stringify(sortKeys(document), null, 2)}\n`;
-}
+/** The committed form of the document (shared with the shortener). */
+export { renderOpenApi } from "@app/schemas/openapi";

@@ -29,3 +29,6 @@ export function markPlainTextResponses<T extends object>(document: T): T {
   }
   return document;
 }
+
+/** The committed form of the document (shared with scheduling). */
+export { renderOpenApi } from "@app/schemas/openapi";

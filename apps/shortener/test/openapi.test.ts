@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { API_REFERENCE_CSP } from "@app/db/api-reference";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
+import { generateOpenApi, OPENAPI_FILE } from "../src/openapi-sync.ts";
 import { setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -11,6 +13,25 @@ async function document(): Promise<OpenAPIV3.Document> {
   expect(res.statusCode).toBe(200);
   return res.json();
 }
+
+describe("OpenAPI document", () => {
+  // The test app has its own SHORT_BASE_URL (the document's server); the committed document is
+  // built from the defaults, exactly as the sync script builds it.
+  it("is what openapi/shortener.json holds (regenerate: pnpm exec tsx apps/shortener/src/openapi-sync.ts)", async () => {
+    expect(await generateOpenApi()).toBe(await readFile(OPENAPI_FILE, "utf8"));
+  });
+
+  it("is served as committed, apart from the server URL", async () => {
+    const committed = JSON.parse(await readFile(OPENAPI_FILE, "utf8"));
+    expect({ ...(await document()), servers: committed.servers }).toEqual(committed);
+  });
+
+  it("is a valid OpenAPI 3.0.3 document as committed", async () => {
+    const committed = JSON.parse(await readFile(OPENAPI_FILE, "utf8"));
+    expect(committed.openapi).toBe("3.0.3");
+    await expect(SwaggerParser.validate(committed)).resolves.toBeDefined();
+  });
+});
 
 describe("GET /docs", () => {
   it("serves a valid OpenAPI 3.0 document without auth", async () => {

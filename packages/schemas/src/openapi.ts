@@ -21,7 +21,7 @@ function collectRefs(value: unknown, into: Set<string>): void {
  * other's document, along with unused input/output twins.
  */
 export function tidyComponents<T extends object>(document: T): T {
-  const doc = document as Json;
+  const doc = fitForOpenApi30(document) as Json;
   const schemas = (doc.components as Json | undefined)?.schemas as Record<string, unknown> | undefined;
   if (!schemas) return document;
   const reached = new Set<string>();
@@ -40,7 +40,47 @@ export function tidyComponents<T extends object>(document: T): T {
   // Every registered id appears twice before pruning: `<id>` and its request-side twin.
   const registered = new Set(Object.keys(schemas));
   for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
-  return useInputNamesWhereUnambiguous(document, schemas, registered);
+  return useInputNamesWhereUnambiguous(doc as T, schemas, registered);
+}
+
+/**
+ * Rewrites what zod's OpenAPI 3.0 output states in ways 3.0.3 gives no meaning to (found by
+ * `pnpm openapi:lint`), without changing what is accepted; returns a copy.
+ * - `nullable: true` counts only next to `type` (3.0.3, Schema Object): beside an `anyOf` it
+ *   becomes one more member that accepts null alone (the form the document already uses for
+ *   `z.null()`); on a schema with no `type` and no composition (any value, which already
+ *   includes null) it is dropped.
+ * - An `anyOf` of one member is that member (when no keyword would be overwritten).
+ */
+export function fitForOpenApi30<T>(document: T): T {
+  return fit(document) as T;
+}
+
+const COMPOSITION = ["anyOf", "oneOf", "allOf", "not", "$ref"];
+/** OpenAPI 3.0's schema of `null` and nothing else: `nullable` applies to a `type`, `enum` leaves only null. */
+const NULL_ONLY = { enum: [null], nullable: true, type: "string" };
+
+function fit(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fit);
+  if (value === null || typeof value !== "object") return value;
+  const schema = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, fit(child)])) as Json;
+  const anyOf = Array.isArray(schema.anyOf) ? (schema.anyOf as Json[]) : undefined;
+  if (schema.nullable === true && !("type" in schema)) {
+    if (anyOf) {
+      delete schema.nullable;
+      schema.anyOf = [...anyOf, { ...NULL_ONLY }];
+    } else if (!COMPOSITION.some((key) => key in schema) && !("enum" in schema)) {
+      delete schema.nullable;
+    }
+  }
+  if (Array.isArray(schema.anyOf) && schema.anyOf.length === 1) {
+    const [member] = schema.anyOf as Json[];
+    const { anyOf: _single, ...rest } = schema;
+    if (member && typeof member === "object" && Object.keys(member).every((key) => !(key in rest))) {
+      return { ...rest, ...member };
+    }
+  }
+  return schema;
 }
 
 const INPUT_SUFFIX = "Input";
@@ -72,4 +112,22 @@ function useInputNamesWhereUnambiguous<T extends object>(
     delete renamedSchemas[from];
   }
   return renamed as T;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/**
+ * The committed form of a document (`openapi/*.json`): keys sorted at every level, 2-space
+ * indent, final newline, so regenerating an unchanged API is byte-for-byte a no-op.
+ */
+export function renderOpenApi(document: unknown): string {
+  return `${JSON.stringify(sortKeys(document), null, 2)}\n`;
 }

@@ -1,0 +1,7196 @@
+// Generated from openapi/scheduling.json by `pnpm sdk:generate` (openapi-typescript). Do not edit:
+// change the API, run `pnpm openapi:generate`, then `pnpm sdk:generate`.
+
+export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Welcome message pointing to the docs */
+        get: operations["getWelcome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the attendees you can see */
+        get: operations["listAttendees"];
+        put?: never;
+        /** Create a attendee */
+        post: operations["addAttendee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendees/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a attendee */
+        get: operations["getAttendeeById"];
+        put?: never;
+        post?: never;
+        /** Delete a attendee */
+        delete: operations["removeAttendeeById"];
+        options?: never;
+        head?: never;
+        /** Edit a attendee */
+        patch: operations["editAttendeeById"];
+        trace?: never;
+    };
+    "/api/v1/availabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the availabilities you can see */
+        get: operations["listAvailabilities"];
+        put?: never;
+        /** Create a availability */
+        post: operations["addAvailability"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/availabilities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a availability */
+        get: operations["getAvailabilityById"];
+        put?: never;
+        post?: never;
+        /** Delete a availability */
+        delete: operations["removeAvailabilityById"];
+        options?: never;
+        head?: never;
+        /** Edit a availability */
+        patch: operations["editAvailabilityById"];
+        trace?: never;
+    };
+    "/api/v1/booking-references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the booking references you can see */
+        get: operations["listBookingReferences"];
+        put?: never;
+        /** Create a booking reference */
+        post: operations["addBookingReference"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/booking-references/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a booking reference */
+        get: operations["getBookingReferenceById"];
+        put?: never;
+        post?: never;
+        /** Delete a booking reference */
+        delete: operations["removeBookingReferenceById"];
+        options?: never;
+        head?: never;
+        /** Edit a booking reference */
+        patch: operations["editBookingReferenceById"];
+        trace?: never;
+    };
+    "/api/v1/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bookings you organise
+         * @description v1's filters: attendeeEmail (repeatable), dateFrom, dateTo, status=upcoming, sortBy + order, expand=team. Admins see every booking and may filter by userId (organizer or attendee).
+         */
+        get: operations["listBookings"];
+        put?: never;
+        /**
+         * Book a slot of an event type
+         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200).
+         */
+        post: operations["addBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a booking */
+        get: operations["getBookingById"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a booking (the row is kept, status CANCELLED)
+         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again.
+         */
+        delete: operations["removeBookingById"];
+        options?: never;
+        head?: never;
+        /** Edit a booking */
+        patch: operations["editBookingById"];
+        trace?: never;
+    };
+    "/api/v1/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a booking (the row is kept, status CANCELLED)
+         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again.
+         */
+        delete: operations["cancelBookingById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-inputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the custom inputs you can see */
+        get: operations["listCustomInputs"];
+        put?: never;
+        /** Create a custom input */
+        post: operations["addCustomInput"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-inputs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a custom input */
+        get: operations["getCustomInputById"];
+        put?: never;
+        post?: never;
+        /** Delete a custom input */
+        delete: operations["removeCustomInputById"];
+        options?: never;
+        head?: never;
+        /** Edit a custom input */
+        patch: operations["editCustomInputById"];
+        trace?: never;
+    };
+    "/api/v1/destination-calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the destination calendars you can see */
+        get: operations["listDestinationCalendars"];
+        put?: never;
+        /** Create a destination calendar */
+        post: operations["addDestinationCalendar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/destination-calendars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a destination calendar */
+        get: operations["getDestinationCalendarById"];
+        put?: never;
+        post?: never;
+        /** Delete a destination calendar */
+        delete: operations["removeDestinationCalendarById"];
+        options?: never;
+        head?: never;
+        /** Edit a destination calendar */
+        patch: operations["editDestinationCalendarById"];
+        trace?: never;
+    };
+    "/api/v1/event-references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the event references you can see */
+        get: operations["listEventReferences"];
+        put?: never;
+        /** Create a event reference */
+        post: operations["addEventReference"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-references/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a event reference */
+        get: operations["getEventReferenceById"];
+        put?: never;
+        post?: never;
+        /** Delete a event reference */
+        delete: operations["removeEventReferenceById"];
+        options?: never;
+        head?: never;
+        /** Edit a event reference */
+        patch: operations["editEventReferenceById"];
+        trace?: never;
+    };
+    "/api/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the event types you can see */
+        get: operations["listEventTypes"];
+        put?: never;
+        /** Create a event type */
+        post: operations["addEventType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a event type */
+        get: operations["getEventTypeById"];
+        put?: never;
+        post?: never;
+        /** Delete a event type */
+        delete: operations["removeEventTypeById"];
+        options?: never;
+        head?: never;
+        /** Edit a event type */
+        patch: operations["editEventTypeById"];
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user the apiKey belongs to */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the memberships you can see */
+        get: operations["listMemberships"];
+        put?: never;
+        /** Create a membership */
+        post: operations["addMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/memberships/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a membership */
+        get: operations["getMembershipById"];
+        put?: never;
+        post?: never;
+        /** Delete a membership */
+        delete: operations["removeMembershipById"];
+        options?: never;
+        head?: never;
+        /** Edit a membership */
+        patch: operations["editMembershipById"];
+        trace?: never;
+    };
+    "/api/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the payments you can see */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment */
+        get: operations["getPaymentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the schedules you can see */
+        get: operations["listSchedules"];
+        put?: never;
+        /** Create a schedule */
+        post: operations["addSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a schedule */
+        get: operations["getScheduleById"];
+        put?: never;
+        post?: never;
+        /** Delete a schedule */
+        delete: operations["removeScheduleById"];
+        options?: never;
+        head?: never;
+        /** Edit a schedule */
+        patch: operations["editScheduleById"];
+        trace?: never;
+    };
+    "/api/v1/selected-calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the selected calendars you can see */
+        get: operations["listSelectedCalendars"];
+        put?: never;
+        /** Create a selected calendar */
+        post: operations["addSelectedCalendar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/selected-calendars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a selected calendar */
+        get: operations["getSelectedCalendarById"];
+        put?: never;
+        post?: never;
+        /** Delete a selected calendar */
+        delete: operations["removeSelectedCalendarById"];
+        options?: never;
+        head?: never;
+        /** Edit a selected calendar */
+        patch: operations["editSelectedCalendarById"];
+        trace?: never;
+    };
+    "/api/v1/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bookable start times of an event type
+         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). The range may span at most 93 days.
+         */
+        get: operations["getSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the teams you can see */
+        get: operations["listTeams"];
+        put?: never;
+        /** Create a team */
+        post: operations["addTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a team */
+        get: operations["getTeamById"];
+        put?: never;
+        post?: never;
+        /** Delete a team */
+        delete: operations["removeTeamById"];
+        options?: never;
+        head?: never;
+        /** Edit a team */
+        patch: operations["editTeamById"];
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the users you can see */
+        get: operations["listUsers"];
+        put?: never;
+        /** Create a user */
+        post: operations["addUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user */
+        get: operations["getUserById"];
+        put?: never;
+        post?: never;
+        /** Delete a user */
+        delete: operations["removeUserById"];
+        options?: never;
+        head?: never;
+        /** Edit a user */
+        patch: operations["editUserById"];
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.0.3 document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The database (and Redis, when REDIS_URL is set) is reachable */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error: a message; validation failures also list each issue */
+        ApiError: {
+            issues?: {
+                message: string;
+                path: string;
+            }[];
+            message: string;
+        };
+        ApiMessage: {
+            message: string;
+        };
+        /** @description A person attending a booking */
+        Attendee: {
+            bookingId: number | null;
+            email: string;
+            id: number;
+            name: string;
+            timeZone: string;
+        };
+        AttendeeCreate: {
+            /** @description One of your bookings */
+            bookingId: number;
+            /** Format: email */
+            email: string;
+            name: string;
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone: string;
+        };
+        AttendeeEdit: {
+            /** @description Moves the attendee to another of your bookings */
+            bookingId?: number;
+            /** Format: email */
+            email?: string;
+            name?: string;
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string;
+        };
+        /** @description A weekly (or one-day) slot of a schedule */
+        Availability: {
+            /**
+             * Format: date-time
+             * @description Set for a one-day override
+             */
+            date: string | null;
+            days: number[];
+            /**
+             * Format: date-time
+             * @description Time of day (UTC) on 1970-01-01
+             */
+            endTime: string;
+            id: number;
+            scheduleId: number | null;
+            /**
+             * Format: date-time
+             * @description Time of day (UTC) on 1970-01-01
+             */
+            startTime: string;
+        };
+        AvailabilityCreate: {
+            /** @description YYYY-MM-DD or an ISO 8601 date-time */
+            date?: string | (null);
+            /**
+             * @description Week days, 0 = Sunday ... 6 = Saturday
+             * @default []
+             */
+            days?: number[];
+            /** @description HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken */
+            endTime: string;
+            /** @description One of your schedules */
+            scheduleId: number;
+            /** @description HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken */
+            startTime: string;
+        };
+        AvailabilityEdit: {
+            /** @description YYYY-MM-DD or an ISO 8601 date-time */
+            date?: string | (null);
+            /** @description Week days, 0 = Sunday ... 6 = Saturday */
+            days?: number[];
+            /** @description HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken */
+            endTime?: string;
+            /** @description Moves the slot to another of your schedules */
+            scheduleId?: number;
+            /** @description HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken */
+            startTime?: string;
+        };
+        /** @description A booked meeting, as v1 returned it */
+        Booking: {
+            attendees: {
+                email: string;
+                id: number;
+                locale: string | null;
+                name: string;
+                timeZone: string;
+            }[];
+            cancelledBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /** Format: date-time */
+            endTime: string;
+            eventTypeId: number | null;
+            fromReschedule: string | null;
+            id: number;
+            metadata: unknown;
+            payment: {
+                id: number;
+                /** @enum {string|null} */
+                paymentOption: "ON_BOOKING" | "HOLD" | null;
+                success: boolean;
+            }[];
+            rescheduledBy: string | null;
+            /** @description The booker's answers; null for bookings made with legacy fields */
+            responses: unknown;
+            /** Format: date-time */
+            startTime: string;
+            /** @enum {string} */
+            status: "ACCEPTED" | "PENDING" | "CANCELLED" | "REJECTED";
+            title: string;
+            uid: string;
+            /** @description The organizer */
+            user: {
+                email: string;
+                locale: string | null;
+                name: string | null;
+                timeZone: string;
+            } | null;
+            /** @description The organizer */
+            userId: number | null;
+        };
+        BookingCancelled: {
+            bookingId: number;
+            bookingUid: string;
+            message: string;
+            onlyRemovedAttendee: boolean;
+            /** @enum {boolean} */
+            success: true;
+        };
+        BookingCreate: {
+            customInputs?: {
+                label: string;
+                value: string | boolean;
+            }[];
+            description?: string | null;
+            /** Format: email */
+            email?: string;
+            /** @description Default: start + the event type's length; otherwise it must match it */
+            end?: string;
+            /** @description The event type to book (any user's: a booking page is public, as in v1) */
+            eventTypeId: unknown;
+            guests?: string[];
+            /** @description The booker's language (the attendee's locale) */
+            language: string;
+            location?: string;
+            /**
+             * @description String values only, as in v1
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            name?: string;
+            /** @description Accepted; this server sends no e-mail */
+            noEmail?: boolean;
+            notes?: string;
+            /** @description Accepted; one booking is made, as in v1 */
+            recurringCount?: number;
+            rescheduleReason?: string;
+            /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}` */
+            responses?: {
+                /** Format: email */
+                email: string;
+                guests?: string[];
+                location?: string | {
+                    optionValue?: string;
+                    value: string;
+                };
+                name: string | {
+                    firstName: string;
+                    lastName?: string;
+                };
+                notes?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            smsReminderNumber?: string | null;
+            /** @description Start instant */
+            start: string;
+            /** @description The booker's zone */
+            timeZone: string;
+            /** @description Default: "<event type> between <host> and <booker>" */
+            title?: string;
+        };
+        BookingCreated: {
+            attendees: ({
+                email: string;
+                id: number;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            creationSource: string | null;
+            /** Format: date-time */
+            endTime: string;
+            eventTypeId: number | null;
+            id: number;
+            isDryRun: boolean;
+            payment: unknown[];
+            paymentRequired: boolean;
+            references: unknown[];
+            /** Format: date-time */
+            startTime: string;
+            /** @enum {string} */
+            status: "ACCEPTED" | "PENDING" | "CANCELLED" | "REJECTED";
+            title: string;
+            uid: string;
+            user: {
+                /** @enum {string|null} */
+                email: null;
+                name: string | null;
+                timeZone: string;
+                username: string | null;
+            };
+            userId: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        BookingEdit: {
+            /** Format: email */
+            cancelledBy?: string;
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            endTime?: string;
+            eventTypeId?: number | null;
+            /** Format: email */
+            rescheduledBy?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            startTime?: string;
+            /** @enum {string} */
+            status?: "ACCEPTED" | "PENDING" | "CANCELLED" | "REJECTED";
+            title?: string;
+            /** @description Admins only: change the organizer */
+            userId?: number;
+        };
+        BookingExpanded: {
+            attendees: {
+                email: string;
+                id: number;
+                locale: string | null;
+                name: string;
+                timeZone: string;
+            }[];
+            cancelledBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /** Format: date-time */
+            endTime: string;
+            /** @description Only with `expand=team` */
+            eventType?: {
+                slug: string;
+                team: {
+                    name: string;
+                    slug: string | null;
+                } | null;
+                title: string;
+            } | null;
+            eventTypeId: number | null;
+            fromReschedule: string | null;
+            id: number;
+            metadata: unknown;
+            payment: {
+                id: number;
+                /** @enum {string|null} */
+                paymentOption: "ON_BOOKING" | "HOLD" | null;
+                success: boolean;
+            }[];
+            rescheduledBy: string | null;
+            /** @description The booker's answers; null for bookings made with legacy fields */
+            responses: unknown;
+            /** Format: date-time */
+            startTime: string;
+            /** @enum {string} */
+            status: "ACCEPTED" | "PENDING" | "CANCELLED" | "REJECTED";
+            title: string;
+            uid: string;
+            /** @description The organizer */
+            user: {
+                email: string;
+                locale: string | null;
+                name: string | null;
+                timeZone: string;
+            } | null;
+            /** @description The organizer */
+            userId: number | null;
+        };
+        /** @description A booking's record in an external calendar or video app */
+        BookingReference: {
+            bookingId: number | null;
+            deleted: boolean | null;
+            id: number;
+            meetingId: string | null;
+            meetingPassword: string | null;
+            meetingUrl: string | null;
+            type: string;
+            uid: string;
+        };
+        BookingReferenceCreate: {
+            /** @description One of your bookings */
+            bookingId: number;
+            credentialId?: number | null;
+            deleted?: boolean | null;
+            externalCalendarId?: string | null;
+            meetingId?: string | null;
+            meetingPassword?: string | null;
+            /**
+             * Format: uri
+             * @description http(s) only: clients open it
+             */
+            meetingUrl?: string | null;
+            thirdPartyRecurringEventId?: string | null;
+            /** @description e.g. google_calendar, daily_video */
+            type: string;
+            /** @description The external system's id of the event */
+            uid: string;
+        };
+        BookingReferenceEdit: {
+            /** @description One of your bookings */
+            bookingId?: number;
+            credentialId?: number | null;
+            deleted?: boolean | null;
+            externalCalendarId?: string | null;
+            meetingId?: string | null;
+            meetingPassword?: string | null;
+            /**
+             * Format: uri
+             * @description http(s) only: clients open it
+             */
+            meetingUrl?: string | null;
+            thirdPartyRecurringEventId?: string | null;
+            /** @description e.g. google_calendar, daily_video */
+            type?: string;
+            /** @description The external system's id of the event */
+            uid?: string;
+        };
+        /** @description Where new bookings are written: a user's (userId set) or an event type's (eventTypeId set) */
+        DestinationCalendar: {
+            eventTypeId: number | null;
+            externalId: string;
+            id: number;
+            integration: string;
+            primaryEmail: string | null;
+            userId: number | null;
+        };
+        DestinationCalendarCreate: {
+            /** @description One of the owner's event types; without it the calendar is the user's own */
+            eventTypeId?: number;
+            /** @description The calendar's id in that integration */
+            externalId: string;
+            /** @description e.g. google_calendar */
+            integration: string;
+            /** Format: email */
+            primaryEmail?: string | null;
+            /** @description Admins only: the user the calendar is for */
+            userId?: number;
+        };
+        DestinationCalendarEdit: {
+            externalId?: string;
+            integration?: string;
+            /** Format: email */
+            primaryEmail?: string | null;
+        };
+        /** @description The video meeting of a booking (one per booking) */
+        EventReference: {
+            bookingId: number;
+            dailyurl: string;
+            id: number;
+        };
+        EventReferenceCreate: {
+            /** @description One of your bookings, without an event reference yet */
+            bookingId: number;
+            /** @description The meeting token; stored, never returned */
+            dailytoken: string;
+            /**
+             * Format: uri
+             * @description The meeting room's URL
+             */
+            dailyurl: string;
+        };
+        EventReferenceEdit: {
+            /** @description Stored, never returned */
+            dailytoken?: string;
+            /** Format: uri */
+            dailyurl?: string;
+        };
+        /** @description A bookable kind of meeting, personal or of a team */
+        EventType: {
+            afterEventBuffer: number;
+            assignAllTeamMembers: boolean;
+            beforeEventBuffer: number;
+            bookingFields: unknown;
+            bookingLimits: unknown;
+            currency: string;
+            customInputs: components["schemas"]["EventTypeCustomInput"][];
+            description: string | null;
+            disableGuests: boolean;
+            durationLimits: unknown;
+            eventName: string | null;
+            hidden: boolean;
+            hideCalendarNotes: boolean;
+            hosts: {
+                isFixed: boolean;
+                scheduleId: number | null;
+                userId: number;
+            }[];
+            id: number;
+            /** @description Minutes */
+            length: number;
+            locations: unknown;
+            metadata: unknown;
+            minimumBookingNotice: number;
+            onlyShowFirstAvailableSlot: boolean;
+            parentId: number | null;
+            periodCountCalendarDays: boolean | null;
+            periodDays: number | null;
+            /** Format: date-time */
+            periodEndDate: string | null;
+            /** Format: date-time */
+            periodStartDate: string | null;
+            /** @enum {string} */
+            periodType: "UNLIMITED" | "ROLLING" | "ROLLING_WINDOW" | "RANGE";
+            position: number;
+            price: number;
+            recurringEvent: unknown;
+            requiresConfirmation: boolean;
+            scheduleId: number | null;
+            /** @enum {string|null} */
+            schedulingType: "ROUND_ROBIN" | "COLLECTIVE" | "MANAGED" | null;
+            seatsPerTimeSlot: number | null;
+            seatsShowAttendees: boolean | null;
+            seatsShowAvailabilityCount: boolean | null;
+            slotInterval: number | null;
+            slug: string;
+            successRedirectUrl: string | null;
+            teamId: number | null;
+            timeZone: string | null;
+            title: string;
+            /** @description The owner; null for a team event type */
+            userId: number | null;
+        };
+        EventTypeCreate: {
+            /** @description Minutes */
+            afterEventBuffer?: number;
+            assignAllTeamMembers?: boolean;
+            /** @description Minutes */
+            beforeEventBuffer?: number;
+            bookingFields?: {
+                [key: string]: unknown;
+            }[] | null;
+            bookingLimits?: {
+                PER_DAY?: number;
+                PER_MONTH?: number;
+                PER_WEEK?: number;
+                PER_YEAR?: number;
+            } | null;
+            currency?: string;
+            description?: string | null;
+            disableGuests?: boolean;
+            durationLimits?: {
+                PER_DAY?: number;
+                PER_MONTH?: number;
+                PER_WEEK?: number;
+                PER_YEAR?: number;
+            } | null;
+            eventName?: string | null;
+            hidden?: boolean;
+            hideCalendarNotes?: boolean;
+            /** @description Given on edit, replaces the hosts; absent, keeps them */
+            hosts?: {
+                /** @default false */
+                isFixed?: boolean;
+                /** @description One of that host's schedules */
+                scheduleId?: number | null;
+                /** @description The owner, or an accepted member of the event type's team */
+                userId: number;
+            }[];
+            /** @description Minutes */
+            length: number;
+            locations?: ({
+                /**
+                 * Format: uri
+                 * @description http(s) only: booking pages and clients open it
+                 */
+                link?: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Minutes */
+            minimumBookingNotice?: number;
+            onlyShowFirstAvailableSlot?: boolean;
+            periodCountCalendarDays?: boolean | null;
+            periodDays?: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            periodEndDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            periodStartDate?: string | null;
+            /** @enum {string} */
+            periodType?: "UNLIMITED" | "ROLLING" | "ROLLING_WINDOW" | "RANGE";
+            position?: number;
+            price?: number;
+            recurringEvent?: {
+                count: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 */
+                dtstart?: string;
+                /** @description 0 YEARLY ... 6 SECONDLY (RFC 5545 order) */
+                freq: number;
+                interval: number;
+                /** @description IANA time zone, e.g. Europe/London */
+                tzid?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 */
+                until?: string;
+            } | null;
+            requiresConfirmation?: boolean;
+            /** @description One of the owner's schedules */
+            scheduleId?: number | null;
+            /** @enum {string|null} */
+            schedulingType?: "ROUND_ROBIN" | "COLLECTIVE" | "MANAGED" | null;
+            seatsPerTimeSlot?: number | null;
+            seatsShowAttendees?: boolean | null;
+            seatsShowAvailabilityCount?: boolean | null;
+            slotInterval?: number | null;
+            /** @description Unique among the owner's (or the team's) event types */
+            slug: string;
+            successRedirectUrl?: string | "" | (null);
+            /** @description Makes it a team event type; needs OWNER or ADMIN of the team */
+            teamId?: number;
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string | null;
+            title: string;
+            /** @description Admins only: the user the event type is for */
+            userId?: number;
+        };
+        /** @description A question asked when booking an event type */
+        EventTypeCustomInput: {
+            eventTypeId: number;
+            id: number;
+            label: string;
+            options: {
+                label: string;
+                type: string;
+            }[] | null;
+            placeholder: string;
+            required: boolean;
+            /** @enum {string} */
+            type: "TEXT" | "TEXTLONG" | "NUMBER" | "BOOL" | "RADIO" | "PHONE";
+        };
+        EventTypeCustomInputCreate: {
+            /** @description One of your event types */
+            eventTypeId: number;
+            label: string;
+            /** @description The choices of a RADIO input */
+            options?: {
+                label: string;
+                type: string;
+            }[] | null;
+            /** @default  */
+            placeholder?: string;
+            /** @default false */
+            required?: boolean;
+            /** @enum {string} */
+            type: "TEXT" | "TEXTLONG" | "NUMBER" | "BOOL" | "RADIO" | "PHONE";
+        };
+        EventTypeCustomInputEdit: {
+            label?: string;
+            options?: {
+                label: string;
+                type: string;
+            }[] | null;
+            placeholder?: string;
+            required?: boolean;
+            /** @enum {string} */
+            type?: "TEXT" | "TEXTLONG" | "NUMBER" | "BOOL" | "RADIO" | "PHONE";
+        };
+        EventTypeEdit: {
+            /** @description Minutes */
+            afterEventBuffer?: number;
+            assignAllTeamMembers?: boolean;
+            /** @description Minutes */
+            beforeEventBuffer?: number;
+            bookingFields?: {
+                [key: string]: unknown;
+            }[] | null;
+            bookingLimits?: {
+                PER_DAY?: number;
+                PER_MONTH?: number;
+                PER_WEEK?: number;
+                PER_YEAR?: number;
+            } | null;
+            currency?: string;
+            description?: string | null;
+            disableGuests?: boolean;
+            durationLimits?: {
+                PER_DAY?: number;
+                PER_MONTH?: number;
+                PER_WEEK?: number;
+                PER_YEAR?: number;
+            } | null;
+            eventName?: string | null;
+            hidden?: boolean;
+            hideCalendarNotes?: boolean;
+            /** @description Given on edit, replaces the hosts; absent, keeps them */
+            hosts?: {
+                /** @default false */
+                isFixed?: boolean;
+                /** @description One of that host's schedules */
+                scheduleId?: number | null;
+                /** @description The owner, or an accepted member of the event type's team */
+                userId: number;
+            }[];
+            /** @description Minutes */
+            length?: number;
+            locations?: ({
+                /**
+                 * Format: uri
+                 * @description http(s) only: booking pages and clients open it
+                 */
+                link?: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Minutes */
+            minimumBookingNotice?: number;
+            onlyShowFirstAvailableSlot?: boolean;
+            periodCountCalendarDays?: boolean | null;
+            periodDays?: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            periodEndDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            periodStartDate?: string | null;
+            /** @enum {string} */
+            periodType?: "UNLIMITED" | "ROLLING" | "ROLLING_WINDOW" | "RANGE";
+            position?: number;
+            price?: number;
+            recurringEvent?: {
+                count: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 */
+                dtstart?: string;
+                /** @description 0 YEARLY ... 6 SECONDLY (RFC 5545 order) */
+                freq: number;
+                interval: number;
+                /** @description IANA time zone, e.g. Europe/London */
+                tzid?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 */
+                until?: string;
+            } | null;
+            requiresConfirmation?: boolean;
+            /** @description One of the owner's schedules */
+            scheduleId?: number | null;
+            /** @enum {string|null} */
+            schedulingType?: "ROUND_ROBIN" | "COLLECTIVE" | "MANAGED" | null;
+            seatsPerTimeSlot?: number | null;
+            seatsShowAttendees?: boolean | null;
+            seatsShowAvailabilityCount?: boolean | null;
+            slotInterval?: number | null;
+            /** @description Unique among the owner's (or the team's) event types */
+            slug?: string;
+            successRedirectUrl?: string | "" | (null);
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string | null;
+            title?: string;
+        };
+        /** @description A user in a team; its API id is <userId>_<teamId> */
+        Membership: {
+            accepted: boolean;
+            /** Format: date-time */
+            createdAt: string | null;
+            disableImpersonation: boolean;
+            id: number;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "OWNER";
+            teamId: number;
+            /** Format: date-time */
+            updatedAt: string | null;
+            userId: number;
+        };
+        MembershipCreate: {
+            /**
+             * @description Only the invited user (or an admin) can accept
+             * @default false
+             */
+            accepted?: boolean;
+            /** @default false */
+            disableImpersonation?: boolean;
+            /**
+             * @description OWNER can only be given by an OWNER
+             * @default MEMBER
+             * @enum {string}
+             */
+            role?: "MEMBER" | "ADMIN" | "OWNER";
+            /** @description A team where you are OWNER or ADMIN */
+            teamId: number;
+            /** @description The user to add */
+            userId: number;
+        };
+        MembershipEdit: {
+            /** @description Only the member themself (or an admin) */
+            accepted?: boolean;
+            disableImpersonation?: boolean;
+            /**
+             * @description Team OWNER or ADMIN; OWNER is given or taken only by an OWNER
+             * @enum {string}
+             */
+            role?: "MEMBER" | "ADMIN" | "OWNER";
+        };
+        /** @description A payment for a booking (read-only) */
+        Payment: {
+            amount: number;
+            bookingId: number;
+            currency: string;
+            fee: number;
+            id: number;
+            /** @enum {string|null} */
+            paymentOption: "ON_BOOKING" | "HOLD" | null;
+            refunded: boolean;
+            success: boolean;
+            uid: string;
+        };
+        /** @description A named set of availabilities */
+        Schedule: {
+            availability: {
+                /** Format: date-time */
+                date: string | null;
+                days: number[];
+                /** Format: date-time */
+                endTime: string;
+                id: number;
+                /** Format: date-time */
+                startTime: string;
+            }[];
+            id: number;
+            name: string;
+            timeZone: string | null;
+            userId: number;
+        };
+        /** @description The schedule starts with one availability: Monday to Friday, 09:00-17:00 (UTC) */
+        ScheduleCreate: {
+            name: string;
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string | null;
+            /** @description Admins only: the user the schedule is for */
+            userId?: number;
+        };
+        ScheduleEdit: {
+            name?: string;
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string | null;
+        };
+        /** @description A user (a non-admin sees only themself) */
+        SchedulingUser: {
+            allowDynamicBooking: boolean | null;
+            appTheme: string | null;
+            bio: string | null;
+            brandColor: string | null;
+            bufferTime: number;
+            /** Format: date-time */
+            createdDate: string;
+            darkBrandColor: string | null;
+            defaultScheduleId: number | null;
+            email: string;
+            /** Format: date-time */
+            emailVerified: string | null;
+            endTime: number;
+            hideBranding: boolean;
+            id: number;
+            invitedTo: number | null;
+            locale: string | null;
+            name: string | null;
+            /** @enum {string} */
+            role: "USER" | "ADMIN";
+            theme: string | null;
+            timeFormat: number | null;
+            timeZone: string;
+            username: string | null;
+            verified: boolean | null;
+            weekStart: string;
+        };
+        /** @description Admins only */
+        SchedulingUserCreate: {
+            allowDynamicBooking?: boolean | null;
+            /** @enum {string|null} */
+            appTheme?: "dark" | "light" | null;
+            bio?: string | null;
+            brandColor?: string | null;
+            darkBrandColor?: string | null;
+            /**
+             * Format: email
+             * @description Stored lower-cased; unique
+             */
+            email: string;
+            hideBranding?: boolean;
+            /** @enum {string|null} */
+            locale?: "en" | "fr" | "it" | "ru" | "es" | "de" | "pt" | "ro" | "nl" | "pt-BR" | "es-419" | "ko" | "ja" | "pl" | "ar" | "iw" | "zh-CN" | "zh-TW" | "cs" | "sr" | "sv" | "vi" | "bn" | null;
+            name?: string | null;
+            /**
+             * @description Admins only
+             * @enum {string}
+             */
+            role?: "USER" | "ADMIN";
+            /** @enum {string|null} */
+            theme?: "dark" | "light" | null;
+            timeFormat?: 12 | 24 | (null);
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string;
+            /** @description Stored lower-cased; unique */
+            username: string;
+            /** @enum {string} */
+            weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+        };
+        SchedulingUserEdit: {
+            allowDynamicBooking?: boolean | null;
+            /** @enum {string|null} */
+            appTheme?: "dark" | "light" | null;
+            bio?: string | null;
+            brandColor?: string | null;
+            darkBrandColor?: string | null;
+            /** @description One of the user's own schedules */
+            defaultScheduleId?: number | null;
+            /**
+             * Format: email
+             * @description Stored lower-cased; unique
+             */
+            email?: string;
+            hideBranding?: boolean;
+            /** @enum {string|null} */
+            locale?: "en" | "fr" | "it" | "ru" | "es" | "de" | "pt" | "ro" | "nl" | "pt-BR" | "es-419" | "ko" | "ja" | "pl" | "ar" | "iw" | "zh-CN" | "zh-TW" | "cs" | "sr" | "sv" | "vi" | "bn" | null;
+            name?: string | null;
+            /**
+             * @description Admins only
+             * @enum {string}
+             */
+            role?: "USER" | "ADMIN";
+            /** @enum {string|null} */
+            theme?: "dark" | "light" | null;
+            timeFormat?: 12 | 24 | (null);
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string;
+            /** @description Stored lower-cased; unique */
+            username?: string;
+            /** @enum {string} */
+            weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+        };
+        /** @description A calendar checked for conflicts; its API id is <userId>_<integration>_<externalId> */
+        SelectedCalendar: {
+            /** Format: date-time */
+            createdAt: string | null;
+            credentialId: number | null;
+            error: string | null;
+            externalId: string;
+            integration: string;
+            /** Format: date-time */
+            lastErrorAt: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+            userId: number;
+        };
+        SelectedCalendarCreate: {
+            credentialId?: number | null;
+            /** @description The calendar's id in that integration */
+            externalId: string;
+            /** @description e.g. google_calendar, office365_calendar */
+            integration: string;
+            /** @description Admins only: the user the calendar is for */
+            userId?: number;
+        };
+        SelectedCalendarEdit: {
+            credentialId?: number | null;
+            error?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             */
+            lastErrorAt?: string | null;
+        };
+        Slot: {
+            /** @description Seated event types: seats taken */
+            attendees?: number;
+            /** @description Seated event types: the booking holding the seats */
+            bookingUid?: string;
+            /** @description UTC ISO with ms, or in `timeZone` with its offset when one was given */
+            time: string;
+        };
+        Slots: {
+            /** @description Slots by date (YYYY-MM-DD in timeZone, else UTC) */
+            slots: {
+                [key: string]: components["schemas"]["Slot"][];
+            };
+        };
+        /** @description A team; its members are memberships */
+        Team: {
+            bio: string | null;
+            brandColor: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            darkBrandColor: string | null;
+            hideBookATeamMember: boolean;
+            hideBranding: boolean;
+            hideTeamProfileLink: boolean;
+            id: number;
+            isPrivate: boolean;
+            logoUrl: string | null;
+            metadata: unknown;
+            name: string;
+            slug: string | null;
+            theme: string | null;
+            timeFormat: number | null;
+            timeZone: string;
+            weekStart: string;
+        };
+        /** @description The creator (or ownerId) becomes the team's accepted OWNER */
+        TeamCreate: {
+            bio?: string | null;
+            brandColor?: string | null;
+            darkBrandColor?: string | null;
+            hideBookATeamMember?: boolean;
+            hideBranding?: boolean;
+            hideTeamProfileLink?: boolean;
+            isPrivate?: boolean;
+            /** Format: uri */
+            logoUrl?: string | null;
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            name: string;
+            /** @description Admins only: the user who becomes the team's OWNER */
+            ownerId?: number;
+            /** @description Unique regardless of case */
+            slug?: string | null;
+            theme?: string | null;
+            timeFormat?: 12 | 24 | (null);
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string;
+            /** @enum {string} */
+            weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+        };
+        TeamEdit: {
+            bio?: string | null;
+            brandColor?: string | null;
+            darkBrandColor?: string | null;
+            hideBookATeamMember?: boolean;
+            hideBranding?: boolean;
+            hideTeamProfileLink?: boolean;
+            isPrivate?: boolean;
+            /** Format: uri */
+            logoUrl?: string | null;
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            name?: string;
+            /** @description Unique regardless of case */
+            slug?: string | null;
+            theme?: string | null;
+            timeFormat?: 12 | 24 | (null);
+            /** @description IANA time zone, e.g. Europe/London */
+            timeZone?: string;
+            /** @enum {string} */
+            weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getWelcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to find the docs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listAttendees: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attendees: components["schemas"]["Attendee"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addAttendee: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendeeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attendee: components["schemas"]["Attendee"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAttendeeById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attendee: components["schemas"]["Attendee"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeAttendeeById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editAttendeeById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendeeEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attendee: components["schemas"]["Attendee"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAvailabilities: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        availabilities: components["schemas"]["Availability"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addAvailability: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        availability: components["schemas"]["Availability"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAvailabilityById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        availability: components["schemas"]["Availability"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeAvailabilityById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editAvailabilityById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        availability: components["schemas"]["Availability"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listBookingReferences: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking_references: components["schemas"]["BookingReference"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addBookingReference: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingReferenceCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking_reference: components["schemas"]["BookingReference"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getBookingReferenceById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking_reference: components["schemas"]["BookingReference"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeBookingReferenceById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editBookingReferenceById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingReferenceEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking_reference: components["schemas"]["BookingReference"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listBookings: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+                /** @description Bookings with an attendee of this e-mail (repeatable) */
+                attendeeEmail?: string | string[];
+                /** @description startTime >= dateFrom */
+                dateFrom?: string;
+                /** @description endTime <= dateTo */
+                dateTo?: string;
+                /** @description `upcoming`: startTime >= now */
+                status?: "upcoming";
+                sortBy?: "createdAt" | "updatedAt";
+                order?: "asc" | "desc";
+                /** @description `team` adds eventType {title, slug, team} */
+                expand?: "team" | "team"[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the bookings you organise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bookings: components["schemas"]["BookingExpanded"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addBooking: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCreate"];
+            };
+        };
+        responses: {
+            /** @description Book a slot of an event type */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingCreated"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getBookingById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description `team` adds eventType {title, slug, team} */
+                expand?: "team" | "team"[];
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking: components["schemas"]["BookingExpanded"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeBookingById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description Why (default "Not Provided") */
+                cancellationReason?: string;
+                /** @description Accepted; this server has no recurring series */
+                allRemainingBookings?: string;
+                cancelledBy?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cancellationReason?: string;
+                    /** Format: email */
+                    cancelledBy?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Cancel a booking (the row is kept, status CANCELLED) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingCancelled"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editBookingById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking: components["schemas"]["Booking"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    cancelBookingById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description Why (default "Not Provided") */
+                cancellationReason?: string;
+                /** @description Accepted; this server has no recurring series */
+                allRemainingBookings?: string;
+                cancelledBy?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cancellationReason?: string;
+                    /** Format: email */
+                    cancelledBy?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Cancel a booking (the row is kept, status CANCELLED) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingCancelled"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listCustomInputs: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type_custom_inputs: components["schemas"]["EventTypeCustomInput"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addCustomInput: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeCustomInputCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type_custom_input: components["schemas"]["EventTypeCustomInput"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCustomInputById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type_custom_input: components["schemas"]["EventTypeCustomInput"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeCustomInputById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editCustomInputById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeCustomInputEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type_custom_input: components["schemas"]["EventTypeCustomInput"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listDestinationCalendars: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destinationCalendars: components["schemas"]["DestinationCalendar"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addDestinationCalendar: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DestinationCalendarCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destinationCalendar: components["schemas"]["DestinationCalendar"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getDestinationCalendarById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destinationCalendar: components["schemas"]["DestinationCalendar"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeDestinationCalendarById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editDestinationCalendarById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DestinationCalendarEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destinationCalendar: components["schemas"]["DestinationCalendar"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listEventReferences: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_references: components["schemas"]["EventReference"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addEventReference: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventReferenceCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_reference: components["schemas"]["EventReference"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getEventReferenceById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_reference: components["schemas"]["EventReference"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeEventReferenceById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editEventReferenceById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventReferenceEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_reference: components["schemas"]["EventReference"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+                /** @description Repeatable: only these slugs */
+                slug?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_types: components["schemas"]["EventType"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addEventType: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type: components["schemas"]["EventType"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getEventTypeById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type: components["schemas"]["EventType"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeEventTypeById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editEventTypeById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_type: components["schemas"]["EventType"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["SchedulingUser"];
+                    };
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listMemberships: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+                /** @description Repeatable: only these teams */
+                teamId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        memberships: components["schemas"]["Membership"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addMembership: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MembershipCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        membership: components["schemas"]["Membership"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getMembershipById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<userId>_<teamId>`, e.g. 12_34 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        membership: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeMembershipById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<userId>_<teamId>`, e.g. 12_34 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editMembershipById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<userId>_<teamId>`, e.g. 12_34 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MembershipEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        membership: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payments: components["schemas"]["Payment"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getPaymentById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schedules: components["schemas"]["Schedule"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addSchedule: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        schedule: components["schemas"]["Schedule"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getScheduleById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schedule: components["schemas"]["Schedule"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeScheduleById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editScheduleById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schedule: components["schemas"]["Schedule"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSelectedCalendars: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        selected_calendars: components["schemas"]["SelectedCalendar"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addSelectedCalendar: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectedCalendarCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        selected_calendar: components["schemas"]["SelectedCalendar"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getSelectedCalendarById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<userId>_<integration>_<externalId>`, e.g. 7_google_calendar_me@example.com */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        selected_calendar: components["schemas"]["SelectedCalendar"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeSelectedCalendarById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<userId>_<integration>_<externalId>`, e.g. 7_google_calendar_me@example.com */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editSelectedCalendarById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<userId>_<integration>_<externalId>`, e.g. 7_google_calendar_me@example.com */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectedCalendarEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        selected_calendar: components["schemas"]["SelectedCalendar"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getSlots: {
+        parameters: {
+            query: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description Start of the range (YYYY-MM-DD or ISO 8601) */
+                startTime: string;
+                /** @description End of the range; at most 93 days after startTime */
+                endTime: string;
+                /** @description The event type */
+                eventTypeId?: string;
+                /** @description With eventTypeSlug: the owner's username (one; dynamic group events are not offered) */
+                usernameList?: string | string[];
+                /** @description With usernameList: the event type's slug */
+                eventTypeSlug?: string;
+                /** @description usernameList names a team */
+                isTeamEvent?: "true" | "false" | "TRUE" | "FALSE" | "True" | "False";
+                /** @description Zone of the date keys and of each slot's time */
+                timeZone?: string;
+                /** @description Slot length in minutes (default: the event type's) */
+                duration?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Slots grouped by date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slots"];
+                };
+            };
+            /** @description A missing or invalid value, or a range over 93 days */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such event type (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        teams: components["schemas"]["Team"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addTeam: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getTeamById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeTeamById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editTeamById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable: only these e-mail addresses */
+                email?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rows matching the filters, all pages */
+                        total: number;
+                        users: components["schemas"]["SchedulingUser"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addUser: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulingUserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        user: components["schemas"]["SchedulingUser"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getUserById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["SchedulingUser"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeUserById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    editUserById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulingUserEdit"];
+            };
+        };
+        responses: {
+            /** @description The row as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["SchedulingUser"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+            /** @description Not ready; `message` says why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+}
