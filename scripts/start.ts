@@ -10,6 +10,17 @@ import closeWithGrace from "close-with-grace";
 
 let database: Database | undefined;
 const clients: PrismaClient[] = [];
+const services: { close(): Promise<unknown> }[] = [];
+
+// SIGTERM/SIGINT, from the first moment (a signal during start-up too): the services started
+// so far stop accepting and finish in-flight work, then the pools close, then the embedded
+// database (if any) stops.
+closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+  if (err) console.error(err);
+  await Promise.all(services.map((service) => service.close()));
+  await Promise.all(clients.map((client) => client.$disconnect()));
+  await database?.close();
+});
 
 try {
   const environment = readEnvironment();
@@ -23,17 +34,8 @@ try {
   const shortenerPrisma = createPrisma(database.url);
   const schedulingPrisma = createPrisma(database.url);
   clients.push(shortenerPrisma, schedulingPrisma);
-  const shortener = await startShortener(shortenerConfig, shortenerPrisma);
-  const scheduling = await startScheduling(schedulingConfig, schedulingPrisma);
-  const running = database;
-  // SIGTERM/SIGINT: both stop accepting and finish in-flight work, then the pools close,
-  // then the embedded database (if any) stops.
-  closeWithGrace({ delay: 15_000 }, async ({ err }) => {
-    if (err) console.error(err);
-    await Promise.all([shortener.close(), scheduling.close()]);
-    await Promise.all(clients.map((client) => client.$disconnect()));
-    await running.close();
-  });
+  services.push(await startShortener(shortenerConfig, shortenerPrisma));
+  services.push(await startScheduling(schedulingConfig, schedulingPrisma));
 } catch (error) {
   // One line, no stack trace: a configuration or connection problem the operator must fix.
   console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);

@@ -154,7 +154,7 @@ describe(".env in the working directory", () => {
       expect(await get(scheduling, "/health")).toBe(200);
     } finally {
       started.child.kill("SIGTERM");
-      expect(await started.exited).toBe(0);
+      expect(await started.exited, started.output()).toBe(0);
     }
   });
 });
