@@ -1,5 +1,7 @@
 // apiKey query-parameter authentication, as v1 did it: one onRequest hook on the whole app,
-// so every route needs a key unless its config says `public: true` (deny by default).
+// so every route needs a key unless its config says `public: true` (deny by default). The hook
+// also sets the request's database (`request.db`), which every handler reads and writes.
+import type { PrismaClient } from "@app/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hashApiKey } from "./api-keys.ts";
@@ -91,10 +93,12 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
   }
 
   app.decorateRequest("auth", null as unknown as AuthContext);
+  app.decorateRequest("db", null as unknown as PrismaClient);
 
   app.addHook("onRequest", async (request) => {
     // An unknown route has nothing to protect; it answers 404 with or without a key.
     if (request.routeOptions.config.public || request.is404) return;
+    request.db = app.prisma;
     request.auth = await authenticate(request);
   });
 

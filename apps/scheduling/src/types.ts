@@ -20,6 +20,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     auth: AuthContext;
+    /** The database this request reads and writes, set with `auth`. */
+    db: PrismaClient;
   }
   interface FastifyContextConfig {
     /** The route needs no apiKey. Every route without it requires one (deny by default). */
