@@ -68,6 +68,11 @@ export class TenantClients {
   private readonly migrationsDir: string;
   private readonly log: FastifyBaseLogger;
   private readonly sweeper: NodeJS.Timeout;
+  /**
+   * Tenants whose database this process has brought up to its migrations: a client reopened
+   * after eviction skips the check (migrations change only with a new build, i.e. a new process).
+   */
+  private readonly migrated = new Set<string>();
 
   constructor({
     poolMax,
@@ -135,11 +140,13 @@ export class TenantClients {
       leases: 0,
       lastUsed: Date.now(),
     };
-    entry.ready = this.migrate(tenant).catch((error: unknown) => {
-      // Requests meanwhile fail at once with the same error; after retryMs the next one tries again.
-      setTimeout(() => this.close(entry, "could not be opened"), this.retryMs).unref();
-      throw error;
-    });
+    entry.ready = (this.migrated.has(tenant.id) ? Promise.resolve() : this.migrate(tenant)).catch(
+      (error: unknown) => {
+        // Requests meanwhile fail at once with the same error; after retryMs the next one tries again.
+        setTimeout(() => this.close(entry, "could not be opened"), this.retryMs).unref();
+        throw error;
+      },
+    );
     // Awaited by every acquire; this keeps a rejection nobody awaits from being "unhandled".
     entry.ready.catch(() => {});
     this.entries.set(tenant.id, entry);
@@ -152,6 +159,7 @@ export class TenantClients {
       for (const migration of applied) {
         this.log.info({ tenantId: tenant.id, migration }, "tenant database migrated");
       }
+      this.migrated.add(tenant.id);
     } catch (error) {
       if (!(error instanceof MigrationError)) throw error;
       // Needs an operator (a changed or failing migration); the message names the migration, not the URL.
