@@ -11,6 +11,7 @@
 // migrate it once); concurrent first requests on one instance share that one run.
 import {
   createPrisma,
+  DatabaseUnreachable,
   defaultMigrationsDir,
   MigrationError,
   migrate,
@@ -161,6 +162,12 @@ export class TenantClients {
       }
       this.migrated.add(tenant.id);
     } catch (error) {
+      if (error instanceof DatabaseUnreachable) {
+        // Down, refusing, or refusing these credentials: that tenant's problem, not the API's (503).
+        // The message names host:port, never the URL.
+        this.log.warn({ tenantId: tenant.id, err: error }, "tenant database unavailable");
+        throw new ServiceUnavailable("The database is unavailable; try again shortly");
+      }
       if (!(error instanceof MigrationError)) throw error;
       // Needs an operator (a changed or failing migration); the message names the migration, not the URL.
       this.log.error({ tenantId: tenant.id, err: error }, "tenant database cannot be migrated");
