@@ -13,10 +13,11 @@ import { createRegistry, instrumentRequests } from "@app/db/metrics";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
-import auth from "./auth.ts";
+import auth, { AUTH_CACHE_MS } from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { toResponse } from "./error-handler.ts";
 import { healthRoutes } from "./health.routes.ts";
+import hosting from "./hosting/hosting.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import { meRoutes } from "./me.routes.ts";
 import openApi from "./openapi.ts";
@@ -35,6 +36,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** A caller-owned Redis client for the rate-limit counters; otherwise one is opened for REDIS_URL. */
   redis?: Redis;
+  /** Hosted mode: the migrations tenant databases are brought up to (default: prisma/migrations). */
+  tenantMigrationsDir?: string;
 }
 
 // Fastify honours a hop count at runtime, but its types only take the function form.
@@ -45,7 +48,7 @@ function trustProxy(setting: SchedulingConfig["TRUST_PROXY"]) {
 /** Every first path segment served under /api/v1, also answered bare (v1's fallback rewrite). */
 export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots"];
 
-export async function buildApp({ config, prisma, logger, redis }: BuildAppOptions) {
+export async function buildApp({ config, prisma, logger, redis, tenantMigrationsDir }: BuildAppOptions) {
   const limits = {
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
@@ -81,6 +84,7 @@ export async function buildApp({ config, prisma, logger, redis }: BuildAppOption
   instrumentRequests(app, metrics);
   app.decorate("metrics", metrics);
   await app.register(errorHandler);
+  await app.register(hosting, { config, tenantCacheMs: AUTH_CACHE_MS, migrationsDir: tenantMigrationsDir });
   await app.register(auth, { prefix: config.APIKEY_PREFIX });
   await app.register(rateLimit, {
     max: config.RATE_LIMIT_MAX,

@@ -1,9 +1,13 @@
 // apiKey query-parameter authentication, as v1 did it: one onRequest hook on the whole app,
-// so every route needs a key unless its config says `public: true` (deny by default).
-import type { FastifyInstance, FastifyRequest } from "fastify";
+// so every route needs a key unless its config says `public: true` (deny by default). The hook
+// also picks the request's database (`request.db`): the default one, or in hosted mode the
+// tenant's named by the license key in `key`, checked before the apiKey is looked up there.
+import type { PrismaClient } from "@app/db";
+import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { hashApiKey } from "./api-keys.ts";
-import { Forbidden, Unauthorized } from "./errors.ts";
+import { BadRequest, Forbidden, Unauthorized } from "./errors.ts";
+import { MISSING_LICENSE_KEY } from "./hosting/hosting.ts";
 import type { AuthContext } from "./types.ts";
 
 export interface AuthOptions {
@@ -33,11 +37,13 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
   const lastUsedWritten = new Map<string, number>();
   const keys = new Map<string, { row: KeyRow; until: number }>();
 
-  async function findKey(hashedKey: string): Promise<KeyRow | null> {
+  /** `scope`: "" for the default database, the tenant id for a tenant's (ids repeat across databases). */
+  async function findKey(db: PrismaClient, scope: string, hashedKey: string): Promise<KeyRow | null> {
     const now = Date.now();
-    const cached = keys.get(hashedKey);
+    const cacheKey = scope === "" ? hashedKey : `${scope}:${hashedKey}`;
+    const cached = keys.get(cacheKey);
     if (cached && cached.until > now) return cached.row;
-    const row = await app.prisma.apiKey.findUnique({
+    const row = await db.apiKey.findUnique({
       where: { hashedKey },
       select: {
         id: true,
@@ -47,36 +53,35 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
       },
     });
     if (!row) {
-      keys.delete(hashedKey);
+      keys.delete(cacheKey);
       return null;
     }
     if (keys.size >= AUTH_CACHE_MAX) keys.delete(keys.keys().next().value as string);
-    keys.set(hashedKey, { row, until: now + AUTH_CACHE_MS });
+    keys.set(cacheKey, { row, until: now + AUTH_CACHE_MS });
     return row;
   }
   const pendingWrites = new Set<Promise<unknown>>();
 
-  function recordUse(apiKeyId: string, storedLastUsedAt: Date | null, now: Date): void {
+  function recordUse(db: PrismaClient, apiKeyId: string, storedLastUsedAt: Date | null, now: Date): void {
     // The stored value also counts: another instance, or this one before a restart, may have written it.
     const last = Math.max(lastUsedWritten.get(apiKeyId) ?? 0, storedLastUsedAt?.getTime() ?? 0);
     if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(apiKeyId, now.getTime());
     // Fire and forget: the request does not wait for this write. updateMany, because the
     // key may be revoked meanwhile and that is not an error.
-    const write = app.prisma.apiKey
+    const write = db.apiKey
       .updateMany({ where: { id: apiKeyId }, data: { lastUsedAt: now } })
       .catch((err: unknown) => app.log.error({ err, apiKeyId }, "could not record API key use"));
     pendingWrites.add(write);
     void write.finally(() => pendingWrites.delete(write));
   }
 
-  async function authenticate(request: FastifyRequest): Promise<AuthContext> {
-    const { apiKey } = request.query as { apiKey?: string | string[] };
+  async function authenticate(db: PrismaClient, scope: string, apiKey: unknown): Promise<AuthContext> {
     if (apiKey === undefined || apiKey === "") throw new Unauthorized("No apiKey provided");
     // A repeated parameter is ambiguous; no key is valid that way.
     if (typeof apiKey !== "string") throw new Unauthorized("Your API key is not valid.");
 
-    const key = await findKey(hashApiKey(apiKey, prefix));
+    const key = await findKey(db, scope, hashApiKey(apiKey, prefix));
     if (!key) throw new Unauthorized("Your API key is not valid.");
     const now = new Date();
     // Expired at the exact instant (v1 truncated both sides to local midnight).
@@ -86,16 +91,30 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
     if (!key.user) throw new Unauthorized("No user found for this API key.");
     if (key.user.locked) throw new Forbidden("You are not authorized to perform this request.");
 
-    recordUse(key.id, key.lastUsedAt, now);
+    recordUse(db, key.id, key.lastUsedAt, now);
     return { userId: key.user.id, isAdmin: key.user.role === "ADMIN", apiKeyId: key.id };
   }
 
   app.decorateRequest("auth", null as unknown as AuthContext);
+  app.decorateRequest("db", null as unknown as PrismaClient);
+  app.decorateRequest("tenantId", null);
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     // An unknown route has nothing to protect; it answers 404 with or without a key.
     if (request.routeOptions.config.public || request.is404) return;
-    request.auth = await authenticate(request);
+    const { apiKey, key } = request.query as { apiKey?: unknown; key?: unknown };
+    const { hosting } = app;
+    if (key === undefined) {
+      if (hosting?.mode === "required") throw new Unauthorized(MISSING_LICENSE_KEY);
+      request.db = app.prisma;
+      request.auth = await authenticate(app.prisma, "", apiKey);
+      return;
+    }
+    if (!hosting) throw new BadRequest("The key parameter is only accepted in hosted mode, which is off");
+    // The license key first: the apiKey is only meaningful inside its tenant's database.
+    const db = await hosting.enter(request, reply, key);
+    request.db = db;
+    request.auth = await authenticate(db, request.tenantId!, apiKey);
   });
 
   // Let in-flight lastUsedAt writes finish before the caller disconnects Prisma.
@@ -104,4 +123,9 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
   });
 }
 
-export default fp(authPlugin, { name: "auth", fastify: "5.x", decorators: { fastify: ["prisma"] } });
+export default fp(authPlugin, {
+  name: "auth",
+  fastify: "5.x",
+  dependencies: ["hosting"],
+  decorators: { fastify: ["prisma"] },
+});

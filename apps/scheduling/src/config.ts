@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { connectionLimitsEnv } from "@app/schemas/server-config";
 import { z } from "zod";
+import { parseTenantSecret, TENANT_SECRET_FORMAT } from "./hosting/secrets.ts";
 
 const TRUE = new Set(["true", "1", "yes"]);
 const FALSE = new Set(["false", "0", "no"]);
@@ -73,7 +74,60 @@ const configSchema = z.object({
     .describe(
       "Trust X-Forwarded-* from proxies: false, true, a hop count, or comma-separated addresses/CIDRs.",
     ),
+  HOSTED_MODE: z
+    .enum(["off", "on", "required"])
+    .default("off")
+    .describe(
+      "Experimental hosted mode. off: a `key` query parameter is refused (400). on: a request with " +
+        "`key` (a tenant's license key) runs on that tenant's database, one without on DATABASE_URL's. " +
+        "required: every authenticated request needs `key`.",
+    ),
+  TENANT_SECRET: z
+    .string()
+    .refine((value) => parseTenantSecret(value) !== null, TENANT_SECRET_FORMAT)
+    .optional()
+    .describe(
+      "Seals the tenants' database URLs at rest (AES-256-GCM). Required when HOSTED_MODE is on or " +
+        "required, and by the tenant:* commands. Losing it makes the stored URLs unreadable.",
+    ),
+  TENANT_POOL_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(5)
+    .describe("Hosted mode: connections in one tenant database's pool."),
+  TENANT_CONNECTIONS_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(100)
+    .describe(
+      "Hosted mode: connections all tenant pools of this instance may hold together; it keeps " +
+        "TENANT_CONNECTIONS_MAX / TENANT_POOL_MAX tenant clients, the least recently used idle one closed first.",
+    ),
 });
+
+/** Rules between variables, checked after each variable alone. */
+function crossCheck(config: z.output<typeof configSchema>, ctx: z.RefinementCtx): void {
+  if (config.HOSTED_MODE !== "off" && config.TENANT_SECRET === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["TENANT_SECRET"],
+      message: `required when HOSTED_MODE is ${config.HOSTED_MODE}; it ${TENANT_SECRET_FORMAT}`,
+    });
+  }
+  if (config.TENANT_CONNECTIONS_MAX < config.TENANT_POOL_MAX) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["TENANT_CONNECTIONS_MAX"],
+      message: "must be at least TENANT_POOL_MAX (room for one tenant's pool)",
+    });
+  }
+}
+
+const checkedSchema = configSchema.superRefine(crossCheck);
 
 export type SchedulingConfig = z.output<typeof configSchema>;
 
@@ -89,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): SchedulingConfig {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
   );
-  const result = configSchema.safeParse(present);
+  const result = checkedSchema.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);

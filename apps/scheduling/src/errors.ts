@@ -64,3 +64,10 @@ export class TooManyRequests extends HttpError {
     super(429, message);
   }
 }
+
+/** 503: a dependency is unavailable for now (a tenant's database, or every tenant client busy); retry. */
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}

@@ -1,23 +1,24 @@
 // Logger options of the app. Every line names the service (both run in one process under
-// `pnpm start`, with request ids from @app/db/http). API keys travel in the query string, so
-// the logged URL is rewritten, not just a header redacted.
+// `pnpm start`, with request ids from @app/db/http). API keys and hosted mode's license keys
+// travel in the query string, so the logged URL is rewritten, not just a header redacted.
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 
 export const SERVICE = "scheduling";
 const REDACTED = "[redacted]";
 
-// `apiKey`, `ApiKey`, `apiKey[]`, `apiKey[0]`, percent-encoded or not: every spelling a query parser may accept.
-const API_KEY_NAME = /^apikey(\[[^\]]*\])*$/i;
+// `apiKey`, `ApiKey`, `apiKey[]`, `apiKey[0]`, percent-encoded or not: every spelling a query
+// parser may accept; the same for `key` (hosted mode's license key).
+const SECRET_NAME = /^(api)?key(\[[^\]]*\])*$/i;
 
-function isApiKeyName(name: string): boolean {
+function isSecretName(name: string): boolean {
   try {
-    return API_KEY_NAME.test(decodeURIComponent(name.replaceAll("+", " ")));
+    return SECRET_NAME.test(decodeURIComponent(name.replaceAll("+", " ")));
   } catch {
-    return API_KEY_NAME.test(name);
+    return SECRET_NAME.test(name);
   }
 }
 
-/** The URL with every `apiKey` query value replaced, however the name was spelled or encoded. */
+/** The URL with every `apiKey` and `key` query value replaced, however the name was spelled or encoded. */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf("?");
   if (queryStart === -1) return url;
@@ -26,7 +27,7 @@ export function redactUrl(url: string): string {
     .split("&")
     .map((pair) => {
       const name = pair.split("=", 1)[0] ?? "";
-      return isApiKeyName(name) ? `${name}=${REDACTED}` : pair;
+      return isSecretName(name) ? `${name}=${REDACTED}` : pair;
     });
   return `${url.slice(0, queryStart)}?${pairs.join("&")}`;
 }
@@ -57,8 +58,10 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
       paths: [
         "req.headers.authorization",
         "req.query.apiKey",
+        "req.query.key",
         "headers.authorization",
         "query.apiKey",
+        "query.key",
         "err.rawPacket",
       ],
       censor: REDACTED,

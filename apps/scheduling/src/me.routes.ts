@@ -28,7 +28,7 @@ export async function meRoutes(app: FastifyInstance) {
     },
     async (request) => {
       // `select` names exactly the public shape's columns.
-      const user = (await app.prisma.user.findUnique({
+      const user = (await request.db.user.findUnique({
         where: { id: request.auth.userId },
         select,
       })) as z.output<typeof User> | null;

@@ -40,7 +40,9 @@ async function openApiPlugin(app: FastifyInstance) {
         title: "Scheduling API",
         description:
           "A self-hosted, wire-compatible replacement for the cal.com public API v1. Every operation " +
-          "except the meta ones needs `?apiKey=<key>`; `/v1/...` is served as `/api/v1/...`.",
+          "except the meta ones needs `?apiKey=<key>`; `/v1/...` is served as `/api/v1/...`. " +
+          "Experimental hosted mode (off unless the server enables it): `?key=<license key>` runs the " +
+          "request on the license holder's own database, where the apiKey is then checked.",
         version: "1.0.0",
       },
       components: { securitySchemes: { ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" } } },
@@ -48,11 +50,64 @@ async function openApiPlugin(app: FastifyInstance) {
       tags: API_TAGS,
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => tidyComponents(jsonSchemaTransformObject(input)),
+    transformObject: (input) => documentHostedMode(tidyComponents(jsonSchemaTransformObject(input))),
   });
 }
 
 export default fp(openApiPlugin, { name: "openapi", fastify: "5.x" });
+
+/** What hosted mode's `key` parameter adds to the errors of every operation that takes an apiKey. */
+const HOSTED_MODE_ERRORS: Record<string, { extends: string; alone: string }> = {
+  400: {
+    extends: "; or a `key` parameter while hosted mode is off",
+    alone: "A `key` parameter while hosted mode is off",
+  },
+  401: {
+    extends:
+      "; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one",
+    alone: "Hosted mode: a license key that is unknown or disabled, or none where the server requires one",
+  },
+  503: {
+    extends: "; in hosted mode also the tenant's database, or every tenant connection in use",
+    alone:
+      "The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly",
+  },
+};
+
+interface DocumentedResponse {
+  description?: string;
+  content?: Record<string, { schema?: { description?: string } }>;
+}
+
+/**
+ * The auth hook treats `key` the same way on every authenticated route, so the document says so
+ * in one place rather than in every route's schema: 400, 401 and 503 gain what `key` adds.
+ */
+function documentHostedMode<T extends object>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations) as {
+      security?: unknown[];
+      responses?: Record<string, DocumentedResponse>;
+    }[]) {
+      if (!operation.security?.length || !operation.responses) continue;
+      for (const [status, text] of Object.entries(HOSTED_MODE_ERRORS)) {
+        const response = operation.responses[status];
+        if (!response) {
+          operation.responses[status] = {
+            description: text.alone,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } as object } },
+          };
+          continue;
+        }
+        response.description = `${response.description ?? ""}${text.extends}`;
+        const schema = response.content?.["application/json"]?.schema;
+        if (schema?.description) schema.description = response.description;
+      }
+    }
+  }
+  return document;
+}
 
 /** The committed form of the document (shared with the shortener). */
 export { renderOpenApi } from "@app/schemas/openapi";

@@ -67,8 +67,13 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
     // After auth (onRequest) so the key is the user; before body parsing so a request with a
     // malformed body still spends budget and carries the headers.
     hook: "preParsing",
-    // One budget per user, shared by all their keys (v1 since PR #18803).
-    keyGenerator: (request) => (request.auth ? `user:${request.auth.userId}` : "anonymous"),
+    // One budget per user, shared by all their keys (v1 since PR #18803); in hosted mode per
+    // tenant and user, since user ids repeat across tenant databases.
+    keyGenerator: (request) => {
+      if (!request.auth) return "anonymous";
+      const user = `user:${request.auth.userId}`;
+      return request.tenantId === null ? user : `tenant:${request.tenantId}:${user}`;
+    },
     allowList: (request) => !request.auth,
     ...(store ? { redis: store, nameSpace: "scheduling-rate-limit:" } : {}),
     // A Redis outage must not take the API down with it; requests pass uncounted meanwhile.

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/db/metrics";
 import type { Redis } from "ioredis";
+import type { Hosting } from "./hosting/hosting.ts";
 
 /** Who is calling, set by the apiKey auth hook on every /api/v1 request. */
 export interface AuthContext {
@@ -17,9 +18,18 @@ declare module "fastify" {
     redis: Redis | null;
     /** Prometheus metrics, served on SCHEDULING_METRICS_PORT when it is set. */
     metrics: Registry;
+    /** Hosted mode's tenant routing; null when HOSTED_MODE is off. */
+    hosting: Hosting | null;
   }
   interface FastifyRequest {
     auth: AuthContext;
+    /**
+     * The database this request reads and writes, set with `auth`: `app.prisma`, or in hosted
+     * mode the database of the tenant whose license key (`key`) it carries.
+     */
+    db: PrismaClient;
+    /** Hosted mode: the tenant whose license key the request carries; null otherwise. */
+    tenantId: string | null;
   }
   interface FastifyContextConfig {
     /** The route needs no apiKey. Every route without it requires one (deny by default). */

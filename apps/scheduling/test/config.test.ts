@@ -15,6 +15,9 @@ describe("loadConfig", () => {
       REQUEST_TIMEOUT_MS: 10_000,
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
       MAX_CONNECTIONS: 10_000,
+      HOSTED_MODE: "off",
+      TENANT_POOL_MAX: 5,
+      TENANT_CONNECTIONS_MAX: 100,
     });
   });
 
@@ -60,5 +63,38 @@ describe("loadConfig", () => {
       });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/SCHEDULING_PORT.*RATE_LIMIT_MAX.*REDIS_URL.*TRUST_PROXY/);
+  });
+
+  describe("hosted mode", () => {
+    const hex = "0123456789abcdef".repeat(4);
+    const base64 = Buffer.alloc(32, 7).toString("base64");
+
+    it("takes TENANT_SECRET as 32 bytes in hex, base64 or base64url", () => {
+      for (const secret of [
+        hex,
+        base64,
+        base64.replace(/=$/, ""),
+        Buffer.alloc(32, 250).toString("base64url"),
+      ]) {
+        expect(loadConfig({ HOSTED_MODE: "on", TENANT_SECRET: secret }).TENANT_SECRET, secret).toBe(secret);
+      }
+    });
+
+    it("refuses on or required without TENANT_SECRET, and a secret that is not 32 bytes", () => {
+      for (const mode of ["on", "required"]) {
+        expect(() => loadConfig({ HOSTED_MODE: mode })).toThrow(
+          new RegExp(`TENANT_SECRET: required when HOSTED_MODE is ${mode}`),
+        );
+      }
+      for (const secret of ["short", hex.slice(2), Buffer.alloc(31).toString("base64"), `${hex}00`]) {
+        expect(() => loadConfig({ TENANT_SECRET: secret }), secret).toThrow(
+          /TENANT_SECRET: must be 32 random bytes/,
+        );
+      }
+      expect(() => loadConfig({ HOSTED_MODE: "yes" })).toThrow(/HOSTED_MODE/);
+      expect(() => loadConfig({ TENANT_POOL_MAX: "10", TENANT_CONNECTIONS_MAX: "5" })).toThrow(
+        /TENANT_CONNECTIONS_MAX: must be at least TENANT_POOL_MAX/,
+      );
+    });
   });
 });

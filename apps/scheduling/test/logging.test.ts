@@ -35,6 +35,14 @@ describe("request logs", () => {
     );
   });
 
+  it("redact hosted mode's license key (`key`) the same way, and nothing that merely contains the word", () => {
+    expect(redactUrl("/api/v1/me?apiKey=cal_a&key=lk_b")).toBe("/api/v1/me?apiKey=[redacted]&key=[redacted]");
+    expect(redactUrl("/x?KEY[]=lk_b&k%65y=lk_c&key")).toBe(
+      "/x?KEY[]=[redacted]&k%65y=[redacted]&key=[redacted]",
+    );
+    expect(redactUrl("/x?monkey=1&keys=2&eventTypeSlug=key")).toBe("/x?monkey=1&keys=2&eventTypeSlug=key");
+  });
+
   it("never contain the key, whatever the request did", async () => {
     const { apiKey } = await createUser(t.prisma);
     const secret = apiKey.slice("cal_".length);

@@ -32,4 +32,32 @@ describe("OpenAPI document", () => {
       }
     }
   });
+
+  it("documents hosted mode's `key` parameter and what it adds to 400, 401 and 503 on every authenticated operation", async () => {
+    const served = (await t.app.inject({ url: "/docs" })).json();
+    let checked = 0;
+    for (const operations of Object.values(
+      served.paths as Record<
+        string,
+        Record<
+          string,
+          {
+            security?: unknown[];
+            parameters?: { name: string; in: string }[];
+            responses: Record<string, { description: string }>;
+          }
+        >
+      >,
+    )) {
+      for (const operation of Object.values(operations)) {
+        if (!operation.security?.length) continue;
+        checked++;
+        expect(operation.parameters).toContainEqual(expect.objectContaining({ name: "key", in: "query" }));
+        expect(operation.responses["400"]?.description).toMatch(/`key` parameter while hosted mode is off/);
+        expect(operation.responses["401"]?.description).toMatch(/license key/);
+        expect(operation.responses["503"]?.description).toMatch(/tenant's database/);
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
 });

@@ -45,7 +45,7 @@ interface Dmmf {
   };
 }
 
-const SCHEMAS = ["shortener", "scheduling"];
+const SCHEMAS = ["shortener", "scheduling", "hosting"];
 
 let db: TestDatabase;
 let client: pg.Client;

@@ -126,7 +126,7 @@ function registerCustom(
       response: { [status]: respond(operation.summary, operation.response), ...errors(...operation.errors) },
     },
     handler: async (request, reply) => {
-      const ctx: AccessContext = { db: app.prisma, auth: request.auth };
+      const ctx: AccessContext = { db: request.db, auth: request.auth };
       const result = await operation.handle(
         { ...ctx, loadVisible: (key) => loadVisible(resource, ctx, key) },
         { id: (request.params as Partial<IdParams>).id, query: request.query, body: request.body },
@@ -143,7 +143,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
   const oneShape: Record<string, z.ZodType> = { [keys.singular]: schemas.public };
   const one = z.object(oneShape);
   const operationName = { one: pascal(name), many: pascal(path) };
-  const context = (request: FastifyRequest): AccessContext => ({ db: app.prisma, auth: request.auth });
+  const context = (request: FastifyRequest): AccessContext => ({ db: request.db, auth: request.auth });
   const offers = (operation: Operation) => resource.operations.includes(operation);
   const common = { tags: [path], security: [{ ApiKeyAuth: [] }] };
   const generic = (operation: Operation) => offers(operation) && !resource.custom[operation];
@@ -211,10 +211,10 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
             resource.listWhere(query),
           ],
         };
-        const delegate = resource.delegate(app.prisma);
+        const delegate = resource.delegate(request.db);
         const skip = (page - 1) * take;
         const rows = resource.sqlList
-          ? await resource.sqlList(app.prisma, {
+          ? await resource.sqlList(request.db, {
               viewer: auth.isAdmin ? null : auth.userId,
               userIds,
               query,
@@ -252,7 +252,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         await resource.authorizeCreate(actor, body);
         const input = resource.ownerColumn ? { ...body, [resource.ownerColumn]: actor.auth.userId } : body;
         const data = toPrismaData(resource, await resource.createData(input, actor));
-        const row = await resource.delegate(app.prisma).create({ data, select: resource.select });
+        const row = await resource.delegate(ctx.db).create({ data, select: resource.select });
         reply.code(201);
         return { [keys.singular]: row, message: `${name} created successfully` };
       },
@@ -302,7 +302,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         await checkReferences(resource, ctx, body);
         const data = toPrismaData(resource, await resource.editData(body, row, ctx));
         const updated = await resource
-          .delegate(app.prisma)
+          .delegate(ctx.db)
           .update({ where: { id: row.id }, data, select: resource.select });
         return { [keys.singular]: updated };
       },
@@ -327,7 +327,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         const { id } = request.params as IdParams;
         const row = await loadVisible(resource, ctx, id);
         await resource.authorize(ctx, row, "delete");
-        await resource.delegate(app.prisma).delete({ where: { id: row.id } });
+        await resource.delegate(ctx.db).delete({ where: { id: row.id } });
         return { message: `${name} with id: ${resource.formatKey(id)} deleted successfully` };
       },
     );

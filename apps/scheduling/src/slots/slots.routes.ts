@@ -36,7 +36,7 @@ export async function slotsRoutes(app: FastifyInstance) {
       const [username] = query.usernameList ?? [];
       const teamEvent = query.isTeamEvent?.toLowerCase() === "true";
       const eventType = await loadEventType(
-        app.prisma,
+        request.db,
         query.eventTypeId !== undefined
           ? { id: query.eventTypeId }
           : teamEvent
@@ -44,7 +44,7 @@ export async function slotsRoutes(app: FastifyInstance) {
             : { slug: query.eventTypeSlug, owner: { username } },
       );
       const slots = await slotsFor(
-        app.prisma,
+        request.db,
         { ...eventType, length: query.duration ?? eventType.length },
         { start: query.startTime, end: query.endTime, timeZone: query.timeZone },
       );

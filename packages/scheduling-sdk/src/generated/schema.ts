@@ -1697,6 +1697,8 @@ export interface operations {
     listAttendees: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -1723,7 +1725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1732,7 +1734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1759,11 +1761,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addAttendee: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -1789,7 +1802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1798,7 +1811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1843,11 +1856,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getAttendeeById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -1871,7 +1895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1880,7 +1904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1916,11 +1940,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeAttendeeById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -1942,7 +1977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1951,7 +1986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1996,11 +2031,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editAttendeeById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2028,7 +2074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2037,7 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2082,11 +2128,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listAvailabilities: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -2113,7 +2170,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2122,7 +2179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2149,11 +2206,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addAvailability: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2179,7 +2247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2188,7 +2256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2233,11 +2301,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getAvailabilityById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2261,7 +2340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2270,7 +2349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2306,11 +2385,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeAvailabilityById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2332,7 +2422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2341,7 +2431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2386,11 +2476,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editAvailabilityById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2418,7 +2519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2427,7 +2528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2472,11 +2573,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listBookingReferences: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -2503,7 +2615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2512,7 +2624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,11 +2651,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addBookingReference: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2569,7 +2692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2578,7 +2701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2623,11 +2746,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getBookingReferenceById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2651,7 +2785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2660,7 +2794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2696,11 +2830,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeBookingReferenceById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2722,7 +2867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2731,7 +2876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2776,11 +2921,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editBookingReferenceById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2808,7 +2964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,7 +2973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2862,11 +3018,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listBookings: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -2905,7 +3072,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2914,7 +3081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2941,11 +3108,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addBooking: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2968,7 +3146,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCreated"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2977,7 +3155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,11 +3191,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getBookingById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description `team` adds eventType {title, slug, team} */
@@ -3043,7 +3232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3052,7 +3241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,11 +3277,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeBookingById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description Why (default "Not Provided") */
@@ -3127,7 +3327,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCancelled"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3136,7 +3336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3172,11 +3372,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editBookingById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3204,7 +3415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3258,11 +3469,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     cancelBookingById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description Why (default "Not Provided") */
@@ -3297,7 +3519,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCancelled"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3306,7 +3528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3342,11 +3564,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listCustomInputs: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -3373,7 +3606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3382,7 +3615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3409,11 +3642,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addCustomInput: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3439,7 +3683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3448,7 +3692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3493,11 +3737,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getCustomInputById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3521,7 +3776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3530,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3566,11 +3821,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeCustomInputById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3592,7 +3858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3601,7 +3867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3646,11 +3912,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editCustomInputById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3678,7 +3955,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3687,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3732,11 +4009,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listDestinationCalendars: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -3763,7 +4051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3772,7 +4060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3799,11 +4087,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addDestinationCalendar: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3829,7 +4128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3838,7 +4137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3883,11 +4182,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getDestinationCalendarById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3911,7 +4221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3920,7 +4230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3956,11 +4266,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeDestinationCalendarById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3982,7 +4303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3991,7 +4312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4036,11 +4357,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editDestinationCalendarById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4068,7 +4400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4077,7 +4409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4122,11 +4454,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listEventReferences: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -4153,7 +4496,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,7 +4505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4189,11 +4532,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addEventReference: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4219,7 +4573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4228,7 +4582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4273,11 +4627,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getEventReferenceById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4301,7 +4666,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4310,7 +4675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4346,11 +4711,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeEventReferenceById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4372,7 +4748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4381,7 +4757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4426,11 +4802,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editEventReferenceById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4458,7 +4845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4467,7 +4854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4512,11 +4899,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listEventTypes: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -4545,7 +4943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4554,7 +4952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4581,11 +4979,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addEventType: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4611,7 +5020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4620,7 +5029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4665,11 +5074,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getEventTypeById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4693,7 +5113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4702,7 +5122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4738,11 +5158,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeEventTypeById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4764,7 +5195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4773,7 +5204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,11 +5249,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editEventTypeById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4850,7 +5292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4859,7 +5301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4904,11 +5346,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getMe: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4929,7 +5382,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description A `key` parameter while hosted mode is off */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4947,11 +5409,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listMemberships: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -4980,7 +5453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4989,7 +5462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5016,11 +5489,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addMembership: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5046,7 +5530,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5055,7 +5539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5100,11 +5584,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getMembershipById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5128,7 +5623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,7 +5632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5173,11 +5668,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeMembershipById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5199,7 +5705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5208,7 +5714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5253,11 +5759,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editMembershipById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5285,7 +5802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5294,7 +5811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5339,11 +5856,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listPayments: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -5370,7 +5898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5379,7 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5406,11 +5934,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getPaymentById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5434,7 +5973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5443,7 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5479,11 +6018,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listSchedules: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -5510,7 +6060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,7 +6069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5546,11 +6096,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addSchedule: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5576,7 +6137,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5585,7 +6146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5630,11 +6191,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getScheduleById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5658,7 +6230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5667,7 +6239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5703,11 +6275,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeScheduleById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5729,7 +6312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5738,7 +6321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5783,11 +6366,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editScheduleById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5815,7 +6409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,7 +6418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5869,11 +6463,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listSelectedCalendars: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -5900,7 +6505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +6514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5936,11 +6541,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addSelectedCalendar: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5966,7 +6582,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5975,7 +6591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6020,11 +6636,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getSelectedCalendarById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6048,7 +6675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6057,7 +6684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6093,11 +6720,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeSelectedCalendarById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6119,7 +6757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6128,7 +6766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6173,11 +6811,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editSelectedCalendarById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6205,7 +6854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6214,7 +6863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6259,11 +6908,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getSlots: {
         parameters: {
             query: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description Start of the range (YYYY-MM-DD or ISO 8601) */
@@ -6298,7 +6958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Slots"];
                 };
             };
-            /** @description A missing or invalid value, or a range over 93 days */
+            /** @description A missing or invalid value, or a range over 93 days; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6307,7 +6967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6334,11 +6994,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listTeams: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -6365,7 +7036,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6374,7 +7045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6401,11 +7072,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addTeam: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6431,7 +7113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6440,7 +7122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6485,11 +7167,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getTeamById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6513,7 +7206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6522,7 +7215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6558,11 +7251,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeTeamById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6584,7 +7288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6593,7 +7297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6638,11 +7342,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editTeamById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6670,7 +7385,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6679,7 +7394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6724,11 +7439,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     listUsers: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -6757,7 +7483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6766,7 +7492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6793,11 +7519,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     addUser: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6823,7 +7560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,7 +7569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6877,11 +7614,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getUserById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6905,7 +7653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6914,7 +7662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6950,11 +7698,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     removeUserById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6976,7 +7735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6985,7 +7744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7030,11 +7789,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     editUserById: {
         parameters: {
             query?: {
+                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
+                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7062,7 +7832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field */
+            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7071,7 +7841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7109,6 +7879,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -137,9 +137,16 @@ export const jsonObject = () =>
 
 // ── query strings ──
 
-/** Every query may carry the key (auth) and the /v1 rewrite's marker; nothing else unasked. */
+/** Every query may carry the key (auth), hosted mode's license key and the /v1 rewrite's marker; nothing else unasked. */
 export const baseQuery = {
   apiKey: z.string().optional().describe("Your API key (also accepted by the security scheme)"),
+  key: z
+    .string()
+    .optional()
+    .describe(
+      "Hosted mode (experimental, when the server enables it): your license key; the request then " +
+        "runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off.",
+    ),
   version: z.string().optional().describe("Set by the /v1 rewrite"),
 };
 

@@ -1,0 +1,110 @@
+// Hosted mode (experimental, HOSTED_MODE=on|required): `?key=<license key>` runs the request on
+// its tenant's own database. The auth hook asks `enter()` for the request's database before it
+// authenticates the apiKey there; everything after it (handlers, rate limit, logs) follows the
+// request's `db` and `tenantId`. Off (the default), nothing here exists: `app.hosting` is null
+// and the auth hook refuses a `key` parameter.
+import type { PrismaClient } from "@app/db";
+import { Gauge } from "@app/db/metrics";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { SchedulingConfig } from "../config.ts";
+import { Unauthorized } from "../errors.ts";
+import { databaseUrlKey } from "./secrets.ts";
+import { TenantClients, type TenantLease } from "./tenant-clients.ts";
+import { TenantDirectory } from "./tenant-directory.ts";
+
+export const INVALID_LICENSE_KEY = "Your license key is not valid.";
+export const MISSING_LICENSE_KEY = "No license key provided";
+
+export interface Hosting {
+  mode: "on" | "required";
+  directory: TenantDirectory;
+  clients: TenantClients;
+  /**
+   * The database of the tenant holding `key` (401 when the key is unknown or its tenant
+   * disabled, 503 when its database cannot be reached), held for this request until its
+   * response is done. Sets `request.tenantId` and adds it to the request's log lines.
+   */
+  enter(request: FastifyRequest, reply: FastifyReply, key: unknown): Promise<PrismaClient>;
+}
+
+export interface HostingOptions {
+  config: SchedulingConfig;
+  /** How long a found tenant may be served from memory (the API key cache's bound). */
+  tenantCacheMs: number;
+  /** The migrations tenant databases are brought up to (tests add one; default: prisma/migrations). */
+  migrationsDir?: string | undefined;
+}
+
+async function hostingPlugin(app: FastifyInstance, { config, tenantCacheMs, migrationsDir }: HostingOptions) {
+  if (config.HOSTED_MODE === "off") {
+    app.decorate("hosting", null);
+    return;
+  }
+  // loadConfig refuses this already; a config built another way must not silently run unhosted.
+  if (config.TENANT_SECRET === undefined)
+    throw new Error(`HOSTED_MODE=${config.HOSTED_MODE} needs TENANT_SECRET`);
+  const directory = new TenantDirectory(app.prisma, databaseUrlKey(config.TENANT_SECRET), {
+    ttlMs: tenantCacheMs,
+    onError: (err) =>
+      app.log.warn(
+        { err },
+        "tenant change notifications unavailable: tenants are read on every request meanwhile",
+      ),
+  });
+  const clients = new TenantClients({
+    poolMax: config.TENANT_POOL_MAX,
+    connectionsMax: config.TENANT_CONNECTIONS_MAX,
+    log: app.log,
+    migrationsDir,
+  });
+  // A failure here only leaves the cache off; it keeps trying in the background.
+  await directory.start();
+  app.addHook("onClose", async () => {
+    await directory.stop();
+    await clients.closeAll();
+  });
+
+  const gauge = new Gauge({
+    name: "hosted_tenant_clients",
+    help: "Hosted mode: open tenant database clients, their limit, and the connections they hold",
+    labelNames: ["state"],
+    registers: [app.metrics],
+    collect() {
+      const { clients: open, maxClients, connections } = clients.stats();
+      this.set({ state: "open" }, open);
+      this.set({ state: "max" }, maxClients);
+      this.set({ state: "connections" }, connections);
+    },
+  });
+  void gauge;
+
+  async function enter(request: FastifyRequest, reply: FastifyReply, key: unknown): Promise<PrismaClient> {
+    // A repeated or empty parameter is no key; unknown and disabled keys take the same lookup.
+    const tenant = typeof key === "string" && key !== "" ? await directory.find(key) : null;
+    if (!tenant) throw new Unauthorized(INVALID_LICENSE_KEY);
+    request.tenantId = tenant.id;
+    const log = request.log.child({ tenantId: tenant.id });
+    request.log = log;
+    reply.log = log;
+    // The lease ends with the response (or the connection, if the client goes first).
+    let lease: TenantLease | undefined;
+    let finished = false;
+    reply.raw.once("close", () => {
+      finished = true;
+      lease?.release();
+    });
+    lease = await clients.acquire(tenant);
+    if (finished) lease.release();
+    return lease.db;
+  }
+
+  const hosting: Hosting = { mode: config.HOSTED_MODE, directory, clients, enter };
+  app.decorate("hosting", hosting);
+}
+
+export default fp(hostingPlugin, {
+  name: "hosting",
+  fastify: "5.x",
+  decorators: { fastify: ["prisma", "metrics"] },
+});
