@@ -151,6 +151,8 @@ describe(".env in the working directory", () => {
     );
     try {
       await waitFor(fromFile, started.child);
+      // The scheduling API starts after the shortener.
+      await waitFor(scheduling, started.child);
       expect(await get(scheduling, "/health")).toBe(200);
     } finally {
       started.child.kill("SIGTERM");
