@@ -34,9 +34,20 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [],
         params: z.object({ name: z.string().describe("Name of the short") }),
         response: {
+          // No body and no content type: `undefined` renders as a response without content.
           302: z
-            .null()
-            .describe("Redirect to the target URL (Location header); Cache-Control: private, no-cache"),
+            .undefined()
+            .describe("Redirect to the target URL; no body")
+            .meta({
+              headers: {
+                location: { type: "string", format: "uri", description: "The target URL" },
+                "cache-control": {
+                  type: "string",
+                  enum: ["private, no-cache"],
+                  description: "A cached redirect would skip the next visit's log row",
+                },
+              },
+            }),
           404: plainText("No short has this name"),
         },
       },

@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { API_REFERENCE_CSP } from "@app/db/api-reference";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
-import { setupShortener } from "./helpers.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
 
@@ -71,6 +71,34 @@ describe("GET /docs", () => {
     const redirect = doc.paths["/{name}"]?.get as OpenAPIV3.OperationObject;
     expect(redirect.security).toEqual([]);
     expect(Object.keys(redirect.responses).sort()).toEqual(["302", "404"]);
+  });
+});
+
+describe("responses without a body", () => {
+  it("are declared without content, as the server sends them (DELETE 204, the redirect's 302)", async () => {
+    const doc = await document();
+    const deleted = doc.paths["/api/shorts/{id}"]!.delete!.responses["204"] as OpenAPIV3.ResponseObject;
+    expect(deleted).toEqual({ description: "Deleted; no body" });
+    const redirect = doc.paths["/{name}"]!.get!.responses["302"] as OpenAPIV3.ResponseObject;
+    expect(redirect.content).toBeUndefined();
+    expect(Object.keys(redirect.headers ?? {}).sort()).toEqual(["cache-control", "location"]);
+
+    const user = await newUser(ctx.prisma);
+    const short = await postShort(ctx.app, user, { url: "https://example.com/x", name: "bodiless" });
+    const followed = await ctx.app.inject({ url: "/bodiless" });
+    expect(followed.statusCode).toBe(302);
+    expect(followed.body).toBe("");
+    expect(followed.headers["content-type"]).toBeUndefined();
+    expect(followed.headers.location).toBe("https://example.com/x");
+    expect(followed.headers["cache-control"]).toBe("private, no-cache");
+    const gone = await ctx.app.inject({
+      method: "DELETE",
+      url: `/api/shorts/${short.json().id}`,
+      headers: user.headers,
+    });
+    expect(gone.statusCode).toBe(204);
+    expect(gone.body).toBe("");
+    expect(gone.headers["content-type"]).toBeUndefined();
   });
 });
 
