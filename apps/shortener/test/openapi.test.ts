@@ -1,5 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { API_REFERENCE_CSP } from "@app/db/api-reference";
+import { documentAdmits } from "@app/db/testing";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
@@ -99,6 +100,50 @@ describe("responses without a body", () => {
     expect(gone.statusCode).toBe(204);
     expect(gone.body).toBe("");
     expect(gone.headers["content-type"]).toBeUndefined();
+  });
+});
+
+describe("the document says what the server does", () => {
+  const admits = (doc: OpenAPIV3.Document, schema: unknown, value: unknown) =>
+    documentAdmits(doc as never, schema as never, value);
+  const parameter = (doc: OpenAPIV3.Document, path: string, method: string, name: string) =>
+    (
+      (doc.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]!
+        .parameters as OpenAPIV3.ParameterObject[]
+    ).find((p) => p.name === name)!.schema;
+
+  it("names and ids in paths: a value the pattern refuses names nothing (404)", async () => {
+    const doc = await document();
+    const name = parameter(doc, "/{name}", "get", "name");
+    const id = parameter(doc, "/api/shorts/{id}", "get", "id");
+    expect(name).toMatchObject({ pattern: expect.any(String) });
+    expect(id).toMatchObject({ format: "uuid", pattern: expect.any(String) });
+    const user = await newUser(ctx.prisma);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/named", name: "Named_1-x" });
+    expect(created.statusCode).toBe(201);
+    for (const value of ["Named_1-x", "x".repeat(65), "a.b", "%20", "ü"]) {
+      const response = await ctx.app.inject({ url: `/${encodeURIComponent(value)}` });
+      expect(response.statusCode, value).toBe(admits(doc, name, value) ? 302 : 404);
+    }
+    for (const value of [created.json().id, created.json().id.toUpperCase(), "not-a-uuid", "1"]) {
+      const response = await ctx.app.inject({ url: `/api/shorts/${value}`, headers: user.headers });
+      expect(response.statusCode, value).toBe(admits(doc, id, value) ? 200 : 404);
+    }
+  });
+
+  it("limit and offset: the pattern states the bounds the server applies", async () => {
+    const doc = await document();
+    const user = await newUser(ctx.prisma);
+    for (const [name, values] of [
+      ["limit", ["0", "1", "1000", "1001", "01", "1e2", ""]],
+      ["offset", ["0", "1", "1000000000", "1000000001", "00", "-1"]],
+    ] as const) {
+      const schema = parameter(doc, "/api/shorts", "get", name);
+      for (const value of values) {
+        const response = await ctx.app.inject({ url: `/api/shorts?${name}=${value}`, headers: user.headers });
+        expect(response.statusCode === 200, `${name}=${value}`).toBe(admits(doc, schema, value));
+      }
+    }
   });
 });
 

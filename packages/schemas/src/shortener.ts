@@ -90,7 +90,17 @@ export const ErrorBody = z
   .meta({ id: "Error" });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const ShortIdParams = z.strictObject({ id: z.string().describe("Identifier of the short") });
+/** Short ids are UUIDs; any other id names no short (404, like an unknown one). */
+export const SHORT_ID_PATTERN =
+  /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+
+export const ShortIdParams = z.strictObject({
+  id: z
+    .string()
+    .regex(SHORT_ID_PATTERN, "Not Found")
+    .meta({ format: "uuid" })
+    .describe("Identifier of the short (a UUID; any other value is answered 404)"),
+});
 
 /** Optional paging; without it a list returns everything, as the seed describes. */
 export const ListQuery = z.strictObject({

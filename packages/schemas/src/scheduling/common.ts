@@ -1,6 +1,7 @@
 // Building blocks shared by the scheduling resources' schemas. Every value a client sends
 // is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
 import { z } from "zod";
+import { decimalRange } from "../patterns.ts";
 import { queryInteger } from "../server-config.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
@@ -167,13 +168,15 @@ export const listQuery = <T extends z.ZodRawShape>(filters: T) =>
 
 // ── ids in paths ──
 
+/** An integer id: 1 to 2147483647 in decimal digits (no sign, no leading zeros). */
+export const INT_ID_RANGE = decimalRange(1, INT4_MAX);
+
 export const intIdParams = z.object({
   id: z
     .string()
-    .regex(/^\d+$/, "must be a positive integer")
+    .regex(new RegExp(`^${INT_ID_RANGE}$`), `must be a whole number from 1 to ${INT4_MAX}`)
     .transform(Number)
-    .pipe(z.int().min(1, "must be a positive integer").max(INT4_MAX, "is too large"))
-    .describe("Integer id"),
+    .describe(`Integer id, 1 to ${INT4_MAX} (decimal digits, no sign or leading zeros)`),
 });
 
 // ── responses ──
