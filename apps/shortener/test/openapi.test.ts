@@ -112,6 +112,32 @@ describe("the document says what the server does", () => {
         .parameters as OpenAPIV3.ParameterObject[]
     ).find((p) => p.name === name)!.schema;
 
+  it("target URLs: http(s):// without spaces or control characters (pattern, format uri)", async () => {
+    const doc = await document();
+    const url = (doc.components!.schemas!.NewShort as OpenAPIV3.SchemaObject).properties!
+      .url as OpenAPIV3.SchemaObject;
+    expect(url).toMatchObject({ format: "uri", maxLength: 2048, pattern: expect.stringMatching(/^\^/) });
+    const user = await newUser(ctx.prisma);
+    for (const value of [
+      "javascript:alert(1)",
+      "ftp://example.com/",
+      "https:example.com",
+      "http:/example.com",
+      " https://example.com/",
+      "https://example.com/a b",
+      "https://example.com/\u0000",
+      "https://example.com/\u007f",
+      "https://example.com/ok",
+      "HTTPS://EXAMPLE.COM/UPPER",
+      "https://exämple.com/ü",
+    ]) {
+      const created = await postShort(ctx.app, user, { url: value });
+      const where = `${JSON.stringify(value)}: ${created.body}`;
+      expect(created.statusCode === 201, where).toBe(admits(doc, url, value));
+      if (created.statusCode !== 201) expect(created.statusCode, where).toBe(400);
+    }
+  });
+
   it("names and ids in paths: a value the pattern refuses names nothing (404)", async () => {
     const doc = await document();
     const name = parameter(doc, "/{name}", "get", "name");

@@ -30,3 +30,18 @@ export function decimalRange(min: 0 | 1, max: number): string {
 
 /** `decimalRange` anchored: the whole value is such a number. */
 export const decimalPattern = (min: 0 | 1, max: number) => new RegExp(`^${decimalRange(min, max)}$`);
+
+/** No U+0000 anywhere: PostgreSQL text and jsonb cannot hold it. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
+export const NO_NUL = /^[^\u0000]*$/;
+
+/** Not empty, not only blanks (what String.prototype.trim removes is exactly `\s`), no NUL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
+export const NOT_BLANK = /^[^\u0000]*[^\s\u0000][^\u0000]*$/;
+
+/**
+ * An http(s) URL as written: the scheme (any case) and `//`, then no space, control character
+ * or DEL. The URL parser checks the rest (a host, valid syntax); this is what the pattern can say.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+export const HTTP_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\u0000-\u0020\u007f]+$/;

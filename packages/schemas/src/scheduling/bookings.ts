@@ -28,6 +28,8 @@ const bookingInstant = () =>
     )
     .describe("ISO 8601 date-time; without an offset it is UTC, as on v1's hosted service");
 
+const DATE_STRING = "Any date JavaScript's Date.parse reads (ISO 8601 recommended), in the years 1 to 9999";
+
 const dateString = (name: string) =>
   z
     .string()
@@ -122,6 +124,8 @@ export const BookingCreateBody = z
       .unknown()
       .refine((value) => typeof value === "number", "Bad request, eventTypeId must be a number")
       .pipe(rowId())
+      // v1's own message for a non-number needs `unknown` first; the document says what passes.
+      .meta({ type: "integer", minimum: 1, maximum: INT4_MAX })
       .describe("The event type to book (any user's: a booking page is public, as in v1)"),
     start: bookingInstant().describe("Start instant"),
     end: bookingInstant()
@@ -164,8 +168,8 @@ export const BookingListQuery = listQuery({
   attendeeEmail: repeatable(email())
     .optional()
     .describe("Bookings with an attendee of this e-mail (repeatable)"),
-  dateFrom: dateString("dateFrom").optional().describe("startTime >= dateFrom"),
-  dateTo: dateString("dateTo").optional().describe("endTime <= dateTo"),
+  dateFrom: dateString("dateFrom").optional().describe(`startTime >= dateFrom. ${DATE_STRING}`),
+  dateTo: dateString("dateTo").optional().describe(`endTime <= dateTo. ${DATE_STRING}`),
   status: z.enum(["upcoming"]).optional().describe("`upcoming`: startTime >= now"),
   sortBy: z.enum(["createdAt", "updatedAt"]).optional(),
   order: z.enum(["asc", "desc"]).default("asc"),

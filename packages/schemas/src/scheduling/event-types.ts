@@ -138,7 +138,7 @@ const settings = {
     .array(host)
     .max(100)
     .refine((list) => new Set(list.map((h) => h.userId)).size === list.length, "must not repeat a userId")
-    .describe("Given on edit, replaces the hosts; absent, keeps them"),
+    .describe("Each userId at most once. Given on edit, replaces the hosts; absent, keeps them"),
 };
 
 const { title, slug: slugField, length, ...optionalSettings } = settings;

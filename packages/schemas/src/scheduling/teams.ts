@@ -6,7 +6,8 @@ export const WeekDay = z.enum(["Monday", "Tuesday", "Wednesday", "Thursday", "Fr
 export const color = () =>
   z
     .string()
-    .regex(/^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i, "must be a #rgb or #rrggbb colour");
+    // No `i` flag: a document's pattern carries no flags, so the letters' cases are spelled out.
+    .regex(/^#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/, "must be a #rgb or #rrggbb colour");
 
 export const Team = z
   .object({
