@@ -7,6 +7,7 @@ import {
   dateTime,
   email,
   INT4_MAX,
+  jsonValue,
   label,
   listQuery,
   repeatable,
@@ -107,6 +108,8 @@ const location = z.union([
   z.strictObject({ value: text().max(1_000), optionValue: text().max(1_000).optional() }),
 ]);
 
+const boundedJson = jsonValue();
+
 /** v1's `responses`: name and email, and whatever custom booking fields the event type asks. */
 const Responses = z
   .looseObject({
@@ -116,7 +119,14 @@ const Responses = z
     notes: text().max(10_000).optional(),
     guests: z.array(email()).max(50).optional(),
   })
-  .refine((value) => JSON.stringify(value).length <= 20_000, "responses: at most 20,000 characters of JSON");
+  // Custom booking fields are stored as they come (jsonb): bounded like free-form JSON, no NUL.
+  .superRefine((value, ctx) => {
+    const checked = boundedJson.safeParse(value);
+    const problem = checked.success
+      ? JSON.stringify(value).length > 20_000 && "responses: at most 20,000 characters of JSON"
+      : checked.error.issues[0]!.message;
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const BookingCreateBody = z
   .strictObject({
@@ -134,11 +144,12 @@ export const BookingCreateBody = z
     timeZone: timeZone().describe("The booker's zone"),
     language: text().min(1).max(35).describe("The booker's language (the attendee's locale)"),
     metadata: z
-      .record(z.string().max(255), text().max(1_000))
+      .record(text().max(255), text().max(1_000))
       .default({})
-      .describe("String values only, as in v1"),
+      .describe("String values only, as in v1: keys at most 255 characters, values 1,000; no NUL characters"),
     responses: Responses.optional().describe(
-      "Modern shape: `{name, email, location?, notes?, guests?, ...}`",
+      "Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, " +
+        "no NUL characters anywhere",
     ),
     // v1's legacy shape (Pipedream's create-booking sends it): top-level name/email + customInputs.
     name: text().max(255).optional(),
