@@ -285,6 +285,33 @@ describe("body rules", () => {
     );
   });
 
+  it("every time zone and slug field, parameters included, describes its rule", () => {
+    const described: { where: string; description: string }[] = [];
+    const visit = (value: unknown, where: string, description?: string): void => {
+      if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) visit(item, `${where}/${i}`);
+        return;
+      }
+      if (value === null || typeof value !== "object") return;
+      const node = value as Record<string, unknown>;
+      const pattern = typeof node.pattern === "string" ? node.pattern : "";
+      if (pattern.startsWith("^[A-Za-z][\\w+-]*") || pattern.includes("\\u0130")) {
+        described.push({ where, description: String(node.description ?? description ?? "") });
+      }
+      for (const [key, child] of Object.entries(node)) {
+        visit(child, `${where}/${key}`, key === "schema" ? (node.description as string) : undefined);
+      }
+    };
+    visit(doc, "");
+    expect(described.length).toBeGreaterThan(15);
+    expect(described.map(({ where }) => where)).toContainEqual(
+      expect.stringMatching(/^\/paths\/\/api\/v1\/slots\//),
+    );
+    for (const { where, description } of described) {
+      expect(description, where).toMatch(/IANA time zone name|needs a letter or a digit/);
+    }
+  });
+
   it("time zones: a name of the right shape that the tz database does not know is refused, as described", async () => {
     const zone = property("TeamCreate", "timeZone");
     for (const name of ["Mars/Olympus_Mons", "UTC+1"]) {

@@ -12,6 +12,7 @@ import {
   listQuery,
   repeatable,
   rowId,
+  TIME_ZONE_RULE,
   text,
   timeZone,
 } from "./common.ts";
@@ -141,7 +142,7 @@ export const BookingCreateBody = z
     end: bookingInstant()
       .optional()
       .describe("Default: start + the event type's length; otherwise it must match it"),
-    timeZone: timeZone().describe("The booker's zone"),
+    timeZone: timeZone().describe(`The booker's zone: ${TIME_ZONE_RULE}`),
     language: text().min(1).max(35).describe("The booker's language (the attendee's locale)"),
     metadata: z
       .record(text().max(255), text().max(1_000))

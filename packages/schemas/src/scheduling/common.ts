@@ -48,16 +48,17 @@ function isTimeZone(value: string): boolean {
 const TIME_ZONE_NAME = /^[A-Za-z][\w+-]*(?:\/[A-Za-z][\w+-]*)*$/;
 const TIME_ZONE_MESSAGE = "must be an IANA time zone such as Europe/London";
 
+/** What a time zone field takes; a field describing itself otherwise repeats this. */
+export const TIME_ZONE_RULE =
+  "an IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset";
+
 export const timeZone = () =>
   z
     .string()
     .max(64)
     .regex(TIME_ZONE_NAME, { error: TIME_ZONE_MESSAGE, abort: true })
     .refine(isTimeZone, TIME_ZONE_MESSAGE)
-    .describe(
-      "IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), " +
-        "not an offset",
-    );
+    .describe(`${TIME_ZONE_RULE[0]!.toUpperCase()}${TIME_ZONE_RULE.slice(1)}`);
 
 /** Years Prisma can write to PostgreSQL (0 and 10000 are refused); no calendar needs others. */
 const inCommonEra = (date: Date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999;
@@ -111,6 +112,10 @@ export const httpUrl = () =>
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
 const SLUGGABLE = /^[^\u0000]*[0-9A-Za-z\u0130\u212A][^\u0000]*$/;
 
+/** What a slug field takes; a field describing itself otherwise repeats this. */
+export const SLUG_RULE =
+  "lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit";
+
 /** v1 slugs: lower-case letters, digits and dashes; anything else is folded into a dash. */
 export const slug = () =>
   z
@@ -125,7 +130,7 @@ export const slug = () =>
         .replace(/^-+|-+$/g, ""),
     )
     .pipe(z.string().min(1, "must contain a letter or a digit"))
-    .describe("Lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit");
+    .describe(`${SLUG_RULE[0]!.toUpperCase()}${SLUG_RULE.slice(1)}`);
 
 /** Bounds of free-form JSON (metadata, locations, booking fields): documented in the OpenAPI. */
 export const JSON_LIMITS = { depth: 32, values: 10_000, characters: 65_536 };

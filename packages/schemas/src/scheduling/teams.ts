@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { httpUrl, jsonObject, label, listQuery, rowId, slug, text, timeZone } from "./common.ts";
+import { httpUrl, jsonObject, label, listQuery, rowId, SLUG_RULE, slug, text, timeZone } from "./common.ts";
 
 export const WeekDay = z.enum(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]);
 
@@ -33,7 +33,7 @@ export const Team = z
 
 const settings = {
   name: label(),
-  slug: slug().nullable().describe("Unique regardless of case"),
+  slug: slug().nullable().describe(`Unique regardless of case; ${SLUG_RULE}`),
   logoUrl: httpUrl().nullable(),
   bio: text().max(10_000).nullable(),
   hideBranding: z.boolean(),
