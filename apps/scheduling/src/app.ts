@@ -7,6 +7,7 @@ import {
   capConnections,
   connectionOptions,
   echoRequestIds,
+  methodGuard,
   requestId,
 } from "@app/db/http";
 import { createRegistry, instrumentRequests } from "@app/db/metrics";
@@ -16,6 +17,7 @@ import type { Redis } from "ioredis";
 import auth, { AUTH_CACHE_MS } from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { toResponse } from "./error-handler.ts";
+import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import hosting from "./hosting/hosting.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
@@ -76,6 +78,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   acceptEmptyJsonBodies(app);
   capConnections(app, limits);
   echoRequestIds(app);
+  const methods = methodGuard(app);
   await app.register(openApi);
 
   // App services
@@ -99,6 +102,9 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   await app.register(resourceRoutes, { prefix: "/api/v1" });
   await app.register(meRoutes, { prefix: "/api/v1" });
   await app.register(slotsRoutes, { prefix: "/api/v1" });
+  // Last: every path answers the methods it does not offer with 405 + Allow (after the apiKey
+  // check, unless the path is public).
+  methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));
 
   return app;
 }

@@ -4,7 +4,7 @@ import { ErrorResponse, itemQuery, User } from "@app/schemas/scheduling";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { MethodNotAllowed, NotFound } from "./errors.ts";
+import { NotFound } from "./errors.ts";
 import { selectOf } from "./resources/resource.ts";
 
 const select = selectOf(User);
@@ -36,12 +36,4 @@ export async function meRoutes(app: FastifyInstance) {
       return { user };
     },
   );
-  app.route({
-    method: ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-    url: "/me",
-    schema: { hide: true },
-    handler: async () => {
-      throw new MethodNotAllowed(["GET"]);
-    },
-  });
 }

@@ -27,6 +27,25 @@ function v1Body(eventTypeId: number, start: Date, extra: Record<string, unknown>
 }
 
 describe("POST /bookings", () => {
+  it("refuses a NUL anywhere in responses or in a metadata key with 400 (jsonb cannot hold it; were 500s)", async () => {
+    const host = await createUser(t.prisma);
+    const booker = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const start = at(futureMonday(), 60);
+    for (const extra of [{ field: "a\u0000b" }, { "key\u0000": "v" }, { nested: { list: ["\u0000"] } }]) {
+      const body = v1Body(eventType.id, start);
+      const response = await post(booker.apiKey, { ...body, responses: { ...body.responses, ...extra } });
+      expect(response.statusCode, JSON.stringify(extra)).toBe(400);
+      expect(response.json().issues).toEqual([
+        { path: "responses", message: "must not contain NUL characters" },
+      ]);
+    }
+    const key = await post(booker.apiKey, v1Body(eventType.id, start, { metadata: { "k\u0000": "v" } }));
+    expect(key.statusCode).toBe(400);
+    expect(key.json().issues).toEqual([expect.objectContaining({ path: "metadata.k\u0000" })]);
+    expect((await post(booker.apiKey, v1Body(eventType.id, start))).statusCode).toBe(201);
+  });
+
   it("books a slot for the event type's owner, with the booker as attendee, flat as v1 answered", async () => {
     const host = await createUser(t.prisma);
     const booker = await createUser(t.prisma);

@@ -10,7 +10,9 @@ import { apiClient, type Caller, fixtures, newUser, resources } from "./resource
 const t = setupApp();
 const call = apiClient(t);
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+// TRACE, QUERY and PROPFIND too: every method Node reads is answered (HEAD follows GET; every
+// resource path offers GET).
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY", "PROPFIND"];
 const OPERATION_METHOD: Record<Operation, { method: string; item: boolean }> = {
   list: { method: "GET", item: false },
   create: { method: "POST", item: false },

@@ -113,7 +113,8 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         params: ShortIdParams,
         response: {
-          204: z.null().describe("Deleted; no body"),
+          // No body and no content type: `undefined` renders as a response without content.
+          204: z.undefined().describe("Deleted; no body"),
           401: unauthorized,
           404: notFound,
           default: ErrorBody,
@@ -122,7 +123,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await shorts.delete(request.user.id, request.params.id);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 

@@ -7,6 +7,7 @@ import {
   capConnections,
   connectionOptions,
   echoRequestIds,
+  methodGuard,
   requestId,
 } from "@app/db/http";
 import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
@@ -23,6 +24,7 @@ import {
 import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
 import { registerErrorHandler, sendError } from "./error-handler.ts";
+import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import { visitLogMetrics } from "./metrics.ts";
@@ -85,6 +87,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);
   capConnections(app, config);
+  const methods = methodGuard(app);
 
   // External plugins.
   await app.register(fastifySwagger, {
@@ -148,6 +151,8 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: config.apiPrefix });
   await app.register(redirectRoutes);
+  // Last: every path answers the methods it does not offer with 405 + Allow.
+  methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));
   return app;
 }
 

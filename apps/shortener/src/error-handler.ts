@@ -2,7 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { HttpError } from "./errors.ts";
+import { HttpError, MethodNotAllowed } from "./errors.ts";
 
 // The seed answers these three in plain text; every other error is JSON {status, error}.
 const PLAIN_TEXT_STATUSES = new Set([401, 403, 404]);
@@ -18,6 +18,7 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
 /** The shortener's one error handler: maps every thrown error to the wire format. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof MethodNotAllowed) reply.header("allow", error.allow.join(", "));
     if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message);
 
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -34,3 +34,10 @@ export class Conflict extends HttpError {
     super(409, message);
   }
 }
+
+/** 405: the path exists but does not offer this method; `allow` is what it offers. */
+export class MethodNotAllowed extends HttpError {
+  constructor(readonly allow: string[]) {
+    super(405, `This path offers ${allow.join(", ")} only`);
+  }
+}

@@ -32,18 +32,30 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           "Answers 302 to the target and records one ShortLog row (stored before the answer is sent). " +
           "HEAD answers the same without recording a visit.",
         security: [],
-        params: z.object({ name: z.string().describe("Name of the short") }),
+        // A name no short can have is 404 like an unknown one (the error handler answers every
+        // invalid path parameter so).
+        params: z.object({ name: ShortName.describe("Name of the short; any other value is answered 404") }),
         response: {
+          // No body and no content type: `undefined` renders as a response without content.
           302: z
-            .null()
-            .describe("Redirect to the target URL (Location header); Cache-Control: private, no-cache"),
+            .undefined()
+            .describe("Redirect to the target URL; no body")
+            .meta({
+              headers: {
+                location: { type: "string", format: "uri", description: "The target URL" },
+                "cache-control": {
+                  type: "string",
+                  enum: ["private, no-cache"],
+                  description: "A cached redirect would skip the next visit's log row",
+                },
+              },
+            }),
           404: plainText("No short has this name"),
         },
       },
     },
     async (request, reply) => {
       const { name } = request.params;
-      if (!ShortName.safeParse(name).success) throw new NotFound();
       const target = await shorts.findTarget(name);
       if (!target) throw new NotFound();
       if (request.method === "GET") {

@@ -1,12 +1,11 @@
 import { isUniqueViolation, type PrismaClient } from "@app/db";
-import type { ListQuery, Short, ShortLog } from "@app/schemas/shortener";
+import { type ListQuery, SHORT_ID_PATTERN, type Short, type ShortLog } from "@app/schemas/shortener";
 import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, NotFound } from "./errors.ts";
 import { SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ShortRow {
   id: string;
@@ -137,6 +136,6 @@ export class ShortsService {
 
 /** Ids are UUIDs; anything else cannot name a short (and must not reach the uuid column). */
 function validId(id: string): string {
-  if (!UUID.test(id)) throw new NotFound();
+  if (!SHORT_ID_PATTERN.test(id)) throw new NotFound();
   return id;
 }

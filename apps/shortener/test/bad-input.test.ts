@@ -147,15 +147,16 @@ describe("hostile requests never reach a 500", () => {
     }
   });
 
-  it("methods the API does not offer", async () => {
+  it("methods the API does not offer (405 with Allow; operations.test.ts covers every path)", async () => {
     const user = await newUser(ctx.prisma);
-    for (const [method, url] of [
-      ["PUT", "/api/shorts"],
-      ["PATCH", "/api/me"],
-      ["DELETE", "/api/shorts"],
+    for (const [method, url, allow] of [
+      ["PUT", "/api/shorts", "GET, POST"],
+      ["PATCH", "/api/me", "GET"],
+      ["DELETE", "/api/shorts", "GET, POST"],
     ] as const) {
       const res = await ctx.app.inject({ method, url, headers: user.headers });
-      expect(res.statusCode).toBe(404);
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe(allow);
     }
   });
 });

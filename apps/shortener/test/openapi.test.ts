@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { API_REFERENCE_CSP } from "@app/db/api-reference";
+import { documentAdmits } from "@app/db/testing";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
 import { generateOpenApi, OPENAPI_FILE } from "../src/openapi-sync.ts";
-import { setupShortener } from "./helpers.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
 
@@ -92,6 +93,104 @@ describe("GET /docs", () => {
     const redirect = doc.paths["/{name}"]?.get as OpenAPIV3.OperationObject;
     expect(redirect.security).toEqual([]);
     expect(Object.keys(redirect.responses).sort()).toEqual(["302", "404"]);
+  });
+});
+
+describe("responses without a body", () => {
+  it("are declared without content, as the server sends them (DELETE 204, the redirect's 302)", async () => {
+    const doc = await document();
+    const deleted = doc.paths["/api/shorts/{id}"]!.delete!.responses["204"] as OpenAPIV3.ResponseObject;
+    expect(deleted).toEqual({ description: "Deleted; no body" });
+    const redirect = doc.paths["/{name}"]!.get!.responses["302"] as OpenAPIV3.ResponseObject;
+    expect(redirect.content).toBeUndefined();
+    expect(Object.keys(redirect.headers ?? {}).sort()).toEqual(["cache-control", "location"]);
+
+    const user = await newUser(ctx.prisma);
+    const short = await postShort(ctx.app, user, { url: "https://example.com/x", name: "bodiless" });
+    const followed = await ctx.app.inject({ url: "/bodiless" });
+    expect(followed.statusCode).toBe(302);
+    expect(followed.body).toBe("");
+    expect(followed.headers["content-type"]).toBeUndefined();
+    expect(followed.headers.location).toBe("https://example.com/x");
+    expect(followed.headers["cache-control"]).toBe("private, no-cache");
+    const gone = await ctx.app.inject({
+      method: "DELETE",
+      url: `/api/shorts/${short.json().id}`,
+      headers: user.headers,
+    });
+    expect(gone.statusCode).toBe(204);
+    expect(gone.body).toBe("");
+    expect(gone.headers["content-type"]).toBeUndefined();
+  });
+});
+
+describe("the document says what the server does", () => {
+  const admits = (doc: OpenAPIV3.Document, schema: unknown, value: unknown) =>
+    documentAdmits(doc as never, schema as never, value);
+  const parameter = (doc: OpenAPIV3.Document, path: string, method: string, name: string) =>
+    (
+      (doc.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]!
+        .parameters as OpenAPIV3.ParameterObject[]
+    ).find((p) => p.name === name)!.schema;
+
+  it("target URLs: http(s):// without spaces or control characters (pattern, format uri)", async () => {
+    const doc = await document();
+    const url = (doc.components!.schemas!.NewShort as OpenAPIV3.SchemaObject).properties!
+      .url as OpenAPIV3.SchemaObject;
+    expect(url).toMatchObject({ format: "uri", maxLength: 2048, pattern: expect.stringMatching(/^\^/) });
+    const user = await newUser(ctx.prisma);
+    for (const value of [
+      "javascript:alert(1)",
+      "ftp://example.com/",
+      "https:example.com",
+      "http:/example.com",
+      " https://example.com/",
+      "https://example.com/a b",
+      "https://example.com/\u0000",
+      "https://example.com/\u007f",
+      "https://example.com/ok",
+      "HTTPS://EXAMPLE.COM/UPPER",
+      "https://exämple.com/ü",
+    ]) {
+      const created = await postShort(ctx.app, user, { url: value });
+      const where = `${JSON.stringify(value)}: ${created.body}`;
+      expect(created.statusCode === 201, where).toBe(admits(doc, url, value));
+      if (created.statusCode !== 201) expect(created.statusCode, where).toBe(400);
+    }
+  });
+
+  it("names and ids in paths: a value the pattern refuses names nothing (404)", async () => {
+    const doc = await document();
+    const name = parameter(doc, "/{name}", "get", "name");
+    const id = parameter(doc, "/api/shorts/{id}", "get", "id");
+    expect(name).toMatchObject({ pattern: expect.any(String) });
+    expect(id).toMatchObject({ format: "uuid", pattern: expect.any(String) });
+    const user = await newUser(ctx.prisma);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/named", name: "Named_1-x" });
+    expect(created.statusCode).toBe(201);
+    for (const value of ["Named_1-x", "x".repeat(65), "a.b", "%20", "ü"]) {
+      const response = await ctx.app.inject({ url: `/${encodeURIComponent(value)}` });
+      expect(response.statusCode, value).toBe(admits(doc, name, value) ? 302 : 404);
+    }
+    for (const value of [created.json().id, created.json().id.toUpperCase(), "not-a-uuid", "1"]) {
+      const response = await ctx.app.inject({ url: `/api/shorts/${value}`, headers: user.headers });
+      expect(response.statusCode, value).toBe(admits(doc, id, value) ? 200 : 404);
+    }
+  });
+
+  it("limit and offset: the pattern states the bounds the server applies", async () => {
+    const doc = await document();
+    const user = await newUser(ctx.prisma);
+    for (const [name, values] of [
+      ["limit", ["0", "1", "1000", "1001", "01", "1e2", ""]],
+      ["offset", ["0", "1", "1000000000", "1000000001", "00", "-1"]],
+    ] as const) {
+      const schema = parameter(doc, "/api/shorts", "get", name);
+      for (const value of values) {
+        const response = await ctx.app.inject({ url: `/api/shorts?${name}=${value}`, headers: user.headers });
+        expect(response.statusCode === 200, `${name}=${value}`).toBe(admits(doc, schema, value));
+      }
+    }
   });
 });
 

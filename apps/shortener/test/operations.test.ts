@@ -132,6 +132,13 @@ describe("metrics", () => {
       expect(get("visit_log_queue_depth")).toBe(0);
       expect(get("db_pool_connections", { state: "max" })).toBe(5);
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+      // As on the service's own port: HEAD follows GET, other methods are 405 with Allow.
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: "HEAD" })).status).toBe(200);
+      for (const method of ["POST", "DELETE", "OPTIONS"]) {
+        const refused = await fetch(`http://127.0.0.1:${port}/metrics`, { method });
+        expect(refused.status, method).toBe(405);
+        expect(refused.headers.get("allow")).toBe("GET");
+      }
     } finally {
       server.close();
     }

@@ -1,7 +1,14 @@
-// HTTP details both services share: request ids and how an empty JSON body is read.
+// HTTP details both services share: request ids, how an empty JSON body is read, 405 + Allow
+// for every method a path does not offer, connection limits.
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
-import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { type IncomingMessage, METHODS } from "node:http";
+import {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+  type RouteOptions,
+} from "fastify";
 
 const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
@@ -79,4 +86,100 @@ export function connectionOptions({ requestTimeoutMs, keepAliveTimeoutMs }: Conn
 /** At most this many connections at once; the server refuses the rest. */
 export function capConnections(app: FastifyInstance, { maxConnections }: ConnectionLimits): void {
   app.server.maxConnections = maxConnections;
+}
+
+/** The order methods are listed in an `Allow` header; any others follow alphabetically. */
+const ALLOW_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY"];
+const allowRank = (method: string) => {
+  const rank = ALLOW_ORDER.indexOf(method);
+  return rank === -1 ? ALLOW_ORDER.length : rank;
+};
+const byAllowOrder = (a: string, b: string) => allowRank(a) - allowRank(b) || a.localeCompare(b);
+
+/**
+ * Every method Node's HTTP parser reads, except CONNECT (its target is a host, not a path):
+ * a path answers each of them, with its route or with 405.
+ */
+export const ANSWERED_METHODS: readonly string[] = METHODS.filter((method) => method !== "CONNECT");
+
+interface OfferedPath {
+  /** Where the path's first route was registered: 405s run that scope's hooks (its auth, first). */
+  scope: FastifyInstance;
+  /** The path as that route gave it, relative to the scope's prefix. */
+  path: string;
+  /** The first route's options, for its config and log level (read late: a scope's own hook may stamp them). */
+  route: RouteOptions;
+  methods: Set<string>;
+}
+
+export interface MethodGuard {
+  /**
+   * Registers, for every path registered so far, a route answering each method it does not
+   * offer: it throws `refusal(allow)`, which the service's error handler renders as its own 405
+   * with an `Allow` header. Call it once, after the last route.
+   */
+  refuseOtherMethods(refusal: (allow: string[]) => Error): void;
+}
+
+/**
+ * Collects the methods each path offers; see MethodGuard. Call it before the first route. HEAD
+ * follows GET (Fastify answers it from the GET route) and is not listed in `Allow` then, as the
+ * OpenAPI documents list GET only. The 405 routes are hidden from the documents, take the config
+ * (e.g. `public`) and log level of the path's first route, and run in the scope that route was
+ * registered in, so a scope's authentication still answers first.
+ */
+export function methodGuard(app: FastifyInstance): MethodGuard {
+  // Fastify routes a fixed list of methods; any other method Node reads would answer 404.
+  for (const method of ANSWERED_METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
+  const paths = new Map<string, OfferedPath>();
+  let registering = false;
+  app.addHook("onRoute", function (this: FastifyInstance, route) {
+    if (registering) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // `/` under a prefix is announced twice: as "" (the prefix itself, GET) and as `/` (its HEAD
+    // twin). One path: given as `/` again, the 405 route gets both variants. Read now: Fastify
+    // reuses the options object for a route's variants.
+    const path = route.routePath === "" && route.prefix !== "" ? "/" : route.routePath;
+    const url = route.prefix + path;
+    const known = paths.get(url);
+    if (known) {
+      for (const method of methods) known.methods.add(method);
+    } else {
+      paths.set(url, { scope: this, path, route, methods: new Set(methods) });
+    }
+  });
+  return {
+    refuseOtherMethods(refusal) {
+      registering = true;
+      try {
+        for (const { scope, path, route, methods } of paths.values()) {
+          const refused = ANSWERED_METHODS.filter(
+            (method) => !methods.has(method) && !(method === "HEAD" && methods.has("GET")),
+          );
+          if (refused.length === 0) continue;
+          const allow = [...methods].filter((m) => !(m === "HEAD" && methods.has("GET"))).sort(byAllowOrder);
+          scope.route({
+            method: refused,
+            url: path,
+            exposeHeadRoute: false,
+            config: route.config,
+            ...(route.logLevel ? { logLevel: route.logLevel } : {}),
+            schema: { hide: true },
+            // After the scope's own onRequest hooks (its auth), before any body is read: a body
+            // the path would not take is not parsed (no 415 or 400 in place of the 405).
+            onRequest: async () => {
+              throw refusal(allow);
+            },
+            handler: async () => {
+              throw refusal(allow);
+            },
+          });
+        }
+      } finally {
+        registering = false;
+      }
+    },
+  };
 }

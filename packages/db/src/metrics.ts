@@ -59,8 +59,13 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
 /** Serves `GET /metrics` on its own listener; resolves with the server (close it on shutdown). */
 export async function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
   const server = createServer((request, response) => {
-    if (request.method !== "GET" || request.url !== "/metrics") {
+    if (request.url !== "/metrics") {
       response.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
+      return;
+    }
+    // As on the services' own ports: a method the path does not offer is 405 with Allow.
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { "content-type": "text/plain", allow: "GET" }).end("Method Not Allowed");
       return;
     }
     registry.metrics().then(

@@ -196,3 +196,66 @@ export const secretScan = (() => {
     },
   };
 })();
+
+type JsonSchema = {
+  $ref?: string;
+  type?: string;
+  nullable?: boolean;
+  enum?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  items?: JsonSchema;
+  allOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+};
+
+/**
+ * Whether an OpenAPI document's schema admits `value`, by the keywords that state the rules of
+ * single values (type, enum, lengths, pattern, bounds, items, uniqueItems; `$ref` into
+ * `components`): what a client, or a fuzzer, reads from the document. Objects are not walked.
+ */
+export function documentAdmits(
+  document: { components?: { schemas?: Record<string, unknown> } },
+  schema: JsonSchema,
+  value: unknown,
+): boolean {
+  if (schema.$ref) {
+    const name = schema.$ref.replace("#/components/schemas/", "");
+    return documentAdmits(document, document.components?.schemas?.[name] as JsonSchema, value);
+  }
+  if (value === null) return schema.nullable === true || (schema.anyOf ?? []).some((s) => s.nullable);
+  if (schema.allOf && !schema.allOf.every((part) => documentAdmits(document, part, value))) return false;
+  if (schema.anyOf && !schema.anyOf.some((part) => documentAdmits(document, part, value))) return false;
+  if (schema.enum && !schema.enum.includes(value)) return false;
+  switch (schema.type) {
+    case "string": {
+      if (typeof value !== "string") return false;
+      const length = [...value].length;
+      if (schema.minLength !== undefined && length < schema.minLength) return false;
+      if (schema.maxLength !== undefined && length > schema.maxLength) return false;
+      return schema.pattern === undefined || new RegExp(schema.pattern, "u").test(value);
+    }
+    case "integer":
+    case "number":
+      if (typeof value !== "number" || (schema.type === "integer" && !Number.isInteger(value))) return false;
+      return (
+        (schema.minimum === undefined || value >= schema.minimum) &&
+        (schema.maximum === undefined || value <= schema.maximum)
+      );
+    case "array": {
+      if (!Array.isArray(value)) return false;
+      if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
+      if (schema.uniqueItems && new Set(value.map((item) => JSON.stringify(item))).size !== value.length) {
+        return false;
+      }
+      return !schema.items || value.every((item) => documentAdmits(document, schema.items!, item));
+    }
+    default:
+      return true;
+  }
+}

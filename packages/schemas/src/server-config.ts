@@ -1,6 +1,7 @@
 // Shared by both services: the environment variables they read the same way (each app's
 // config.ts spreads them), and how a number in a query string is read.
 import { z } from "zod";
+import { decimalPattern } from "./patterns.ts";
 
 const milliseconds = (fallback: number, description: string) =>
   z.coerce.number().int().min(100).max(600_000).default(fallback).describe(description);
@@ -21,12 +22,15 @@ export const connectionLimitsEnv = {
 };
 
 /**
- * A whole number in a query string, written in decimal digits only: `0x10`, `1e2`, ` 5` and
- * an empty value are refused (400), not coerced into some other number.
+ * A whole number in a query string, written in decimal digits only: `0x10`, `1e2`, ` 5`, `007`
+ * and an empty value are refused (400), not coerced into some other number. The bounds are part
+ * of the pattern, so the document states them.
  */
-export const queryInteger = (min: number, max: number) =>
+export const queryInteger = (min: 0 | 1, max: number) =>
   z
     .string()
-    .regex(/^\d{1,10}$/, "must be a whole number written in decimal digits")
-    .transform(Number)
-    .pipe(z.int().min(min).max(max));
+    .regex(
+      decimalPattern(min, max),
+      `must be a whole number from ${min} to ${max}, written in decimal digits (no sign or leading zeros)`,
+    )
+    .transform(Number);

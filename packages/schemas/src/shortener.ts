@@ -1,6 +1,7 @@
 // The URL shortener's wire contract (seed 000 + DESIGN §3): one zod schema per concept,
 // used for validation, TypeScript types, the OpenAPI document and the tests.
 import { z } from "zod";
+import { HTTP_URL } from "./patterns.ts";
 import { queryInteger } from "./server-config.ts";
 
 export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -21,16 +22,22 @@ function parseHttpUrl(value: string): URL | undefined {
   }
 }
 
+const NOT_HTTP_URL = "url must be an absolute http(s) URL";
+
 export const TargetUrl = z
   .string()
   .max(MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
-  .refine((value) => parseHttpUrl(value) !== undefined, "url must be an absolute http(s) URL")
+  // The document's pattern: http:// or https:// (any case), no space, control character or DEL.
+  .regex(HTTP_URL, { error: NOT_HTTP_URL, abort: true })
+  .refine((value) => parseHttpUrl(value) !== undefined, NOT_HTTP_URL)
   // Stored and redirected to in its normalized form: an IDN host becomes punycode and
   // non-ASCII path characters are percent-encoded, so the Location header is always valid.
   .transform((value) => parseHttpUrl(value)!.href)
   .refine((href) => href.length <= MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
-  .describe("Absolute http(s) URL the short redirects to, at most 2048 characters")
-  .meta({ example: "https://example.com/some/long/path?with=query" });
+  .describe(
+    "Absolute http(s) URL the short redirects to, at most 2048 characters, without spaces or control characters",
+  )
+  .meta({ format: "uri", example: "https://example.com/some/long/path?with=query" });
 
 export const ShortName = z
   .string()
@@ -90,7 +97,17 @@ export const ErrorBody = z
   .meta({ id: "Error" });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const ShortIdParams = z.strictObject({ id: z.string().describe("Identifier of the short") });
+/** Short ids are UUIDs; any other id names no short (404, like an unknown one). */
+export const SHORT_ID_PATTERN =
+  /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+
+export const ShortIdParams = z.strictObject({
+  id: z
+    .string()
+    .regex(SHORT_ID_PATTERN, "Not Found")
+    .meta({ format: "uuid" })
+    .describe("Identifier of the short (a UUID; any other value is answered 404)"),
+});
 
 /** Optional paging; without it a list returns everything, as the seed describes. */
 export const ListQuery = z.strictObject({

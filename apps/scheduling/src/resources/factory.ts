@@ -1,16 +1,14 @@
 // The only place resource routes are written: for each resource of the table, the five
-// CRUD operations it offers (with their OpenAPI contract) and a 405 for every other method.
+// CRUD operations it offers (with their OpenAPI contract); every other method of its paths is
+// answered 405 + Allow by the app's method guard (@app/db/http).
 import { Prisma } from "@app/db";
 import { ErrorResponse, itemQuery, MessageResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { Forbidden, MethodNotAllowed, NotFound } from "../errors.ts";
+import { Forbidden, NotFound } from "../errors.ts";
 import type { AuthContext } from "../types.ts";
 import type { AccessContext, CustomOperation, Operation, Resource, Row } from "./resource.ts";
-
-/** Methods answered with 405 + Allow when a path does not offer them (HEAD follows GET). */
-const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
   list: { method: "GET", item: false },
@@ -170,14 +168,6 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       { method: action.method, url, item: true, operationId: action.operationId },
       action.operation,
     );
-    app.route({
-      method: METHODS.filter((method) => method !== action.method),
-      url,
-      schema: { hide: true },
-      handler: async () => {
-        throw new MethodNotAllowed([action.method]);
-      },
-    });
   }
 
   if (generic("list")) {
@@ -331,20 +321,5 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         return { message: `${name} with id: ${resource.formatKey(id)} deleted successfully` };
       },
     );
-  }
-
-  for (const item of [false, true]) {
-    const offered = resource.operations.filter((operation) => ROUTES[operation].item === item);
-    const allow = offered.map((operation) => ROUTES[operation].method);
-    const refused = METHODS.filter((method) => !allow.includes(method));
-    if (refused.length === 0) continue;
-    app.route({
-      method: refused,
-      url: item ? `/${path}/:id` : `/${path}`,
-      schema: { hide: true },
-      handler: async () => {
-        throw new MethodNotAllowed(allow);
-      },
-    });
   }
 }

@@ -50,7 +50,7 @@ export interface CustomContext extends AccessContext {
 /**
  * An operation a resource answers its own way, with its own contract (bookings follow v1's
  * semantics: a create that books a slot, a list with v1's filters, a delete that cancels).
- * The factory registers it in place of the generic one, with the same tags, auth and 405s.
+ * The factory registers it in place of the generic one, with the same tags and auth.
  */
 export interface CustomOperation {
   summary: string;

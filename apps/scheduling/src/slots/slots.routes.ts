@@ -3,7 +3,6 @@
 import { ErrorResponse, SlotsQuery, SlotsResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { MethodNotAllowed } from "../errors.ts";
 import { MAX_RANGE_MS } from "./slot-engine.ts";
 import { assertValidRange, loadEventType, slotsFor } from "./slots.service.ts";
 import { dateKey, formatInZone, localDate } from "./time-zones.ts";
@@ -59,12 +58,4 @@ export async function slotsRoutes(app: FastifyInstance) {
       return { slots: byDate };
     },
   );
-  app.route({
-    method: ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-    url: "/slots",
-    schema: { hide: true },
-    handler: async () => {
-      throw new MethodNotAllowed(["GET"]);
-    },
-  });
 }

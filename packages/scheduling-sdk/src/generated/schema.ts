@@ -680,7 +680,7 @@ export interface components {
             /** Format: email */
             email: string;
             name: string;
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone: string;
         };
         AttendeeEdit: {
@@ -689,7 +689,7 @@ export interface components {
             /** Format: email */
             email?: string;
             name?: string;
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string;
         };
         /** @description A weekly (or one-day) slot of a schedule */
@@ -714,10 +714,10 @@ export interface components {
             startTime: string;
         };
         AvailabilityCreate: {
-            /** @description YYYY-MM-DD or an ISO 8601 date-time */
+            /** @description YYYY-MM-DD or an ISO 8601 date-time; years 1 to 9999 */
             date?: string | (null);
             /**
-             * @description Week days, 0 = Sunday ... 6 = Saturday
+             * @description Week days, 0 = Sunday ... 6 = Saturday; each at most once
              * @default []
              */
             days?: number[];
@@ -729,9 +729,9 @@ export interface components {
             startTime: string;
         };
         AvailabilityEdit: {
-            /** @description YYYY-MM-DD or an ISO 8601 date-time */
+            /** @description YYYY-MM-DD or an ISO 8601 date-time; years 1 to 9999 */
             date?: string | (null);
-            /** @description Week days, 0 = Sunday ... 6 = Saturday */
+            /** @description Week days, 0 = Sunday ... 6 = Saturday; each at most once */
             days?: number[];
             /** @description HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken */
             endTime?: string;
@@ -803,13 +803,13 @@ export interface components {
             /** @description Default: start + the event type's length; otherwise it must match it */
             end?: string;
             /** @description The event type to book (any user's: a booking page is public, as in v1) */
-            eventTypeId: unknown;
+            eventTypeId: number;
             guests?: string[];
             /** @description The booker's language (the attendee's locale) */
             language: string;
             location?: string;
             /**
-             * @description String values only, as in v1
+             * @description String values only, as in v1: keys at most 255 characters, values 1,000; no NUL characters
              * @default {}
              */
             metadata?: {
@@ -822,7 +822,7 @@ export interface components {
             /** @description Accepted; one booking is made, as in v1 */
             recurringCount?: number;
             rescheduleReason?: string;
-            /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}` */
+            /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, no NUL characters anywhere */
             responses?: {
                 /** Format: email */
                 email: string;
@@ -842,7 +842,7 @@ export interface components {
             smsReminderNumber?: string | null;
             /** @description Start instant */
             start: string;
-            /** @description The booker's zone */
+            /** @description The booker's zone: an IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone: string;
             /** @description Default: "<event type> between <host> and <booker>" */
             title?: string;
@@ -887,7 +887,7 @@ export interface components {
             description?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             endTime?: string;
             eventTypeId?: number | null;
@@ -895,7 +895,7 @@ export interface components {
             rescheduledBy?: string;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             startTime?: string;
             /** @enum {string} */
@@ -1137,7 +1137,7 @@ export interface components {
             eventName?: string | null;
             hidden?: boolean;
             hideCalendarNotes?: boolean;
-            /** @description Given on edit, replaces the hosts; absent, keeps them */
+            /** @description Each userId at most once. Given on edit, replaces the hosts; absent, keeps them */
             hosts?: {
                 /** @default false */
                 isFixed?: boolean;
@@ -1169,12 +1169,12 @@ export interface components {
             periodDays?: number | null;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             periodEndDate?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             periodStartDate?: string | null;
             /** @enum {string} */
@@ -1185,17 +1185,17 @@ export interface components {
                 count: number;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
                  */
                 dtstart?: string;
                 /** @description 0 YEARLY ... 6 SECONDLY (RFC 5545 order) */
                 freq: number;
                 interval: number;
-                /** @description IANA time zone, e.g. Europe/London */
+                /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
                 tzid?: string;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
                  */
                 until?: string;
             } | null;
@@ -1208,12 +1208,12 @@ export interface components {
             seatsShowAttendees?: boolean | null;
             seatsShowAvailabilityCount?: boolean | null;
             slotInterval?: number | null;
-            /** @description Unique among the owner's (or the team's) event types */
+            /** @description Unique among the owner's (or the team's) event types; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
             slug: string;
             successRedirectUrl?: string | "" | (null);
             /** @description Makes it a team event type; needs OWNER or ADMIN of the team */
             teamId?: number;
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string | null;
             title: string;
             /** @description Admins only: the user the event type is for */
@@ -1287,7 +1287,7 @@ export interface components {
             eventName?: string | null;
             hidden?: boolean;
             hideCalendarNotes?: boolean;
-            /** @description Given on edit, replaces the hosts; absent, keeps them */
+            /** @description Each userId at most once. Given on edit, replaces the hosts; absent, keeps them */
             hosts?: {
                 /** @default false */
                 isFixed?: boolean;
@@ -1319,12 +1319,12 @@ export interface components {
             periodDays?: number | null;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             periodEndDate?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             periodStartDate?: string | null;
             /** @enum {string} */
@@ -1335,17 +1335,17 @@ export interface components {
                 count: number;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
                  */
                 dtstart?: string;
                 /** @description 0 YEARLY ... 6 SECONDLY (RFC 5545 order) */
                 freq: number;
                 interval: number;
-                /** @description IANA time zone, e.g. Europe/London */
+                /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
                 tzid?: string;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+                 * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
                  */
                 until?: string;
             } | null;
@@ -1358,10 +1358,10 @@ export interface components {
             seatsShowAttendees?: boolean | null;
             seatsShowAvailabilityCount?: boolean | null;
             slotInterval?: number | null;
-            /** @description Unique among the owner's (or the team's) event types */
+            /** @description Unique among the owner's (or the team's) event types; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
             slug?: string;
             successRedirectUrl?: string | "" | (null);
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string | null;
             title?: string;
         };
@@ -1441,14 +1441,14 @@ export interface components {
         /** @description The schedule starts with one availability: Monday to Friday, 09:00-17:00 (UTC) */
         ScheduleCreate: {
             name: string;
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string | null;
             /** @description Admins only: the user the schedule is for */
             userId?: number;
         };
         ScheduleEdit: {
             name?: string;
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string | null;
         };
         /** @description A user (a non-admin sees only themself) */
@@ -1505,7 +1505,7 @@ export interface components {
             /** @enum {string|null} */
             theme?: "dark" | "light" | null;
             timeFormat?: 12 | 24 | (null);
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string;
             /** @description Stored lower-cased; unique */
             username: string;
@@ -1538,7 +1538,7 @@ export interface components {
             /** @enum {string|null} */
             theme?: "dark" | "light" | null;
             timeFormat?: 12 | 24 | (null);
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string;
             /** @description Stored lower-cased; unique */
             username?: string;
@@ -1573,7 +1573,7 @@ export interface components {
             error?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z
+             * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             lastErrorAt?: string | null;
         };
@@ -1630,11 +1630,11 @@ export interface components {
             name: string;
             /** @description Admins only: the user who becomes the team's OWNER */
             ownerId?: number;
-            /** @description Unique regardless of case */
+            /** @description Unique regardless of case; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
             slug?: string | null;
             theme?: string | null;
             timeFormat?: 12 | 24 | (null);
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string;
             /** @enum {string} */
             weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
@@ -1654,11 +1654,11 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             name?: string;
-            /** @description Unique regardless of case */
+            /** @description Unique regardless of case; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
             slug?: string | null;
             theme?: string | null;
             timeFormat?: 12 | 24 | (null);
-            /** @description IANA time zone, e.g. Europe/London */
+            /** @description An IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
             timeZone?: string;
             /** @enum {string} */
             weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
@@ -1877,7 +1877,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -1961,7 +1961,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2052,7 +2052,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2322,7 +2322,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2406,7 +2406,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2497,7 +2497,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2767,7 +2767,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2851,7 +2851,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -2942,7 +2942,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3044,9 +3044,9 @@ export interface operations {
                 userId?: string[];
                 /** @description Bookings with an attendee of this e-mail (repeatable) */
                 attendeeEmail?: string | string[];
-                /** @description startTime >= dateFrom */
+                /** @description startTime >= dateFrom. Any date JavaScript's Date.parse reads (ISO 8601 recommended), in the years 1 to 9999 */
                 dateFrom?: string;
-                /** @description endTime <= dateTo */
+                /** @description endTime <= dateTo. Any date JavaScript's Date.parse reads (ISO 8601 recommended), in the years 1 to 9999 */
                 dateTo?: string;
                 /** @description `upcoming`: startTime >= now */
                 status?: "upcoming";
@@ -3214,7 +3214,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3303,7 +3303,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3393,7 +3393,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3495,7 +3495,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3758,7 +3758,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3842,7 +3842,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -3933,7 +3933,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -4203,7 +4203,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -4287,7 +4287,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -4378,7 +4378,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -4648,7 +4648,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -4732,7 +4732,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -4823,7 +4823,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -5095,7 +5095,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -5179,7 +5179,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -5270,7 +5270,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -5605,7 +5605,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description `<userId>_<teamId>`, e.g. 12_34 */
+                /** @description `<userId>_<teamId>`, e.g. 12_34; each from 1 to 2147483647 */
                 id: string;
             };
             cookie?: never;
@@ -5689,7 +5689,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description `<userId>_<teamId>`, e.g. 12_34 */
+                /** @description `<userId>_<teamId>`, e.g. 12_34; each from 1 to 2147483647 */
                 id: string;
             };
             cookie?: never;
@@ -5780,7 +5780,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description `<userId>_<teamId>`, e.g. 12_34 */
+                /** @description `<userId>_<teamId>`, e.g. 12_34; each from 1 to 2147483647 */
                 id: string;
             };
             cookie?: never;
@@ -5955,7 +5955,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -6212,7 +6212,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -6296,7 +6296,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -6387,7 +6387,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -6934,11 +6934,11 @@ export interface operations {
                 eventTypeId?: string;
                 /** @description With eventTypeSlug: the owner's username (one; dynamic group events are not offered) */
                 usernameList?: string | string[];
-                /** @description With usernameList: the event type's slug */
+                /** @description With usernameList: the event type's slug; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
                 eventTypeSlug?: string;
                 /** @description usernameList names a team */
                 isTeamEvent?: "true" | "false" | "TRUE" | "FALSE" | "True" | "False";
-                /** @description Zone of the date keys and of each slot's time */
+                /** @description Zone of the date keys and of each slot's time: an IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset */
                 timeZone?: string;
                 /** @description Slot length in minutes (default: the event type's) */
                 duration?: string;
@@ -7188,7 +7188,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -7272,7 +7272,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -7363,7 +7363,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -7635,7 +7635,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -7719,7 +7719,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;
@@ -7810,7 +7810,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Integer id */
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
                 id: string;
             };
             cookie?: never;

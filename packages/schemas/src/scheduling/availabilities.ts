@@ -5,7 +5,8 @@ const days = z
   .array(z.int().min(0).max(6))
   .max(7)
   .refine((list) => new Set(list).size === list.length, "must not repeat a day")
-  .describe("Week days, 0 = Sunday ... 6 = Saturday");
+  .meta({ uniqueItems: true })
+  .describe("Week days, 0 = Sunday ... 6 = Saturday; each at most once");
 
 export const Availability = z
   .object({

@@ -7,10 +7,12 @@ import {
   dateTime,
   email,
   INT4_MAX,
+  jsonValue,
   label,
   listQuery,
   repeatable,
   rowId,
+  TIME_ZONE_RULE,
   text,
   timeZone,
 } from "./common.ts";
@@ -27,6 +29,8 @@ const bookingInstant = () =>
       "must fall in the years 1 to 9999",
     )
     .describe("ISO 8601 date-time; without an offset it is UTC, as on v1's hosted service");
+
+const DATE_STRING = "Any date JavaScript's Date.parse reads (ISO 8601 recommended), in the years 1 to 9999";
 
 const dateString = (name: string) =>
   z
@@ -105,6 +109,8 @@ const location = z.union([
   z.strictObject({ value: text().max(1_000), optionValue: text().max(1_000).optional() }),
 ]);
 
+const boundedJson = jsonValue();
+
 /** v1's `responses`: name and email, and whatever custom booking fields the event type asks. */
 const Responses = z
   .looseObject({
@@ -114,7 +120,14 @@ const Responses = z
     notes: text().max(10_000).optional(),
     guests: z.array(email()).max(50).optional(),
   })
-  .refine((value) => JSON.stringify(value).length <= 20_000, "responses: at most 20,000 characters of JSON");
+  // Custom booking fields are stored as they come (jsonb): bounded like free-form JSON, no NUL.
+  .superRefine((value, ctx) => {
+    const checked = boundedJson.safeParse(value);
+    const problem = checked.success
+      ? JSON.stringify(value).length > 20_000 && "responses: at most 20,000 characters of JSON"
+      : checked.error.issues[0]!.message;
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const BookingCreateBody = z
   .strictObject({
@@ -122,19 +135,22 @@ export const BookingCreateBody = z
       .unknown()
       .refine((value) => typeof value === "number", "Bad request, eventTypeId must be a number")
       .pipe(rowId())
+      // v1's own message for a non-number needs `unknown` first; the document says what passes.
+      .meta({ type: "integer", minimum: 1, maximum: INT4_MAX })
       .describe("The event type to book (any user's: a booking page is public, as in v1)"),
     start: bookingInstant().describe("Start instant"),
     end: bookingInstant()
       .optional()
       .describe("Default: start + the event type's length; otherwise it must match it"),
-    timeZone: timeZone().describe("The booker's zone"),
+    timeZone: timeZone().describe(`The booker's zone: ${TIME_ZONE_RULE}`),
     language: text().min(1).max(35).describe("The booker's language (the attendee's locale)"),
     metadata: z
-      .record(z.string().max(255), text().max(1_000))
+      .record(text().max(255), text().max(1_000))
       .default({})
-      .describe("String values only, as in v1"),
+      .describe("String values only, as in v1: keys at most 255 characters, values 1,000; no NUL characters"),
     responses: Responses.optional().describe(
-      "Modern shape: `{name, email, location?, notes?, guests?, ...}`",
+      "Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, " +
+        "no NUL characters anywhere",
     ),
     // v1's legacy shape (Pipedream's create-booking sends it): top-level name/email + customInputs.
     name: text().max(255).optional(),
@@ -164,8 +180,8 @@ export const BookingListQuery = listQuery({
   attendeeEmail: repeatable(email())
     .optional()
     .describe("Bookings with an attendee of this e-mail (repeatable)"),
-  dateFrom: dateString("dateFrom").optional().describe("startTime >= dateFrom"),
-  dateTo: dateString("dateTo").optional().describe("endTime <= dateTo"),
+  dateFrom: dateString("dateFrom").optional().describe(`startTime >= dateFrom. ${DATE_STRING}`),
+  dateTo: dateString("dateTo").optional().describe(`endTime <= dateTo. ${DATE_STRING}`),
   status: z.enum(["upcoming"]).optional().describe("`upcoming`: startTime >= now"),
   sortBy: z.enum(["createdAt", "updatedAt"]).optional(),
   order: z.enum(["asc", "desc"]).default("asc"),

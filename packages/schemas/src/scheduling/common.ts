@@ -1,6 +1,7 @@
 // Building blocks shared by the scheduling resources' schemas. Every value a client sends
 // is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
 import { z } from "zod";
+import { decimalRange, HTTP_URL, NO_NUL, NOT_BLANK } from "../patterns.ts";
 import { queryInteger } from "../server-config.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
@@ -8,11 +9,22 @@ export const INT4_MAX = 2_147_483_647;
 
 /** PostgreSQL text and jsonb cannot hold U+0000; a string carrying it would fail the write. */
 const hasNoNul = (value: string) => !value.includes("\u0000");
+const NUL_MESSAGE = "must not contain NUL characters";
 
-export const text = () => z.string().refine(hasNoNul, "must not contain NUL characters");
+/** Any string PostgreSQL can store: no NUL (a `pattern` in the document). */
+export const text = () => z.string().regex(NO_NUL, NUL_MESSAGE);
 
-/** A non-empty string, surrounding blanks removed (names, titles, labels). */
-export const label = (max = 255) => text().trim().min(1, "must not be empty").max(max);
+/**
+ * A name, title or label: not empty nor blank, no NUL, at most `max` characters as sent;
+ * stored with surrounding blanks removed.
+ */
+export const label = (max = 255) =>
+  z
+    .string()
+    .min(1, { error: "must not be empty", abort: true })
+    .max(max)
+    .regex(NOT_BLANK, "must not be blank or contain NUL characters")
+    .trim();
 
 /** The id of a row another field points at (bookingId, scheduleId, ...). */
 export const rowId = () => z.int().min(1).max(INT4_MAX);
@@ -28,11 +40,25 @@ function isTimeZone(value: string): boolean {
   }
 }
 
+/**
+ * The shape of every tz database name (Europe/London, America/Argentina/Buenos_Aires,
+ * Etc/GMT+5, EST5EDT, UTC): checked first, so offsets such as `+01:00` (which newer Node
+ * versions' Intl would take) are refused on every Node version, as the document says.
+ */
+const TIME_ZONE_NAME = /^[A-Za-z][\w+-]*(?:\/[A-Za-z][\w+-]*)*$/;
+const TIME_ZONE_MESSAGE = "must be an IANA time zone such as Europe/London";
+
+/** What a time zone field takes; a field describing itself otherwise repeats this. */
+export const TIME_ZONE_RULE =
+  "an IANA time zone name, e.g. Europe/London or UTC: a name of the tz database (any letter case), not an offset";
+
 export const timeZone = () =>
   z
     .string()
-    .refine(isTimeZone, "must be an IANA time zone such as Europe/London")
-    .describe("IANA time zone, e.g. Europe/London");
+    .max(64)
+    .regex(TIME_ZONE_NAME, { error: TIME_ZONE_MESSAGE, abort: true })
+    .refine(isTimeZone, TIME_ZONE_MESSAGE)
+    .describe(`${TIME_ZONE_RULE[0]!.toUpperCase()}${TIME_ZONE_RULE.slice(1)}`);
 
 /** Years Prisma can write to PostgreSQL (0 and 10000 are refused); no calendar needs others. */
 const inCommonEra = (date: Date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999;
@@ -44,7 +70,7 @@ export const dateTime = () =>
     .datetime({ offset: true })
     .transform((value) => new Date(value))
     .refine(inCommonEra, COMMON_ERA)
-    .describe("ISO 8601 date-time, e.g. 2026-05-04T09:00:00Z");
+    .describe("ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999");
 
 /** A calendar day: `YYYY-MM-DD`, or a date-time whose UTC day is taken. */
 export const calendarDate = () =>
@@ -52,7 +78,7 @@ export const calendarDate = () =>
     .union([z.iso.date(), z.iso.datetime({ offset: true })])
     .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
     .refine(inCommonEra, COMMON_ERA)
-    .describe("YYYY-MM-DD or an ISO 8601 date-time");
+    .describe("YYYY-MM-DD or an ISO 8601 date-time; years 1 to 9999");
 
 /**
  * A time of day, stored as a PostgreSQL `time` (v1 sent these as ISO date-times on
@@ -69,16 +95,33 @@ export const timeOfDay = () =>
 
 export const email = () => z.email().max(320);
 
+/**
+ * An http(s) link clients open. The pattern is checked on the value as sent (before the URL
+ * parser, which would trim blanks), so the server refuses exactly what the document's pattern
+ * refuses, and then the URL parser the rest.
+ */
 export const httpUrl = () =>
   z
-    .url({ protocol: /^https?$/ })
+    .string()
     .max(2048)
-    .refine(hasNoNul, "must not contain NUL characters");
+    .regex(HTTP_URL, "must be an http(s) URL without spaces or control characters")
+    .pipe(z.url({ protocol: /^https?$/ }))
+    .meta({ format: "uri" });
+
+/** Letters and digits a slug keeps: ASCII ones, and the two characters lower-cased into one (İ → i, K → k). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
+const SLUGGABLE = /^[^\u0000]*[0-9A-Za-z\u0130\u212A][^\u0000]*$/;
+
+/** What a slug field takes; a field describing itself otherwise repeats this. */
+export const SLUG_RULE =
+  "lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit";
 
 /** v1 slugs: lower-case letters, digits and dashes; anything else is folded into a dash. */
 export const slug = () =>
-  text()
+  z
+    .string()
     .max(255)
+    .regex(SLUGGABLE, "must contain a letter or a digit (and no NUL characters)")
     .transform((value) =>
       value
         .trim()
@@ -87,7 +130,7 @@ export const slug = () =>
         .replace(/^-+|-+$/g, ""),
     )
     .pipe(z.string().min(1, "must contain a letter or a digit"))
-    .describe("Lower-cased; characters other than a-z and 0-9 become dashes");
+    .describe(`${SLUG_RULE[0]!.toUpperCase()}${SLUG_RULE.slice(1)}`);
 
 /** Bounds of free-form JSON (metadata, locations, booking fields): documented in the OpenAPI. */
 export const JSON_LIMITS = { depth: 32, values: 10_000, characters: 65_536 };
@@ -174,13 +217,15 @@ export const listQuery = <T extends z.ZodRawShape>(filters: T) =>
 
 // ── ids in paths ──
 
+/** An integer id: 1 to 2147483647 in decimal digits (no sign, no leading zeros). */
+export const INT_ID_RANGE = decimalRange(1, INT4_MAX);
+
 export const intIdParams = z.object({
   id: z
     .string()
-    .regex(/^\d+$/, "must be a positive integer")
+    .regex(new RegExp(`^${INT_ID_RANGE}$`), `must be a whole number from 1 to ${INT4_MAX}`)
     .transform(Number)
-    .pipe(z.int().min(1, "must be a positive integer").max(INT4_MAX, "is too large"))
-    .describe("Integer id"),
+    .describe(`Integer id, 1 to ${INT4_MAX} (decimal digits, no sign or leading zeros)`),
 });
 
 // ── responses ──

@@ -9,6 +9,7 @@ import {
   listQuery,
   repeatable,
   rowId,
+  SLUG_RULE,
   slug,
   text,
   timeZone,
@@ -78,7 +79,7 @@ export const EventType = z
 /** Everything an owner may set on create and change on edit. */
 const settings = {
   title: label(),
-  slug: slug().describe("Unique among the owner's (or the team's) event types"),
+  slug: slug().describe(`Unique among the owner's (or the team's) event types; ${SLUG_RULE}`),
   length: z.int().min(1).max(1440).describe("Minutes"),
   description: text().max(10_000).nullable(),
   hidden: z.boolean(),
@@ -138,7 +139,7 @@ const settings = {
     .array(host)
     .max(100)
     .refine((list) => new Set(list.map((h) => h.userId)).size === list.length, "must not repeat a userId")
-    .describe("Given on edit, replaces the hosts; absent, keeps them"),
+    .describe("Each userId at most once. Given on edit, replaces the hosts; absent, keeps them"),
 };
 
 const { title, slug: slugField, length, ...optionalSettings } = settings;

@@ -20,7 +20,9 @@ export const SelectedCalendar = z
 
 export const SelectedCalendarCreateBody = z
   .strictObject({
-    integration: text()
+    // The pattern's character class already leaves NUL out.
+    integration: z
+      .string()
       .max(255)
       .regex(
         INTEGRATION_PATTERN,

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { queryInteger } from "../server-config.ts";
-import { baseQuery, INT4_MAX, repeatable, slug, text, timeZone } from "./common.ts";
+import {
+  baseQuery,
+  INT4_MAX,
+  repeatable,
+  SLUG_RULE,
+  slug,
+  TIME_ZONE_RULE,
+  text,
+  timeZone,
+} from "./common.ts";
 
 /** v1 took any date string; here: `YYYY-MM-DD` (midnight UTC) or an ISO 8601 date-time. */
 const dateString = (name: string) =>
@@ -22,12 +31,14 @@ export const SlotsQuery = z
     usernameList: repeatable(text().min(1).max(255))
       .optional()
       .describe("With eventTypeSlug: the owner's username (one; dynamic group events are not offered)"),
-    eventTypeSlug: slug().optional().describe("With usernameList: the event type's slug"),
+    eventTypeSlug: slug().optional().describe(`With usernameList: the event type's slug; ${SLUG_RULE}`),
     isTeamEvent: z
       .enum(["true", "false", "TRUE", "FALSE", "True", "False"])
       .optional()
       .describe("usernameList names a team"),
-    timeZone: timeZone().optional().describe("Zone of the date keys and of each slot's time"),
+    timeZone: timeZone()
+      .optional()
+      .describe(`Zone of the date keys and of each slot's time: ${TIME_ZONE_RULE}`),
     duration: queryInteger(1, 1440).optional().describe("Slot length in minutes (default: the event type's)"),
   })
   .refine(

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { httpUrl, jsonObject, label, listQuery, rowId, slug, text, timeZone } from "./common.ts";
+import { httpUrl, jsonObject, label, listQuery, rowId, SLUG_RULE, slug, text, timeZone } from "./common.ts";
 
 export const WeekDay = z.enum(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]);
 
 export const color = () =>
   z
     .string()
-    .regex(/^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i, "must be a #rgb or #rrggbb colour");
+    // No `i` flag: a document's pattern carries no flags, so the letters' cases are spelled out.
+    .regex(/^#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/, "must be a #rgb or #rrggbb colour");
 
 export const Team = z
   .object({
@@ -32,7 +33,7 @@ export const Team = z
 
 const settings = {
   name: label(),
-  slug: slug().nullable().describe("Unique regardless of case"),
+  slug: slug().nullable().describe(`Unique regardless of case; ${SLUG_RULE}`),
   logoUrl: httpUrl().nullable(),
   bio: text().max(10_000).nullable(),
   hideBranding: z.boolean(),

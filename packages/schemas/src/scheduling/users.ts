@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseQuery, email, pagination, repeatable, rowId, text, timeZone } from "./common.ts";
+import { baseQuery, email, label, pagination, repeatable, rowId, text, timeZone } from "./common.ts";
 import { color, WeekDay } from "./teams.ts";
 
 export const Locale = z.enum([
@@ -60,7 +60,7 @@ export const User = z
   .meta({ id: "SchedulingUser", description: "A user (a non-admin sees only themself)" });
 
 const profile = {
-  name: text().trim().max(255).nullable(),
+  name: text().max(255).trim().nullable(),
   bio: text().max(10_000).nullable(),
   timeZone: timeZone(),
   weekStart: WeekDay,
@@ -76,7 +76,7 @@ const profile = {
 };
 
 const userEmail = () => email().toLowerCase().describe("Stored lower-cased; unique");
-const username = () => text().trim().toLowerCase().min(1).max(255).describe("Stored lower-cased; unique");
+const username = () => label().toLowerCase().describe("Stored lower-cased; unique");
 
 export const UserCreateBody = z
   .strictObject({

@@ -146,7 +146,8 @@ export interface components {
              */
             name?: string;
             /**
-             * @description Absolute http(s) URL the short redirects to, at most 2048 characters
+             * Format: uri
+             * @description Absolute http(s) URL the short redirects to, at most 2048 characters, without spaces or control characters
              * @example https://example.com/some/long/path?with=query
              */
             url: string;
@@ -374,7 +375,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the short */
+                /** @description Identifier of the short (a UUID; any other value is answered 404) */
                 id: string;
             };
             cookie?: never;
@@ -424,7 +425,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the short */
+                /** @description Identifier of the short (a UUID; any other value is answered 404) */
                 id: string;
             };
             cookie?: never;
@@ -436,9 +437,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Credentials missing or incorrect (with WWW-Authenticate: Bearer) */
             401: {
@@ -479,7 +478,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Identifier of the short */
+                /** @description Identifier of the short (a UUID; any other value is answered 404) */
                 id: string;
             };
             cookie?: never;
@@ -591,21 +590,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Name of the short */
+                /** @description Name of the short; any other value is answered 404 */
                 name: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Redirect to the target URL (Location header); Cache-Control: private, no-cache */
+            /** @description Redirect to the target URL; no body */
             302: {
                 headers: {
+                    /** @description A cached redirect would skip the next visit's log row */
+                    "cache-control"?: "private, no-cache";
+                    /** @description The target URL */
+                    location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description No short has this name */
             404: {

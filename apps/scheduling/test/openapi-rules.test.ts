@@ -1,0 +1,330 @@
+// The document says what the server does: for path ids, numbers in queries and the rules of
+// body fields, the value the served document admits (its pattern, lengths, uniqueItems, type)
+// is exactly the value the server accepts, on samples chosen at each rule's edges.
+import { documentAdmits } from "@app/db/testing";
+import type { OpenAPIV3 } from "openapi-types";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createUser, setupApp, withKey } from "./helpers.ts";
+
+const t = setupApp();
+
+type Schema = Parameters<typeof documentAdmits>[1];
+let doc: OpenAPIV3.Document;
+let apiKey: string;
+let userId: number;
+let scheduleId: number;
+
+beforeAll(async () => {
+  doc = (await t.app.inject({ url: "/docs" })).json();
+  const caller = await createUser(t.prisma);
+  apiKey = caller.apiKey;
+  userId = caller.user.id;
+  const schedule = await t.app.inject({
+    method: "POST",
+    url: withKey("/api/v1/schedules", apiKey),
+    payload: { name: "Rules" },
+  });
+  scheduleId = schedule.json().schedule.id;
+});
+
+const admits = (schema: unknown, value: unknown) => documentAdmits(doc, schema as Schema, value);
+
+function parameter(path: string, name: string): OpenAPIV3.ParameterObject {
+  const operations = doc.paths[path] as Record<string, OpenAPIV3.OperationObject>;
+  const operation = Object.values(operations)[0]!;
+  return (operation.parameters as OpenAPIV3.ParameterObject[]).find((p) => p.name === name)!;
+}
+
+/** A property of a component schema, following `properties` and `items` along `path`. */
+function property(component: string, ...path: (string | number)[]): Schema {
+  let schema = doc.components!.schemas![component] as Record<string, unknown>;
+  for (const step of path) {
+    schema =
+      step === "items" ? (schema.items as Record<string, unknown>) : (schema.properties as never)[step];
+  }
+  return schema as Schema;
+}
+
+const ID_SAMPLES = [
+  "0",
+  "1",
+  "7",
+  "2147483647",
+  "2147483648",
+  "99999999999",
+  "007",
+  "-1",
+  "+1",
+  "1.5",
+  "1e3",
+  "abc",
+  "1_1",
+  "0_1",
+  "1_0",
+  "01_1",
+  "1_2147483647",
+  "1_2147483648",
+  "1_2_3",
+  "1_google_calendar_x",
+  "1_google_calendar_",
+  "1__calendar_x",
+  "1_x_calendar_a_calendar_b",
+  "0_google_calendar_x",
+  "x_google_calendar_y",
+];
+
+describe("path ids", () => {
+  it("integer ids: the pattern admits 1 to 2147483647 only, and says so", () => {
+    const id = parameter("/api/v1/users/{id}", "id");
+    expect(id.description).toContain("2147483647");
+    for (const value of ["1", "9", "10", "2147483647"]) expect(admits(id.schema, value), value).toBe(true);
+    for (const value of ["0", "2147483648", "9999999999", "007", "-1", ""]) {
+      expect(admits(id.schema, value), value).toBe(false);
+    }
+  });
+
+  it("every item path: the document's pattern and the server agree on every sample", async () => {
+    const itemPaths = Object.keys(doc.paths).filter((path) => path.includes("{id}"));
+    expect(itemPaths.length).toBeGreaterThan(14);
+    for (const path of itemPaths) {
+      const operations = doc.paths[path] as Record<string, OpenAPIV3.OperationObject>;
+      const method = "get" in operations ? "get" : Object.keys(operations)[0]!;
+      const { schema } = parameter(path, "id");
+      for (const sample of ID_SAMPLES) {
+        const url = withKey(path.replace("{id}", encodeURIComponent(sample)), apiKey);
+        const response = await t.app.inject({ method: method.toUpperCase() as "GET", url });
+        const where = `${method.toUpperCase()} ${path} id=${sample}`;
+        if (admits(schema, sample)) {
+          expect([200, 404], where).toContain(response.statusCode);
+        } else {
+          expect(response.statusCode, where).toBe(400);
+          expect(response.json().issues, where).toEqual([expect.objectContaining({ path: "id" })]);
+        }
+      }
+    }
+  });
+});
+
+describe("numbers in queries", () => {
+  it("page and take: the pattern states the bounds the server applies", async () => {
+    for (const name of ["page", "take"]) {
+      const { schema } = parameter("/api/v1/teams", name);
+      for (const value of ["0", "1", "100", "101", "1000000", "1000001", "010", "1e2", "", "-1"]) {
+        const response = await t.app.inject({ url: withKey(`/api/v1/teams?${name}=${value}`, apiKey) });
+        expect(response.statusCode === 200, `${name}=${value}`).toBe(admits(schema, value));
+      }
+    }
+  });
+});
+
+interface BodyCase {
+  rule: string;
+  method: "POST" | "PATCH";
+  url: () => string;
+  schema: () => Schema;
+  body: (value: unknown, n: number) => object;
+  values: unknown[];
+  /** The `issues` path the server names. */
+  field: string;
+}
+
+let n = 0;
+const cases: BodyCase[] = [
+  {
+    rule: "a name is not empty nor blank and holds no NUL (minLength, pattern)",
+    method: "POST",
+    url: () => "/api/v1/teams",
+    schema: () => property("TeamCreate", "name"),
+    body: (name) => ({ name }),
+    values: ["", " ", "\t\n", "a\u0000b", "Acme", "  Acme  ", "x".repeat(255), "x".repeat(256)],
+    field: "name",
+  },
+  {
+    rule: "a link is http(s):// without spaces or control characters (pattern)",
+    method: "POST",
+    url: () => "/api/v1/teams",
+    schema: () => property("TeamCreate", "logoUrl"),
+    body: (logoUrl) => ({ name: "Logo", logoUrl }),
+    values: [
+      "javascript:alert(1)",
+      "ftp://example.com/logo.png",
+      "https:example.com/logo.png",
+      " https://example.com/logo.png",
+      "https://example.com/logo.png ",
+      "https://example.com/my logo.png",
+      "https://example.com/logo\u0000.png",
+      "https://example.com/logo.png",
+      "HTTP://EXAMPLE.COM/LOGO.PNG",
+    ],
+    field: "logoUrl",
+  },
+  {
+    rule: "an event type's location link is http(s) too",
+    method: "POST",
+    url: () => "/api/v1/event-types",
+    schema: () => property("EventTypeCreate", "locations", "items", "link"),
+    body: (link, i) => ({
+      title: "Call",
+      slug: `call-${i}`,
+      length: 30,
+      locations: [{ type: "link", link }],
+    }),
+    values: [
+      "javascript:alert(1)",
+      "data:text/html,hi",
+      "https://meet.example.com/room",
+      "http://x.example/y",
+    ],
+    field: "locations.0.link",
+  },
+  {
+    rule: "a slug needs a letter or a digit (pattern)",
+    method: "POST",
+    url: () => "/api/v1/teams",
+    schema: () => property("TeamCreate", "slug"),
+    body: (slug) => ({ name: "Slugged", slug }),
+    values: ["", "---", " _ ", "a\u0000", "Team One", "İstanbul", "\u212A9"],
+    field: "slug",
+  },
+  {
+    rule: "a time zone is a tz database name (pattern; the name itself is checked too, as described)",
+    method: "POST",
+    url: () => "/api/v1/teams",
+    schema: () => property("TeamCreate", "timeZone"),
+    body: (timeZone) => ({ name: "Zoned", timeZone }),
+    values: ["+01:00", "", "Europe/London\u0000", "Europe/ London", "Europe/London", "utc", "Etc/GMT+5"],
+    field: "timeZone",
+  },
+  {
+    rule: "a colour is #rgb, #rgba, #rrggbb or #rrggbbaa in any case (pattern)",
+    method: "POST",
+    url: () => "/api/v1/teams",
+    schema: () => property("TeamCreate", "brandColor"),
+    body: (brandColor) => ({ name: "Coloured", brandColor }),
+    values: ["#abc", "#ABCDEF", "#AbCd", "#ab", "red", "#abcdeg"],
+    field: "brandColor",
+  },
+  {
+    rule: "week days are each given at most once (uniqueItems)",
+    method: "POST",
+    url: () => "/api/v1/availabilities",
+    schema: () => property("AvailabilityCreate", "days"),
+    body: (days) => ({ scheduleId, startTime: "09:00", endTime: "10:00", days }),
+    values: [[1, 1], [0, 6, 0], [], [1, 2, 3], [7]],
+    field: "days",
+  },
+  {
+    rule: "a username is not blank (pattern)",
+    method: "PATCH",
+    url: () => `/api/v1/users/${userId}`,
+    schema: () => property("SchedulingUserEdit", "username"),
+    body: (username) => ({ username }),
+    values: ["", "   ", "a\u0000", `renamed-${process.pid}`],
+    field: "username",
+  },
+  {
+    rule: "free text holds no NUL (pattern)",
+    method: "POST",
+    url: () => "/api/v1/teams",
+    schema: () => property("TeamCreate", "bio"),
+    body: (bio) => ({ name: "Bio", bio }),
+    values: ["a\u0000b", "", "Hello"],
+    field: "bio",
+  },
+  {
+    rule: "a booking's event type is an integer id (type, bounds)",
+    method: "POST",
+    url: () => "/api/v1/bookings",
+    schema: () => property("BookingCreate", "eventTypeId"),
+    body: (eventTypeId) => ({ eventTypeId, start: "2030-01-07T09:00:00Z", timeZone: "UTC", language: "en" }),
+    values: ["1", 1.5, 0, 2147483648, null],
+    field: "eventTypeId",
+  },
+];
+
+describe("body rules", () => {
+  it.each(cases)(
+    "$rule: the document and the server agree",
+    async ({ method, url, schema, body, values, field }) => {
+      for (const value of values) {
+        const response = await t.app.inject({
+          method,
+          url: withKey(url(), apiKey),
+          payload: body(value, ++n),
+        });
+        const where = `${field}=${JSON.stringify(value)}: ${response.body}`;
+        if (admits(schema(), value)) {
+          expect([200, 201], where).toContain(response.statusCode);
+        } else {
+          expect(response.statusCode, where).toBe(400);
+          const paths = (response.json().issues as { path: string }[]).map((issue) => issue.path);
+          expect(
+            paths.some((path) => path === field || path.startsWith(`${field}.`)),
+            where,
+          ).toBe(true);
+        }
+      }
+    },
+  );
+
+  it("states the rules as keywords: minLength, pattern, format, uniqueItems", () => {
+    expect(property("TeamCreate", "name")).toMatchObject({ minLength: 1, pattern: expect.any(String) });
+    expect(property("TeamCreate", "logoUrl")).toMatchObject({
+      format: "uri",
+      pattern: expect.stringMatching(/^\^/),
+    });
+    expect(property("AvailabilityCreate", "days")).toMatchObject({ uniqueItems: true });
+    expect(property("AvailabilityEdit", "days")).toMatchObject({ uniqueItems: true });
+    const zone = property("ScheduleCreate", "timeZone") as Schema & { description: string };
+    expect(zone.pattern).toBeDefined();
+    expect(zone.description).toMatch(/IANA/);
+    expect(admits(property("EventTypeCreate", "description"), "a\u0000")).toBe(false);
+    expect(admits(property("EventTypeCreate", "hosts"), [])).toBe(true);
+    expect((property("EventTypeCreate", "hosts") as { description: string }).description).toMatch(
+      /at most once/,
+    );
+  });
+
+  it("every time zone and slug field, parameters included, describes its rule", () => {
+    const described: { where: string; description: string }[] = [];
+    const visit = (value: unknown, where: string, description?: string): void => {
+      if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) visit(item, `${where}/${i}`);
+        return;
+      }
+      if (value === null || typeof value !== "object") return;
+      const node = value as Record<string, unknown>;
+      const pattern = typeof node.pattern === "string" ? node.pattern : "";
+      if (pattern.startsWith("^[A-Za-z][\\w+-]*") || pattern.includes("\\u0130")) {
+        described.push({ where, description: String(node.description ?? description ?? "") });
+      }
+      for (const [key, child] of Object.entries(node)) {
+        visit(child, `${where}/${key}`, key === "schema" ? (node.description as string) : undefined);
+      }
+    };
+    visit(doc, "");
+    expect(described.length).toBeGreaterThan(15);
+    expect(described.map(({ where }) => where)).toContainEqual(
+      expect.stringMatching(/^\/paths\/\/api\/v1\/slots\//),
+    );
+    for (const { where, description } of described) {
+      expect(description, where).toMatch(/IANA time zone name|needs a letter or a digit/);
+    }
+  });
+
+  it("time zones: a name of the right shape that the tz database does not know is refused, as described", async () => {
+    const zone = property("TeamCreate", "timeZone");
+    for (const name of ["Mars/Olympus_Mons", "UTC+1"]) {
+      expect(admits(zone, name), name).toBe(true);
+      const response = await t.app.inject({
+        method: "POST",
+        url: withKey("/api/v1/teams", apiKey),
+        payload: { name: "Zoned", timeZone: name },
+      });
+      expect(response.statusCode, name).toBe(400);
+      expect(response.json().issues).toEqual([
+        { path: "timeZone", message: "must be an IANA time zone such as Europe/London" },
+      ]);
+    }
+  });
+});
