@@ -13,7 +13,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createPrisma, freePort, openDatabase } from "@app/db";
+import { randomBytes } from "node:crypto";
 import { issueApiKey } from "@app/scheduling/api-keys";
+import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "@app/scheduling/hosting/secrets";
 import { createUser } from "@app/shortener/accounts";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 
@@ -132,13 +134,18 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 const prisma = createPrisma(database.url);
 const servers: ChildProcess[] = [];
 
+// Hosted mode's routing, measured on a tenant whose database is the bench's own (same rows):
+// the license-key lookup and the per-tenant client are what it adds.
+const TENANT_SECRET = randomBytes(32).toString("hex");
+
 async function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const script = path.join(root, "scripts/bench-server.ts");
-  const child = fork(script, [kind, String(port)], {
+  const hosted = kind === "schedulingHosted" ? { HOSTED_MODE: "on", TENANT_SECRET } : {};
+  const child = fork(script, [kind === "schedulingHosted" ? "scheduling" : kind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
     execArgv: pin ? ["-c", "0", process.execPath, "--import", tsx] : ["--import", tsx],
-    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info" },
+    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...hosted },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   servers.push(child);
@@ -171,6 +178,16 @@ try {
     data: { userId: owner.id, title: "Bench", slug: `bench-${stamp}`, length: 30 },
   });
   const { apiKey } = await issueApiKey(prisma, { userId: owner.id, prefix: "cal_" });
+  const tenantId = uuidv7();
+  const { licenseKey, hash } = generateLicenseKey();
+  await prisma.tenant.create({
+    data: {
+      id: tenantId,
+      name: `bench-${stamp}`,
+      licenseKeyHash: hash,
+      databaseUrlEncrypted: sealDatabaseUrl(databaseUrlKey(TENANT_SECRET), tenantId, database.url),
+    },
+  });
 
   const kinds = [
     "bare302",
@@ -220,6 +237,12 @@ try {
       url: `${started.scheduling!.url}/v1/event-types?apiKey=${apiKey}`,
       connections: 64,
     },
+    {
+      label: "same, hosted mode (?key=, a tenant)",
+      kind: "schedulingHosted",
+      url: `${started.schedulingHosted!.url}/v1/event-types?apiKey=${apiKey}&key=${licenseKey}`,
+      connections: 64,
+    },
   ];
 
   if (values.soak) {
@@ -264,6 +287,7 @@ try {
       "shortener redirect @256": "bare Fastify 302 @256",
       "bare Fastify + pg SELECT, JSON": "bare Fastify + pg SELECT, JSON",
       "scheduling GET /v1/event-types": "bare Fastify + pg SELECT, JSON",
+      "same, hosted mode (?key=, a tenant)": "bare Fastify + pg SELECT, JSON",
     };
     const medianRps = (label: string) => median(runs.get(label)!.map((r) => r.rps));
     console.log(

@@ -21,7 +21,9 @@ export async function meRoutes(app: FastifyInstance) {
         querystring: itemQuery,
         response: {
           200: z.object({ user: User }).describe("The caller"),
+          400: ErrorResponse.describe("An unknown query key, or a repeated one"),
           401: ErrorResponse.describe("No apiKey, or one that is unknown or expired"),
+          404: ErrorResponse.describe("The key's user was deleted within the last seconds (keys are cached)"),
           429: ErrorResponse.describe("Rate limit exceeded"),
         },
       },

@@ -1,6 +1,7 @@
 // Shared by every scheduling test file: one migrated database per file, the real app on it.
 import { createPrisma, type PrismaClient, type User } from "@app/db";
 import { createTestDatabase, secretScan, type TestDatabase } from "@app/db/testing";
+import { conformance, formatViolation } from "@app/db/testing-conformance";
 import { afterAll, beforeAll, expect } from "vitest";
 import { issueApiKey } from "../src/api-keys.ts";
 import { type BuildAppOptions, buildApp, type SchedulingApp } from "../src/app.ts";
@@ -45,6 +46,7 @@ export function setupApp(
     const logger = options.logger ?? { level: "trace", stream: secretScan.logStream };
     const app = await buildApp({ config, prisma, ...options, logger });
     secretScan.watch(app);
+    conformance.watch(app);
     await routes?.(app);
     await app.ready();
     state = { app, prisma, config, databaseUrl: database.url };
@@ -52,6 +54,8 @@ export function setupApp(
   afterAll(async () => {
     // No key this file created was logged or answered, whatever its requests did.
     expect(secretScan.leaks()).toEqual([]);
+    // Every answer the app gave agreed with its OpenAPI document.
+    expect(conformance.violations().map(formatViolation)).toEqual([]);
     await state?.app.close();
     await state?.prisma.$disconnect();
     await database?.drop();

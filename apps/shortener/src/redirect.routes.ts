@@ -1,4 +1,4 @@
-import { ShortName } from "@app/schemas/shortener";
+import { ErrorBody, ShortName } from "@app/schemas/shortener";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "./errors.ts";
@@ -51,6 +51,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
               },
             }),
           404: plainText("No short has this name"),
+          503: ErrorBody.describe("The database is unavailable; try again shortly"),
         },
       },
     },

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, secretScan, type TestDatabase } from "@app/db/testing";
+import { conformance, formatViolation } from "@app/db/testing-conformance";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createUser } from "../src/accounts.ts";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
@@ -24,11 +25,14 @@ export function setupShortener(overrides: Partial<ShortenerConfig> = {}): Shorte
     const logger = { level: "trace", stream: secretScan.logStream };
     ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma, logger });
     secretScan.watch(ctx.app);
+    conformance.watch(ctx.app);
     await ctx.app.ready();
   });
   afterAll(async () => {
     // No token this file created was logged or answered, whatever its requests did.
     expect(secretScan.leaks()).toEqual([]);
+    // Every answer the app gave agreed with its OpenAPI document.
+    expect(conformance.violations().map(formatViolation)).toEqual([]);
     await ctx.app?.close();
     await ctx.prisma?.$disconnect();
     await ctx.db?.drop();

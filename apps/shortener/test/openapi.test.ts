@@ -92,7 +92,7 @@ describe("GET /docs", () => {
     expect(Object.keys(notFound.content ?? {})).toEqual(["text/plain"]);
     const redirect = doc.paths["/{name}"]?.get as OpenAPIV3.OperationObject;
     expect(redirect.security).toEqual([]);
-    expect(Object.keys(redirect.responses).sort()).toEqual(["302", "404"]);
+    expect(Object.keys(redirect.responses).sort()).toEqual(["302", "404", "503"]);
   });
 });
 

@@ -5382,7 +5382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A `key` parameter while hosted mode is off */
+            /** @description An unknown query key, or a repeated one; or a `key` parameter while hosted mode is off */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,6 +5393,15 @@ export interface operations {
             };
             /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The key's user was deleted within the last seconds (keys are cached) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -617,6 +617,15 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description The database is unavailable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }
