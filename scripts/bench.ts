@@ -7,13 +7,13 @@
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createPrisma, freePort, openDatabase } from "@app/db";
-import { randomBytes } from "node:crypto";
 import { issueApiKey } from "@app/scheduling/api-keys";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "@app/scheduling/hosting/secrets";
 import { createUser } from "@app/shortener/accounts";
@@ -197,6 +197,7 @@ try {
     "shortener",
     "selectJson",
     "scheduling",
+    "schedulingHosted",
   ] as const;
   const started = Object.fromEntries(
     await Promise.all(kinds.map(async (k) => [k, await startServer(k)] as const)),
