@@ -50,7 +50,8 @@ async function openApiPlugin(app: FastifyInstance) {
       tags: API_TAGS,
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => documentHostedMode(tidyComponents(jsonSchemaTransformObject(input))),
+    transformObject: (input) =>
+      documentBodyErrors(documentHostedMode(tidyComponents(jsonSchemaTransformObject(input)))),
   });
 }
 
@@ -103,6 +104,35 @@ function documentHostedMode<T extends object>(document: T): T {
         response.description = `${response.description ?? ""}${text.extends}`;
         const schema = response.content?.["application/json"]?.schema;
         if (schema?.description) schema.description = response.description;
+      }
+    }
+  }
+  return document;
+}
+
+/** What Fastify's body parsing answers, before the route's own validation, wherever a body is read. */
+const BODY_ERRORS: Record<string, string> = {
+  413: "The body is larger than the server accepts (1 MiB)",
+  415: "The body is not JSON: send `Content-Type: application/json`",
+};
+
+/**
+ * Every operation that reads a body can answer 413 and 415 (found by the fuzz suite): the
+ * parser refuses before the route runs, so the document says it for each of them here.
+ */
+function documentBodyErrors<T extends object>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations) as {
+      requestBody?: unknown;
+      responses?: Record<string, DocumentedResponse>;
+    }[]) {
+      if (!operation.requestBody || !operation.responses) continue;
+      for (const [status, description] of Object.entries(BODY_ERRORS)) {
+        operation.responses[status] ??= {
+          description,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } as object } },
+        };
       }
     }
   }

@@ -1,0 +1,500 @@
+// Test-only: property-based fuzzing of a service from its own OpenAPI document (issue 9 item 10).
+// For every operation the document lists, fast-check builds requests: path ids, queries and
+// bodies that are valid by the document's schemas, at their boundaries, or hostile (wrong
+// types, extra and missing keys, huge, deeply nested, unicode and NUL strings, raw bytes, other
+// content types). The app answers through `inject`; the caller's properties are "no 5xx" and
+// "a 4xx changes nothing" (a checksum of every table before and after), and every answer is
+// also checked against the document by the conformance watcher the app helpers install.
+import fc from "fast-check";
+import type pg from "pg";
+
+type Json = Record<string, unknown>;
+type Schema = Json;
+
+export interface Operation {
+  method: string;
+  /** The document's path, `/api/v1/users/{id}`. */
+  path: string;
+  parameters: { name: string; in: "path" | "query" | "header"; required: boolean; schema: Schema }[];
+  body: Schema | undefined;
+  bodyRequired: boolean;
+  /** False when the operation declares `security: []` (public). */
+  secured: boolean;
+}
+
+/** One request the fuzzer sends. */
+export interface FuzzRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+
+/** Every operation of the document, in document order. */
+export function operationsOf(document: object): Operation[] {
+  const doc = document as Json;
+  const globalSecurity = Array.isArray(doc.security) && doc.security.length > 0;
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => ({
+        name: String(parameter.name),
+        in: parameter.in as "path" | "query" | "header",
+        required: parameter.required === true,
+        schema: (parameter.schema ?? {}) as Schema,
+      }));
+      const requestBody = operation.requestBody as Json | undefined;
+      const content = (requestBody?.content ?? {}) as Record<string, Json>;
+      const security = operation.security as unknown[] | undefined;
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        parameters,
+        body: content["application/json"]?.schema as Schema | undefined,
+        bodyRequired: requestBody?.required === true,
+        secured: security === undefined ? globalSecurity : security.length > 0,
+      });
+    }
+  }
+  return operations;
+}
+
+/** Strings no handler should trust: injections, encodings, control and astral characters. */
+const HOSTILE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "%00",
+  "%zz",
+  "0",
+  "-1",
+  "1e2",
+  "0x10",
+  "2147483648",
+  "9".repeat(400),
+  "NaN",
+  "null",
+  "true",
+  "[]",
+  "{}",
+  "../../etc/passwd",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "javascript:alert(1)",
+  "http://",
+  "𝕏😀\u202e\ufeff",
+  "\ud800",
+  "x".repeat(70_000),
+];
+
+const HOSTILE_NUMBERS = [0, -1, -0.5, 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, Number.MIN_VALUE];
+
+/** A value nested `depth` levels deep (arrays and objects alternating). */
+export function nested(depth: number): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < depth; level++) value = level % 2 ? { a: value } : [value];
+  return value;
+}
+
+/** Any JSON value a hostile client might send where something else was expected. */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(null, true, false, ...HOSTILE_NUMBERS, ...HOSTILE_STRINGS),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(nested(40), nested(3000)),
+  fc.constant(Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`k${index}`, index]))),
+);
+
+export interface SchemaArbitraries {
+  /** Values the schema accepts (as far as JSON Schema can say; uniqueness is the database's). */
+  valid(schema: Schema): fc.Arbitrary<unknown>;
+  /** Mostly-valid values with one thing broken, or something else entirely. */
+  invalid(schema: Schema): fc.Arbitrary<unknown>;
+}
+
+const isoDate = fc
+  .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2040-12-31T00:00:00Z"), noInvalidDate: true })
+  .map((date) => date.toISOString());
+
+/** Arbitraries built from the document's schemas (references resolved against `components`). */
+export function schemaArbitraries(document: object, { maxArray = 4 } = {}): SchemaArbitraries {
+  const components = ((document as Json).components ?? {}) as Json;
+  const resolve = (schema: Schema): Schema => {
+    let current = schema;
+    while (typeof current.$ref === "string") {
+      const name = current.$ref.replace("#/components/schemas/", "");
+      current = ((components.schemas as Json)[name] ?? {}) as Schema;
+    }
+    return current;
+  };
+
+  const stringOf = (schema: Schema): fc.Arbitrary<string> => {
+    const minLength = typeof schema.minLength === "number" ? schema.minLength : 0;
+    const maxLength = typeof schema.maxLength === "number" ? Math.min(schema.maxLength, 60) : 30;
+    if (typeof schema.pattern === "string") {
+      try {
+        return fc
+          .stringMatching(new RegExp(schema.pattern))
+          .filter(
+            (text) =>
+              text.length >= minLength &&
+              (typeof schema.maxLength !== "number" || text.length <= schema.maxLength),
+          );
+      } catch {
+        // A pattern fast-check cannot invert: fall through to plain strings.
+      }
+    }
+    switch (schema.format) {
+      case "date-time":
+        return isoDate;
+      case "date":
+        return isoDate.map((text) => text.slice(0, 10));
+      case "email":
+        return fc.emailAddress().filter((text) => text.length <= maxLength || schema.maxLength === undefined);
+      case "uri":
+        return fc.webUrl({ withQueryParameters: true }).filter((text) => /^https?:\/\//.test(text));
+      case "uuid":
+        return fc.uuid();
+    }
+    return fc.string({ minLength: Math.max(minLength, 0), maxLength: Math.max(maxLength, minLength) });
+  };
+
+  const valid = (input: Schema, depth = 0): fc.Arbitrary<unknown> => {
+    const schema = resolve(input);
+    const nullable = schema.nullable === true;
+    const wrap = (arbitrary: fc.Arbitrary<unknown>) =>
+      nullable ? fc.oneof({ weight: 4, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }) : arbitrary;
+    if (Array.isArray(schema.allOf)) {
+      // One schema from all of them: zod-to-openapi uses allOf to add a description to a $ref.
+      const parts = (schema.allOf as Schema[]).map(resolve);
+      const { allOf: _parts, ...rest } = schema;
+      const merged: Schema = Object.assign({}, ...parts, rest, {
+        properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
+        required: parts.flatMap((part) => (part.required ?? []) as string[]),
+      });
+      if (Object.keys(merged.properties as Json).length === 0) delete merged.properties;
+      return valid(merged, depth);
+    }
+    if (Array.isArray(schema.enum)) return wrap(fc.constantFrom(...(schema.enum as unknown[])));
+    const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+    if (alternatives) return wrap(fc.oneof(...alternatives.map((alternative) => valid(alternative, depth))));
+    switch (schema.type) {
+      case "string":
+        return wrap(stringOf(schema));
+      case "integer": {
+        const min = typeof schema.minimum === "number" ? schema.minimum : -1000;
+        const max = typeof schema.maximum === "number" ? schema.maximum : 100_000;
+        return wrap(
+          fc.oneof(
+            {
+              weight: 3,
+              arbitrary: fc.integer({
+                min: Math.max(min, -1000),
+                max: Math.min(max, Math.max(min, -1000) + 1000),
+              }),
+            },
+            { weight: 1, arbitrary: fc.constantFrom(min, max) },
+          ),
+        );
+      }
+      case "number": {
+        const min = typeof schema.minimum === "number" ? schema.minimum : -1e6;
+        const max = typeof schema.maximum === "number" ? schema.maximum : 1e6;
+        return wrap(fc.double({ min, max, noNaN: true, noDefaultInfinity: true }));
+      }
+      case "boolean":
+        return wrap(fc.boolean());
+      case "array": {
+        const items = (schema.items ?? {}) as Schema;
+        const minLength = typeof schema.minItems === "number" ? schema.minItems : 0;
+        const maxLength = Math.max(
+          minLength,
+          Math.min(typeof schema.maxItems === "number" ? schema.maxItems : maxArray, maxArray),
+        );
+        const item = depth > 3 ? fc.constant(null) : valid(items, depth + 1);
+        return wrap(
+          schema.uniqueItems === true
+            ? fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) })
+            : fc.array(item, { minLength, maxLength }),
+        );
+      }
+      default: {
+        // "object", or no type at all.
+        const properties = (schema.properties ?? {}) as Record<string, Schema>;
+        const names = Object.keys(properties);
+        if (names.length === 0 || depth > 3) {
+          return wrap(
+            schema.type === "object"
+              ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 })
+              : fc.jsonValue({ maxDepth: 2 }),
+          );
+        }
+        const required = new Set((schema.required ?? []) as string[]);
+        return wrap(
+          fc.record(Object.fromEntries(names.map((name) => [name, valid(properties[name]!, depth + 1)])), {
+            requiredKeys: names.filter((name) => required.has(name)),
+          }),
+        );
+      }
+    }
+  };
+
+  const invalid = (input: Schema): fc.Arbitrary<unknown> => {
+    const schema = resolve(input);
+    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    const names = Object.keys(properties);
+    const base = valid(schema);
+    if (names.length === 0) return fc.oneof(hostileValue, base);
+    const required = (schema.required ?? []) as string[];
+    const asObject = (value: unknown) =>
+      value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
+    return fc.oneof(
+      // One property replaced by something hostile.
+      fc
+        .tuple(base, fc.constantFrom(...names), hostileValue)
+        .map(([value, name, bad]) => ({ ...asObject(value), [name]: bad })),
+      // One property at its boundary: the schema's limits just crossed.
+      fc
+        .tuple(base, fc.constantFrom(...names))
+        .chain(([value, name]) =>
+          boundary(resolve(properties[name]!)).map((bad) => ({ ...asObject(value), [name]: bad })),
+        ),
+      // A key the schema does not know (mass assignment: id, userId, role, …).
+      fc
+        .tuple(
+          base,
+          fc.constantFrom("id", "userId", "role", "ownerId", "uid", "__proto__", "constructor", "x"),
+          hostileValue,
+        )
+        .map(([value, name, bad]) => ({ ...asObject(value), [name]: bad })),
+      // A required key missing.
+      ...(required.length > 0
+        ? [
+            fc.tuple(base, fc.constantFrom(...required)).map(([value, name]) => {
+              const copy = { ...asObject(value) };
+              delete copy[name];
+              return copy;
+            }),
+          ]
+        : []),
+      // Not an object at all.
+      hostileValue,
+    );
+  };
+
+  /** Values just outside a scalar schema's limits. */
+  const boundary = (schema: Schema): fc.Arbitrary<unknown> => {
+    const values: unknown[] = [null, ""];
+    if (typeof schema.maxLength === "number") values.push("y".repeat(schema.maxLength + 1));
+    if (typeof schema.minLength === "number" && schema.minLength > 0)
+      values.push("y".repeat(schema.minLength - 1));
+    if (typeof schema.maximum === "number") values.push(schema.maximum + 1);
+    if (typeof schema.minimum === "number") values.push(schema.minimum - 1);
+    if (typeof schema.maxItems === "number")
+      values.push(Array.from({ length: schema.maxItems + 1 }, () => ({})));
+    if (schema.type === "integer") values.push(1.5, "1");
+    if (schema.type === "string") values.push(123, ["a"], "a\u0000");
+    if (schema.type === "array") values.push({}, [null], nested(30));
+    if (schema.type === "boolean") values.push("true", 1);
+    return fc.constantFrom(...values);
+  };
+
+  return { valid: (schema) => valid(schema), invalid };
+}
+
+export interface RequestOptions {
+  /** Query key → value the caller adds for authentication, per caller. */
+  auth: (caller: string) => { query?: Record<string, string>; headers?: Record<string, string> };
+  /** Names of the callers to pick from (e.g. "user", "admin"); "anonymous" adds no credentials. */
+  callers: string[];
+  /** Path parameter values known to exist (ids of seeded rows), by parameter schema pattern or name. */
+  knownIds?: (operation: Operation, parameter: string) => string[];
+  /** Largest body the service accepts; the fuzzer also sends one past it. */
+  bodyLimit?: number;
+}
+
+/** A value as it goes into a URL: strings as they are, everything else as JSON. */
+const asText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+
+/** Requests for one operation: credentials, path, query and body each valid or hostile. */
+export function requestsFor(
+  document: object,
+  operation: Operation,
+  options: RequestOptions,
+): fc.Arbitrary<FuzzRequest & { caller: string }> {
+  const schemas = schemaArbitraries(document);
+  const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
+  const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
+
+  const pathValue = (parameter: Operation["parameters"][number]) => {
+    const known = options.knownIds?.(operation, parameter.name) ?? [];
+    const rawHostile = ["%zz", "%00", "..%2F..%2Fetc", "%2e%2e", "1%20", "1;2", "1,2"];
+    return fc.oneof(
+      ...(known.length > 0 ? [{ weight: 6, arbitrary: fc.constantFrom(...known) }] : []),
+      {
+        weight: 2,
+        arbitrary: schemas.valid(parameter.schema).map((value) => encodeURIComponent(asText(value))),
+      },
+      {
+        weight: 2,
+        arbitrary: hostileValue
+          .map((value) => encodeURIComponent(asText(value)).slice(0, 2000))
+          .filter((text) => text.length > 0),
+      },
+      { weight: 1, arbitrary: fc.constantFrom(...rawHostile) },
+    );
+  };
+
+  // Each declared query parameter: absent, valid, or hostile; sometimes an unknown or repeated key.
+  const queryValue = (parameter: Operation["parameters"][number]) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      { weight: 3, arbitrary: schemas.valid(parameter.schema).map(asText) },
+      { weight: 2, arbitrary: hostileValue.map((value) => asText(value).slice(0, 5000)) },
+    );
+  const query = fc.record(
+    Object.fromEntries(
+      queryParameters
+        // `key` (hosted mode) and `version` (the /v1 rewrite) are mostly left out, to reach the handler.
+        .map((parameter) => [
+          parameter.name,
+          parameter.name === "key" || parameter.name === "version"
+            ? fc.oneof(
+                { weight: 9, arbitrary: fc.constant(undefined) },
+                { weight: 1, arbitrary: queryValue(parameter) },
+              )
+            : queryValue(parameter),
+        ]),
+    ),
+  );
+  const extraQuery = fc.oneof(
+    { weight: 8, arbitrary: fc.constant<[string, string][]>([]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom("foo", "apiKey[]", "take", "__proto__", "a\u0000"), hostileValue)
+        .map(([name, value]): [string, string][] => [[name, asText(value).slice(0, 200)]]),
+    },
+  );
+
+  type Body = { payload?: string; contentType?: string };
+  const json = (value: unknown): Body => ({
+    payload: JSON.stringify(value),
+    contentType: "application/json",
+  });
+  const limit = options.bodyLimit ?? 1_048_576;
+  const body: fc.Arbitrary<Body> = operation.body
+    ? fc.oneof(
+        { weight: 5, arbitrary: schemas.valid(operation.body).map(json) },
+        { weight: 5, arbitrary: schemas.invalid(operation.body).map(json) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<Body>(
+            {},
+            { payload: "", contentType: "application/json" },
+            { payload: "{", contentType: "application/json" },
+            { payload: '{"a":1}', contentType: "text/plain" },
+            { payload: "a=1", contentType: "application/x-www-form-urlencoded" },
+            { payload: `{"pad":"${"z".repeat(limit)}"}`, contentType: "application/json" },
+            { payload: '{"__proto__":{"admin":true}}', contentType: "application/json" },
+            { payload: "\u0000\u0001\u00ff", contentType: "application/json" },
+          ),
+        },
+      )
+    : fc.oneof(
+        { weight: 9, arbitrary: fc.constant<Body>({}) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<Body>(
+            { payload: '{"a":1}', contentType: "application/json" },
+            { payload: "x", contentType: "text/plain" },
+          ),
+        },
+      );
+
+  const caller = operation.secured
+    ? fc.oneof(
+        { weight: 10, arbitrary: fc.constantFrom(...options.callers) },
+        { weight: 1, arbitrary: fc.constant("anonymous") },
+      )
+    : fc.constant("anonymous");
+
+  return fc
+    .record({
+      caller,
+      path: fc.tuple(...pathParameters.map(pathValue)),
+      query,
+      extraQuery,
+      body,
+    })
+    .map(({ caller: who, path, query: values, extraQuery: extra, body: sent }) => {
+      let url = operation.path;
+      pathParameters.forEach((parameter, index) => {
+        url = url.replace(`{${parameter.name}}`, path[index]!);
+      });
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(values))
+        if (value !== undefined) search.append(name, value as string);
+      for (const [name, value] of extra) search.append(name, value);
+      const credentials = who === "anonymous" ? {} : options.auth(who);
+      for (const [name, value] of Object.entries(credentials.query ?? {})) search.append(name, value);
+      const queryText = search.toString();
+      const headers: Record<string, string> = { ...(credentials.headers ?? {}) };
+      if (sent.contentType) headers["content-type"] = sent.contentType;
+      return {
+        caller: who,
+        method: operation.method,
+        url: queryText ? `${url}?${queryText}` : url,
+        headers,
+        ...(sent.payload === undefined ? {} : { payload: sent.payload }),
+      };
+    });
+}
+
+/**
+ * One checksum of every table in the named Postgres schemas, so "a 4xx changes nothing" can be
+ * checked without knowing which tables an operation touches. A key's or token's last-use time
+ * is left out: authentication writes it (at most once a minute) before any handler runs.
+ */
+export async function databaseChecksum(
+  client: Pick<pg.Client, "query">,
+  schemas: string[],
+  ignoredColumns = ["lastUsedAt", "last_used_at"],
+): Promise<string> {
+  const { rows } = await client.query<{ schema: string; name: string }>(
+    `select table_schema as schema, table_name as name from information_schema.tables
+      where table_schema = any($1) and table_type = 'BASE TABLE' and table_name <> '_prisma_migrations'
+      order by 1, 2`,
+    [schemas],
+  );
+  if (rows.length === 0) return "";
+  const parts = rows.map(({ schema, name }) => {
+    const table = `"${schema.replaceAll('"', '""')}"."${name.replaceAll('"', '""')}"`;
+    return `(select md5(coalesce(string_agg((to_jsonb(t) - $1::text[])::text, '|' order by (to_jsonb(t) - $1::text[])::text), '')) from ${table} t)`;
+  });
+  const { rows: result } = await client.query<{ sum: string }>(`select md5(${parts.join(" || ")}) as sum`, [
+    ignoredColumns,
+  ]);
+  return result[0]!.sum;
+}
+
+/**
+ * The run's settings from the test environment: `FUZZ_RUNS` cases per operation (default 60,
+ * a few minutes for both services in CI) and `FUZZ_SEED` (default 42, so CI is repeatable; set
+ * another to explore).
+ */
+export function fuzzSettings(environment: Record<string, string | undefined>) {
+  const number = (text: string | undefined, fallback: number) => {
+    const value = Number(text);
+    return text !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return { numRuns: number(environment.FUZZ_RUNS, 60), seed: number(environment.FUZZ_SEED, 42) };
+}

@@ -1,0 +1,208 @@
+// The fuzz suite (testing-fuzz.ts) is only worth something if its "valid" values are valid by
+// the document, its operations are all of the document's, and its checksum sees every change
+// a request could make (and nothing else).
+import fc from "fast-check";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
+import { conformanceChecker } from "../src/testing-conformance.ts";
+import {
+  databaseChecksum,
+  fuzzSettings,
+  nested,
+  operationsOf,
+  requestsFor,
+  schemaArbitraries,
+} from "../src/testing-fuzz.ts";
+
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const json = (schema: object) => ({ description: "", content: { "application/json": { schema } } });
+
+const document = {
+  openapi: "3.0.3",
+  info: { title: "Fuzz API", version: "1" },
+  security: [{ key: [] }],
+  paths: {
+    "/things/{id}": {
+      parameters: [],
+      get: {
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[1-9]\\d{0,3}$" } },
+        ],
+        responses: { 200: json({ $ref: "#/components/schemas/Thing" }) },
+      },
+      patch: {
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[1-9]\\d{0,3}$" } },
+        ],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+        },
+        responses: { 200: json({ $ref: "#/components/schemas/Thing" }) },
+      },
+    },
+    "/health": { get: { security: [], responses: { 200: json({ type: "object" }) } } },
+  },
+  components: {
+    schemas: {
+      Thing: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "days"],
+        properties: {
+          name: { type: "string", minLength: 1, maxLength: 20, pattern: "^[a-z]+$" },
+          days: {
+            type: "array",
+            items: { type: "integer", minimum: 0, maximum: 6 },
+            uniqueItems: true,
+            maxItems: 7,
+          },
+          at: { type: "string", format: "date-time", nullable: true },
+          url: { type: "string", format: "uri" },
+          kind: { type: "string", enum: ["a", "b"] },
+          owner: { allOf: [{ $ref: "#/components/schemas/Owner" }], nullable: true },
+        },
+      },
+      Owner: {
+        type: "object",
+        additionalProperties: false,
+        required: ["id"],
+        properties: { id: { type: "integer", minimum: 1, maximum: 2147483647 } },
+      },
+    },
+  },
+};
+
+describe("operationsOf", () => {
+  it("lists every operation with its parameters, body and security", () => {
+    const operations = operationsOf(document);
+    expect(operations.map((op) => `${op.method} ${op.path} ${op.secured}`)).toEqual([
+      "GET /things/{id} true",
+      "PATCH /things/{id} true",
+      "GET /health false",
+    ]);
+    expect(operations[1]!.body).toEqual({ $ref: "#/components/schemas/Thing" });
+    expect(operations[0]!.parameters.map((p) => p.name)).toEqual(["id"]);
+  });
+});
+
+describe("schemaArbitraries", () => {
+  // The 200 response's schema is the Thing: a value the fuzzer calls valid must conform to it.
+  const checker = conformanceChecker(document);
+  const conforms = (value: unknown) =>
+    checker.check({
+      method: "GET",
+      route: "/things/:id",
+      status: 200,
+      contentType: "application/json",
+      body: JSON.stringify(value),
+      url: "/things/1",
+    });
+
+  it("builds valid values the document's schema accepts", () => {
+    const { valid } = schemaArbitraries(document);
+    fc.assert(
+      fc.property(valid({ $ref: "#/components/schemas/Thing" }), (value) => {
+        expect(conforms(value)).toEqual([]);
+      }),
+      { seed: 1, numRuns: 300 },
+    );
+  });
+
+  it("builds invalid values, most of which the schema refuses", () => {
+    const { invalid } = schemaArbitraries(document);
+    const samples = fc.sample(invalid({ $ref: "#/components/schemas/Thing" }), { seed: 1, numRuns: 300 });
+    const refused = samples.filter((value) => conforms(value).length > 0);
+    // Some mutations stay valid by chance (a boundary inside the limits, a null where null is
+    // allowed); most must not.
+    expect(refused.length).toBeGreaterThan(samples.length * 0.7);
+  });
+
+  it("nests as deep as asked without recursion", () => {
+    expect(JSON.stringify(nested(4))).toBe('{"a":[{"a":[1]}]}');
+    expect(JSON.stringify(nested(3000)).length).toBeGreaterThan(3000);
+  });
+});
+
+describe("requestsFor", () => {
+  it("sends credentials on secured operations, fills the path, and varies bodies", () => {
+    const [, patch, health] = operationsOf(document);
+    const requests = fc.sample(
+      requestsFor(document, patch!, {
+        callers: ["user"],
+        auth: () => ({ query: { apiKey: "k" } }),
+        knownIds: () => ["7"],
+      }),
+      { seed: 3, numRuns: 200 },
+    );
+    expect(requests.every((r) => r.method === "PATCH" && r.url.startsWith("/things/"))).toBe(true);
+    expect(requests.some((r) => r.url.startsWith("/things/7?"))).toBe(true);
+    expect(requests.filter((r) => r.caller === "user").every((r) => r.url.includes("apiKey=k"))).toBe(true);
+    expect(requests.some((r) => r.caller === "anonymous")).toBe(true);
+    // Bodies of another type, none at all, and JSON both valid and broken.
+    const types = new Set(requests.map((r) => r.headers["content-type"]));
+    expect(types).toContain("application/json");
+    expect([...types].some((type) => type !== undefined && type !== "application/json")).toBe(true);
+    expect(requests.some((r) => r.payload !== undefined && !isJson(r.payload))).toBe(true);
+    const publicOnes = fc.sample(
+      requestsFor(document, health!, { callers: ["user"], auth: () => ({ query: { apiKey: "k" } }) }),
+      50,
+    );
+    expect(publicOnes.every((r) => !r.url.includes("apiKey=k"))).toBe(true);
+  });
+
+  it("reads FUZZ_RUNS and FUZZ_SEED, with a fixed default seed", () => {
+    expect(fuzzSettings({})).toEqual({ numRuns: 60, seed: 42 });
+    expect(fuzzSettings({ FUZZ_RUNS: "5", FUZZ_SEED: "9" })).toEqual({ numRuns: 5, seed: 9 });
+    expect(fuzzSettings({ FUZZ_RUNS: "x" })).toEqual({ numRuns: 60, seed: 42 });
+  });
+});
+
+describe("databaseChecksum", () => {
+  let database: TestDatabase;
+  let client: pg.Client;
+  beforeAll(async () => {
+    database = await createTestDatabase({ empty: true });
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(`create schema fuzz;
+      create table fuzz.keys (id int primary key, note text, "lastUsedAt" timestamptz);
+      create table fuzz.rows (id int primary key, body jsonb);
+      insert into fuzz.keys values (1, 'a', null)`);
+  });
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  it("changes with any insert, update or delete in the named schemas, and only then", async () => {
+    const sums = [await databaseChecksum(client, ["fuzz"])];
+    expect(await databaseChecksum(client, ["fuzz"])).toBe(sums[0]);
+    for (const change of [
+      `insert into fuzz.rows values (1, '{"a":1}')`,
+      `update fuzz.rows set body = '{"a":2}'`,
+      "update fuzz.keys set note = 'b'",
+      "delete from fuzz.rows",
+    ]) {
+      await client.query(change);
+      const sum = await databaseChecksum(client, ["fuzz"]);
+      expect(sums).not.toContain(sum);
+      sums.push(sum);
+    }
+    // Authentication's last-use stamp is not a change a request made.
+    await client.query(`update fuzz.keys set "lastUsedAt" = now()`);
+    expect(await databaseChecksum(client, ["fuzz"])).toBe(sums.at(-1));
+    // Other schemas are not counted.
+    await client.query("create table public.elsewhere (id int); insert into public.elsewhere values (1)");
+    expect(await databaseChecksum(client, ["fuzz"])).toBe(sums.at(-1));
+  });
+});
