@@ -4,6 +4,7 @@
 // interleaved and medians printed with min/max. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s after a warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s: proves it works
+//   pnpm bench --only redirect  only the redirect rows (or: scheduling), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     soak: { type: "string" },
     rounds: { type: "string" },
     seconds: { type: "string" },
+    only: { type: "string" },
   },
 });
 const QUICK = values.quick === true;
@@ -141,7 +143,9 @@ const TENANT_SECRET = randomBytes(32).toString("hex");
 async function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const script = path.join(root, "scripts/bench-server.ts");
-  const hosted = kind === "schedulingHosted" ? { HOSTED_MODE: "on", TENANT_SECRET } : {};
+  // The tenant's pool is the default database's (10), so the row measures the routing alone.
+  const hosted =
+    kind === "schedulingHosted" ? { HOSTED_MODE: "on", TENANT_SECRET, TENANT_POOL_MAX: "10" } : {};
   const child = fork(script, [kind === "schedulingHosted" ? "scheduling" : kind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
     execArgv: pin ? ["-c", "0", process.execPath, "--import", tsx] : ["--import", tsx],
@@ -245,6 +249,17 @@ try {
       connections: 64,
     },
   ];
+
+  // --only: the redirect rows (kinds bare302 … shortener) or the scheduling ones, each with its baseline.
+  const GROUPS: Record<string, string[]> = {
+    redirect: ["bare302", "select302", "naive302", "prototype302", "shortener"],
+    scheduling: ["selectJson", "scheduling", "schedulingHosted"],
+  };
+  if (values.only !== undefined) {
+    const kept = GROUPS[values.only];
+    if (!kept) throw new Error(`--only takes ${Object.keys(GROUPS).join(" or ")}`);
+    targets.splice(0, targets.length, ...targets.filter((target) => kept.includes(target.kind)));
+  }
 
   if (values.soak) {
     const total = Number(values.soak);
