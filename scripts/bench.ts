@@ -160,6 +160,21 @@ async function startServer(kind: string): Promise<{ url: string; child: ChildPro
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+/**
+ * Before each measured run: the disk writes the previous run left (hundreds of thousands of
+ * visit rows) are flushed with `sync` and the machine gets two seconds, so each run starts on
+ * a quiet disk rather than inside another's writeback.
+ */
+async function settle(): Promise<void> {
+  if (QUICK) return;
+  try {
+    execFileSync("sync");
+  } catch {
+    // No sync(1): the pause alone.
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(0).padStart(7);
 
@@ -293,8 +308,10 @@ try {
     const rowsBefore = await prisma.shortLog.count({ where: { short: { name: names.shortener } } });
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const target of targets)
+      for (const target of targets) {
+        await settle();
         runs.get(target.label)!.push(await cannon(target.url, target.connections, SECONDS));
+      }
     }
     const rowsAfter = await prisma.shortLog.count({ where: { short: { name: names.shortener } } });
 
