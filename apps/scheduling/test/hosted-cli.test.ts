@@ -73,7 +73,7 @@ describe("pnpm scheduling tenant:*", () => {
   let apiKey: string;
 
   it("tenant:create migrates an empty database, registers it sealed, and prints a working license key once", async () => {
-    const url = withPassword(empty.url, PASSWORD);
+    const url = await withPassword(empty.url, PASSWORD);
     // Through the documented entry point once: the root package.json script.
     const result = await run("pnpm", [
       "-s",

@@ -1,7 +1,8 @@
 // Hosted-mode tests: tenants registered exactly as `tenant:create` registers them (without the
 // child process), and the URLs that carry a license key.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "@app/db";
+import { adminQuery } from "@app/db/testing";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "../src/hosting/secrets.ts";
 
 /** A TENANT_SECRET for one test file. */
@@ -41,9 +42,22 @@ export function hostedUrl(url: string, apiKey: string, licenseKey?: string): str
   return `${url}${url.includes("?") ? "&" : "?"}${query}`;
 }
 
-/** A database URL with a password in it, so tests can prove it never reaches a log or an answer (the test server trusts local connections). */
-export function withPassword(url: string, password: string): string {
+/**
+ * `url` as a login role whose password is `password`, so tests can prove the password never
+ * reaches a log or an answer. The role is created once per password (a superuser, test-only):
+ * the machine's PostgreSQL trusts local connections and ignores it, the embedded one checks it.
+ */
+export async function withPassword(url: string, password: string): Promise<string> {
+  const role = `hosted_test_${createHash("sha256").update(password).digest("hex").slice(0, 12)}`;
+  const literal = password.replaceAll("'", "''");
+  // Several files may create it at once: whoever loses the race finds it there.
+  await adminQuery(
+    url,
+    `DO $$ BEGIN CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD '${literal}';
+       EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
+  );
   const parsed = new URL(url);
+  parsed.username = role;
   parsed.password = password;
   return parsed.toString();
 }

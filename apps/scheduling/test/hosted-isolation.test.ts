@@ -83,7 +83,7 @@ beforeAll(async () => {
   proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
   for (const name of TENANTS) {
     const direct = databases[name]!.url;
-    const url = withPassword(name === "c" ? proxy.via(direct) : direct, PASSWORD);
+    const url = await withPassword(name === "c" ? proxy.via(direct) : direct, PASSWORD);
     tenants[name] = await registerTenant(prisma.main, TENANT_SECRET, url, `tenant-${name}`);
   }
   app = await buildApp({ config: hostedConfig(), prisma: prisma.main, logger: { level: "info", stream } });

