@@ -498,3 +498,56 @@ export function fuzzSettings(environment: Record<string, string | undefined>) {
   };
   return { numRuns: number(environment.FUZZ_RUNS, 60), seed: number(environment.FUZZ_SEED, 42) };
 }
+
+/** Reads first, then creates, edits, deletes: seeded rows stay there for as long as possible. */
+export function operationsInOrder(document: object): Operation[] {
+  const rank = (operation: Operation) => ["GET", "POST", "PATCH", "PUT", "DELETE"].indexOf(operation.method);
+  return operationsOf(document).sort((a, b) => rank(a) - rank(b));
+}
+
+export interface FuzzTarget {
+  inject(request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }): PromiseLike<{ statusCode: number; body: string }>;
+}
+
+/**
+ * Sends the requests of `arbitrary` to `app`, fast-check style (seeded, shrinking on failure),
+ * and fails on a 5xx or on a 4xx that changed the checksum of `schemas`. Counts answers by
+ * status into `statuses`, so a file can show the fuzzer reached the handlers.
+ */
+export async function assertNoServerErrorNorChange(
+  arbitrary: fc.Arbitrary<FuzzRequest & { caller: string }>,
+  {
+    app,
+    client,
+    schemas,
+    statuses,
+    settings,
+  }: {
+    app: FuzzTarget;
+    client: Pick<pg.Client, "query">;
+    schemas: string[];
+    statuses: Map<number, number>;
+    settings: { numRuns: number; seed: number };
+  },
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (request) => {
+      const before = await databaseChecksum(client, schemas);
+      const { caller, ...sent } = request;
+      const response = await app.inject(sent);
+      const status = response.statusCode;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      const label = `${caller} ${request.method} ${request.url.slice(0, 300)} → ${status} ${response.body.slice(0, 300)}`;
+      if (status >= 500) throw new Error(`server error: ${label}`);
+      if (status >= 400 && (await databaseChecksum(client, schemas)) !== before) {
+        throw new Error(`state changed: ${label}`);
+      }
+    }),
+    { ...settings, endOnFailure: true },
+  );
+}

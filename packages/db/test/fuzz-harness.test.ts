@@ -1,12 +1,15 @@
 // The fuzz suite (testing-fuzz.ts) is only worth something if its "valid" values are valid by
 // the document, its operations are all of the document's, and its checksum sees every change
 // a request could make (and nothing else).
+
 import fc from "fast-check";
+import Fastify from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
 import { conformanceChecker } from "../src/testing-conformance.ts";
 import {
+  assertNoServerErrorNorChange,
   databaseChecksum,
   fuzzSettings,
   nested,
@@ -204,5 +207,36 @@ describe("databaseChecksum", () => {
     // Other schemas are not counted.
     await client.query("create table public.elsewhere (id int); insert into public.elsewhere values (1)");
     expect(await databaseChecksum(client, ["fuzz"])).toBe(sums.at(-1));
+  });
+
+  it("fails a fuzz run on a 5xx, and on a 4xx that changed a table", async () => {
+    const app = Fastify();
+    app.get("/crash", async (_request, reply) => reply.code(500).send());
+    app.get("/sneaky", async (_request, reply) => {
+      await client.query(
+        "insert into fuzz.rows values ((select coalesce(max(id), 0) + 1 from fuzz.rows), null)",
+      );
+      return reply.code(400).send();
+    });
+    app.get("/fine", async (_request, reply) => reply.code(404).send());
+    const request = (url: string) => fc.constant({ caller: "user", method: "GET", url, headers: {} });
+    const run = {
+      app,
+      client,
+      schemas: ["fuzz"],
+      statuses: new Map<number, number>(),
+      settings: fuzzSettings({ FUZZ_RUNS: "3" }),
+    };
+    // fast-check reports the property's own error as the cause of its failure.
+    const failure = (url: string) =>
+      assertNoServerErrorNorChange(request(url), run).then(
+        () => "passed",
+        (error: Error) => `${error.message} ${(error.cause as Error | undefined)?.message ?? ""}`,
+      );
+    expect(await failure("/crash")).toMatch(/server error: user GET \/crash → 500/);
+    expect(await failure("/sneaky")).toMatch(/state changed: user GET \/sneaky → 400/);
+    await assertNoServerErrorNorChange(request("/fine"), run);
+    expect(run.statuses.get(404)).toBe(3);
+    await app.close();
   });
 });
