@@ -345,9 +345,11 @@ try {
         r.errors,
       0,
     );
-    console.log(
-      `\nshortener: ${answered302} redirects answered 302, ${rowsAfter - rowsBefore} visit rows stored, ${other} other answers or errors`,
-    );
+    if (shortenerRuns.length > 0) {
+      console.log(
+        `\nshortener: ${answered302} redirects answered 302, ${rowsAfter - rowsBefore} visit rows stored, ${other} other answers or errors`,
+      );
+    }
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");

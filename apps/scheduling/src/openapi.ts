@@ -80,31 +80,42 @@ interface DocumentedResponse {
   content?: Record<string, { schema?: { description?: string } }>;
 }
 
+/** A response body in the API's error shape (a fresh object each time: the document is edited in place). */
+const apiErrorContent = () => ({
+  "application/json": { schema: { $ref: "#/components/schemas/ApiError" } as object },
+});
+
+interface DocumentedOperation {
+  security?: unknown[];
+  requestBody?: unknown;
+  responses?: Record<string, DocumentedResponse>;
+}
+
+/** Every operation of a generated document, to add what one mechanism answers for all of them. */
+function operationsOf(document: object): DocumentedOperation[] {
+  const paths = (document as { paths?: Record<string, Record<string, DocumentedOperation>> }).paths ?? {};
+  return Object.values(paths).flatMap((operations) => Object.values(operations));
+}
+
 /**
  * The auth hook treats `key` the same way on every authenticated route, so the document says so
  * in one place rather than in every route's schema: 400, 401 and 503 gain what `key` adds.
  */
 function documentHostedMode<T extends object>(document: T): T {
-  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
-  for (const operations of Object.values(paths)) {
-    for (const operation of Object.values(operations) as {
-      security?: unknown[];
-      responses?: Record<string, DocumentedResponse>;
-    }[]) {
-      if (!operation.security?.length || !operation.responses) continue;
-      for (const [status, text] of Object.entries(HOSTED_MODE_ERRORS)) {
-        const response = operation.responses[status];
-        if (!response) {
-          operation.responses[status] = {
-            description: text.alone,
-            content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } as object } },
-          };
-          continue;
-        }
-        response.description = `${response.description ?? ""}${text.extends}`;
-        const schema = response.content?.["application/json"]?.schema;
-        if (schema?.description) schema.description = response.description;
+  for (const operation of operationsOf(document)) {
+    if (!operation.security?.length || !operation.responses) continue;
+    for (const [status, text] of Object.entries(HOSTED_MODE_ERRORS)) {
+      const response = operation.responses[status];
+      if (!response) {
+        operation.responses[status] = {
+          description: text.alone,
+          content: apiErrorContent(),
+        };
+        continue;
       }
+      response.description = `${response.description ?? ""}${text.extends}`;
+      const schema = response.content?.["application/json"]?.schema;
+      if (schema?.description) schema.description = response.description;
     }
   }
   return document;
@@ -121,19 +132,13 @@ const BODY_ERRORS: Record<string, string> = {
  * parser refuses before the route runs, so the document says it for each of them here.
  */
 function documentBodyErrors<T extends object>(document: T): T {
-  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
-  for (const operations of Object.values(paths)) {
-    for (const operation of Object.values(operations) as {
-      requestBody?: unknown;
-      responses?: Record<string, DocumentedResponse>;
-    }[]) {
-      if (!operation.requestBody || !operation.responses) continue;
-      for (const [status, description] of Object.entries(BODY_ERRORS)) {
-        operation.responses[status] ??= {
-          description,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } as object } },
-        };
-      }
+  for (const operation of operationsOf(document)) {
+    if (!operation.requestBody || !operation.responses) continue;
+    for (const [status, description] of Object.entries(BODY_ERRORS)) {
+      operation.responses[status] ??= {
+        description,
+        content: apiErrorContent(),
+      };
     }
   }
   return document;
