@@ -2,11 +2,11 @@
 // embedded PostgreSQL is started (data under DATA_DIR) and migrated on first start.
 // `pnpm start` execs node (package.json), so a SIGTERM to its PID reaches this process.
 import { createPrisma, type Database, openDatabase, type PrismaClient } from "@app/db";
+import { closeGracefully } from "@app/db/shutdown";
 import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
 import { startScheduling } from "@app/scheduling/server";
 import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
 import { startShortener } from "@app/shortener/server";
-import closeWithGrace from "close-with-grace";
 
 let database: Database | undefined;
 const clients: PrismaClient[] = [];
@@ -15,7 +15,7 @@ const services: { close(): Promise<unknown> }[] = [];
 // SIGTERM/SIGINT, from the first moment (a signal during start-up too): the services started
 // so far stop accepting and finish in-flight work, then the pools close, then the embedded
 // database (if any) stops.
-closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+closeGracefully(15_000, async ({ err }) => {
   if (err) console.error(err);
   await Promise.all(services.map((service) => service.close()));
   await Promise.all(clients.map((client) => client.$disconnect()));

@@ -94,8 +94,20 @@ async function survivors(tree: string[], ms = 5_000): Promise<string[]> {
   }
 }
 
-function run(command: string, args: string[], env: Record<string, string | undefined>, workdir = repoRoot) {
-  const child = spawn(command, args, { cwd: workdir, env, stdio: ["ignore", "pipe", "pipe"] });
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  workdir = repoRoot,
+  { ownGroup = false } = {},
+) {
+  // ownGroup: the command leads its own process group, as a terminal's foreground job does.
+  const child = spawn(command, args, {
+    cwd: workdir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: ownGroup,
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -134,6 +146,41 @@ describe("pnpm start", () => {
       expect(await survivors(tree)).toEqual([]);
     });
   }
+});
+
+describe("Ctrl-C in a terminal", () => {
+  it("drains and exits 0: the SIGINT reaches pnpm and node at once, and pnpm forwards its copy", async () => {
+    const { id: userId } = await createUser(prisma, "start-ctrl-c@example.com");
+    const name = "start-ctrl-c";
+    const short = await prisma.short.create({ data: { userId, name, url: "https://example.com/" } });
+    const [port, schedulingPort] = [await freePort(), await freePort()];
+    const started = run(
+      "pnpm",
+      ["start"],
+      {
+        ...baseEnv,
+        DATABASE_URL: db.url,
+        SHORTENER_PORT: String(port),
+        SCHEDULING_PORT: String(schedulingPort),
+      },
+      repoRoot,
+      { ownGroup: true },
+    );
+    await waitFor(port, started.child);
+    const tree = descendants(started.child.pid!).map(identity);
+
+    const burst = Array.from({ length: 200 }, () => get(port, `/${name}`));
+    await Promise.race(burst);
+    process.kill(-started.child.pid!, "SIGINT"); // the whole foreground group, as the terminal does
+    const statuses = await Promise.all(burst);
+    expect(await started.exited, started.output()).toBe(0);
+    expect(started.output()).not.toContain("second SIGINT");
+
+    const acknowledged = statuses.filter((s) => s === 302).length;
+    expect(acknowledged).toBeGreaterThan(0);
+    expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(acknowledged);
+    expect(await survivors(tree)).toEqual([]);
+  });
 });
 
 describe(".env in the working directory", () => {

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
 import { serveMetrics } from "@app/db/metrics";
-import closeWithGrace from "close-with-grace";
+import { closeGracefully } from "@app/db/shutdown";
 import { buildApp, type SchedulingApp } from "./app.ts";
 import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
@@ -51,7 +51,7 @@ async function main() {
   }
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then the pool, then the
   // embedded database (if any).
-  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  closeGracefully(10_000, async ({ err, signal }) => {
     if (err) app.log.error({ err }, "shutting down after an error");
     else app.log.info({ signal }, "shutting down");
     await app.close();

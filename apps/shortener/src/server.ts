@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
 import { serveMetrics } from "@app/db/metrics";
-import closeWithGrace from "close-with-grace";
+import { closeGracefully } from "@app/db/shutdown";
 import { buildApp } from "./app.ts";
 import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
@@ -30,7 +30,7 @@ async function main() {
   const app = await startShortener(config, prisma);
   // SIGTERM/SIGINT: stop accepting, let in-flight requests (and their visit rows) finish,
   // then close the pool and the embedded database.
-  closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+  closeGracefully(15_000, async ({ err }) => {
     if (err) app.log.error({ err }, "shutting down after an error");
     await app.close();
     await prisma.$disconnect();
