@@ -3,6 +3,7 @@
 import path from "node:path";
 import { migrate, startEmbeddedPostgres } from "@app/db";
 import { adminQuery, withDatabase } from "@app/db/testing";
+import { fuzzSettings } from "@app/db/testing-fuzz";
 import type { TestProject } from "vitest/node";
 
 export default async function setup(project: TestProject) {
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject) {
   project.provide("databaseServerUrl", serverUrl);
   project.provide("templateDatabase", template);
   project.provide("redisUrl", process.env.TEST_REDIS_URL ?? "");
+  project.provide("fuzz", fuzzSettings(process.env));
 
   return async () => {
     await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);

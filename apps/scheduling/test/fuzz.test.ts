@@ -7,18 +7,17 @@ import { readFileSync } from "node:fs";
 import { secretScan } from "@app/db/testing";
 import {
   assertNoServerErrorNorChange,
-  fuzzSettings,
   type Operation,
   operationsInOrder,
   requestsFor,
 } from "@app/db/testing-fuzz";
 import pg from "pg";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import { seedDemoData } from "../src/seed.ts";
 import { setupApp } from "./helpers.ts";
 
 const t = setupApp();
-const SETTINGS = fuzzSettings(process.env);
+const SETTINGS = inject("fuzz");
 
 let document: object;
 let client: pg.Client;

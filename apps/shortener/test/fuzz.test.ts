@@ -6,17 +6,16 @@
 import { readFileSync } from "node:fs";
 import {
   assertNoServerErrorNorChange,
-  fuzzSettings,
   type Operation,
   operationsInOrder,
   requestsFor,
 } from "@app/db/testing-fuzz";
 import pg from "pg";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
-const SETTINGS = fuzzSettings(process.env);
+const SETTINGS = inject("fuzz");
 
 let document: object;
 let client: pg.Client;

@@ -13,6 +13,8 @@ declare module "vitest" {
     templateDatabase: string;
     /** Redis for the tests that need one; empty when none was configured. */
     redisUrl: string;
+    /** The fuzz suites' cases per operation and seed (FUZZ_RUNS, FUZZ_SEED; testing-fuzz.ts). */
+    fuzz: { numRuns: number; seed: number };
   }
 }
 
