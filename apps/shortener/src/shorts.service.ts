@@ -26,6 +26,8 @@ interface ShortsServiceOptions {
 export class ShortsService {
   private readonly reserved: Set<string>;
   private readonly targets: TargetCache | undefined;
+  /** Target lookups in flight, by name: visits that miss the cache together share one query. */
+  private readonly lookups = new Map<string, Promise<Target | null>>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -122,9 +124,20 @@ export class ShortsService {
   async findTarget(name: string): Promise<Target | null> {
     const cached = this.targets?.get(name);
     if (cached) return cached;
-    const target = await this.prisma.short.findUnique({ where: { name }, select: { id: true, url: true } });
-    if (target) this.targets?.set(name, target);
-    return target;
+    // When a busy name's entry expires, every visit in flight misses at once: one query
+    // answers them all instead of one each (docs/performance.md).
+    let lookup = this.lookups.get(name);
+    if (!lookup) {
+      lookup = this.prisma.short
+        .findUnique({ where: { name }, select: { id: true, url: true } })
+        .then((target) => {
+          if (target) this.targets?.set(name, target);
+          return target;
+        })
+        .finally(() => this.lookups.delete(name));
+      this.lookups.set(name, lookup);
+    }
+    return lookup;
   }
 
   private async findOwned(userId: string, id: string): Promise<ShortRow> {

@@ -5,6 +5,7 @@ import { adminQuery, createTestDatabase, type TestDatabase } from "@app/db/testi
 import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
+import { ShortsService } from "../src/shorts.service.ts";
 import { newUser, postShort } from "./helpers.ts";
 
 let db: TestDatabase;
@@ -84,4 +85,29 @@ it("serves nothing from the cache while its listening connection is down, and li
     },
     { timeout: 5_000, interval: 100 },
   );
+});
+
+it("sends visits that miss the cache together to the database once", async () => {
+  const user = await newUser(prismas[0]!);
+  await postShort(a, user, { url: "https://example.com/together", name: "together" });
+  // The service's own queries, counted on their way to the real database.
+  const real = prismas[0]!;
+  let lookups = 0;
+  const counted = {
+    short: {
+      findUnique: (...args: Parameters<PrismaClient["short"]["findUnique"]>) => {
+        lookups++;
+        return real.short.findUnique(...args);
+      },
+    },
+  } as unknown as PrismaClient;
+  const shorts = new ShortsService(counted, { shortBaseUrl: "http://s.test", reservedNames: [] });
+
+  const targets = await Promise.all(Array.from({ length: 50 }, () => shorts.findTarget("together")));
+  expect(new Set(targets.map((t) => t?.url))).toEqual(new Set(["https://example.com/together"]));
+  expect(lookups).toBe(1);
+  // Once answered, the next miss asks again (no cache here: a deleted short is seen at once).
+  await real.short.delete({ where: { name: "together" } });
+  expect(await shorts.findTarget("together")).toBeNull();
+  expect(lookups).toBe(2);
 });
