@@ -3,29 +3,17 @@
 // admin on a seeded database. Properties: no 5xx, and a 4xx changes nothing (a checksum of
 // every table of the scheduling schema before and after). The conformance watcher the app
 // helper installs checks every answer against the document. Fixed seed (FUZZ_SEED), FUZZ_RUNS cases per operation.
-import { readFileSync } from "node:fs";
 import { secretScan } from "@app/db/testing";
-import {
-  assertNoServerErrorNorChange,
-  type Operation,
-  operationsInOrder,
-  requestsFor,
-} from "@app/db/testing-fuzz";
-import pg from "pg";
-import { afterAll, beforeAll, describe, inject, it } from "vitest";
+import { fuzzEveryOperation, type Operation } from "@app/db/testing-fuzz";
+import { beforeAll, inject } from "vitest";
 import { seedDemoData } from "../src/seed.ts";
 import { setupApp } from "./helpers.ts";
 
 const t = setupApp();
-const SETTINGS = inject("fuzz");
-
-let document: object;
-let client: pg.Client;
 const keys: Record<string, string> = {};
 let calendarId = "";
 
 beforeAll(async () => {
-  document = (await t.app.inject({ url: "/docs" })).json();
   for (const seeded of await seedDemoData(t.prisma, { prefix: "cal_" })) {
     secretScan.remember(seeded.apiKey);
     if (seeded.email === "admin@example.com") keys.admin = seeded.apiKey;
@@ -44,17 +32,7 @@ beforeAll(async () => {
   await t.prisma.eventTypeCustomInput.create({
     data: { eventTypeId: eventType.id, label: "Company", type: "TEXT", required: false },
   });
-  client = new pg.Client({ connectionString: t.databaseUrl });
-  await client.connect();
 }, 60_000);
-
-/** Answers by status across the file: the fuzzer must reach the handlers, not only the guards. */
-const statuses = new Map<number, number>();
-
-afterAll(async () => {
-  await client?.end();
-  console.log("fuzz statuses", JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))));
-});
 
 /** Ids of seeded rows (the database is fresh: every table's ids start at 1). */
 function knownIds(operation: Operation): string[] {
@@ -64,28 +42,14 @@ function knownIds(operation: Operation): string[] {
   return ["1", "2", "3", "4"];
 }
 
-describe("fuzzing every operation of the scheduling document", () => {
-  // The operations come from the committed document (the same as /docs, by the drift test), so
-  // the test names are known before the app starts; the requests are built from the served one.
-  const committed = readFileSync(new URL("../../../openapi/scheduling.json", import.meta.url), "utf8");
-  const operations = operationsInOrder(JSON.parse(committed));
-
-  it.each(operations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
-    "%s: no 5xx, and a 4xx changes nothing",
-    async (_name, operation) => {
-      const requests = requestsFor(document, operation, {
-        callers: ["user", "admin"],
-        auth: (caller) => ({ query: { apiKey: keys[caller]! } }),
-        knownIds: (op) => knownIds(op),
-      });
-      await assertNoServerErrorNorChange(requests, {
-        app: t.app,
-        client,
-        schemas: ["scheduling"],
-        statuses,
-        settings: SETTINGS,
-      });
-    },
-    120_000,
-  );
+fuzzEveryOperation("fuzzing every operation of the scheduling document", {
+  committedDocument: new URL("../../../openapi/scheduling.json", import.meta.url),
+  target: () => ({ app: t.app, databaseUrl: t.databaseUrl }),
+  schemas: ["scheduling"],
+  requests: () => ({
+    callers: ["user", "admin"],
+    auth: (caller) => ({ query: { apiKey: keys[caller]! } }),
+    knownIds,
+  }),
+  settings: inject("fuzz"),
 });

@@ -5,8 +5,10 @@
 // content types). The app answers through `inject`; the caller's properties are "no 5xx" and
 // "a 4xx changes nothing" (a checksum of every table before and after), and every answer is
 // also checked against the document by the conformance watcher the app helpers install.
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import type pg from "pg";
+import pg from "pg";
+import { afterAll, beforeAll, describe, it } from "vitest";
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -550,4 +552,59 @@ export async function assertNoServerErrorNorChange(
     }),
     { ...settings, endOnFailure: true },
   );
+}
+
+export interface FuzzSuiteOptions {
+  /**
+   * The service's committed document: the test names are known before the app starts (the
+   * drift test keeps it equal to `/docs`); the requests are built from the served one.
+   */
+  committedDocument: URL;
+  /** The app and its database, once the file's setup has run. */
+  target: () => { app: FuzzTarget; databaseUrl: string };
+  /** The service's schemas: a 4xx must leave every table in them unchanged. */
+  schemas: string[];
+  /** Callers, their credentials and the seeded ids, once the file's setup has run. */
+  requests: () => RequestOptions;
+  settings: { numRuns: number; seed: number };
+}
+
+/**
+ * One test per operation of the document: no 5xx, and a 4xx changes nothing. Logs the answers
+ * by status at the end: the fuzzer must reach the handlers, not only the guards.
+ */
+export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): void {
+  const operations = operationsInOrder(JSON.parse(readFileSync(options.committedDocument, "utf8")));
+  const statuses = new Map<number, number>();
+  let served: object;
+  let client: pg.Client;
+  describe(title, () => {
+    beforeAll(async () => {
+      const { app, databaseUrl } = options.target();
+      const answer = await app.inject({ method: "GET", url: "/docs", headers: {} });
+      served = JSON.parse(answer.body) as object;
+      client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+    });
+    afterAll(async () => {
+      await client?.end();
+      console.log(
+        "fuzz statuses",
+        JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))),
+      );
+    });
+    it.each(operations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
+      "%s: no 5xx, and a 4xx changes nothing",
+      async (_name, operation) => {
+        await assertNoServerErrorNorChange(requestsFor(served, operation, options.requests()), {
+          app: options.target().app,
+          client,
+          schemas: options.schemas,
+          statuses,
+          settings: options.settings,
+        });
+      },
+      120_000,
+    );
+  });
 }
