@@ -12,6 +12,8 @@ COPY apps/shortener/package.json apps/shortener/package.json
 COPY apps/scheduling/package.json apps/scheduling/package.json
 COPY packages/db/package.json packages/db/package.json
 COPY packages/schemas/package.json packages/schemas/package.json
+COPY packages/server/package.json packages/server/package.json
+COPY packages/testing/package.json packages/testing/package.json
 COPY packages/shortener-sdk/package.json packages/shortener-sdk/package.json
 COPY packages/scheduling-sdk/package.json packages/scheduling-sdk/package.json
 

@@ -2,9 +2,9 @@
 // embedded PostgreSQL is started (data under DATA_DIR) and migrated on first start.
 // `pnpm start` execs node (package.json), so a SIGTERM to its PID reaches this process.
 import { createPrisma, type Database, openDatabase, type PrismaClient } from "@app/db";
-import { closeGracefully } from "@app/db/shutdown";
 import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
 import { startScheduling } from "@app/scheduling/server";
+import { closeGracefully } from "@app/server/shutdown";
 import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
 import { startShortener } from "@app/shortener/server";
 

@@ -1,9 +1,9 @@
 // Starts (or connects to) the test PostgreSQL server once per vitest run and migrates
-// a template database that every test file clones (see @app/db/testing).
+// a template database that every test file clones (see @app/testing/database).
 import path from "node:path";
 import { migrate, startEmbeddedPostgres } from "@app/db";
-import { adminQuery, withDatabase } from "@app/db/testing";
-import { fuzzSettings } from "@app/db/testing-fuzz";
+import { adminQuery, withDatabase } from "@app/testing/database";
+import { fuzzSettings } from "@app/testing/fuzz";
 import type { TestProject } from "vitest/node";
 
 export default async function setup(project: TestProject) {

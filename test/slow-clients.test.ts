@@ -4,7 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "../apps/scheduling/src/api-keys.ts";
 import { buildApp as buildScheduling } from "../apps/scheduling/src/app.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createPrisma, freePort, type PrismaClient } from "@app/db";
-import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../apps/shortener/src/accounts.ts";
 

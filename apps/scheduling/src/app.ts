@@ -9,8 +9,8 @@ import {
   echoRequestIds,
   methodGuard,
   requestId,
-} from "@app/db/http";
-import { createRegistry, instrumentRequests } from "@app/db/metrics";
+} from "@app/server/http";
+import { createRegistry, instrumentRequests } from "@app/server/metrics";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";

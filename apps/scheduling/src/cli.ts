@@ -2,7 +2,7 @@
 // runner (@app/db/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
 import { fileURLToPath } from "node:url";
 import { createPrisma, databaseAddress, isUniqueViolation, migrate, type PrismaClient } from "@app/db";
-import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/db/cli";
+import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
 import { z } from "zod";
 import { issueApiKey, revokeApiKey } from "./api-keys.ts";
 import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { connectionLimitsEnv } from "@app/schemas/server-config";
+import { connectionLimitsEnv } from "@app/server/config";
 import { z } from "zod";
 import { parseTenantSecret, TENANT_SECRET_FORMAT } from "./hosting/secrets.ts";
 

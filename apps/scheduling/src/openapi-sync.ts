@@ -1,6 +1,6 @@
 // Writes openapi/scheduling.json from the app's routes (`pnpm openapi:generate`; `--check` compares).
 import { fileURLToPath } from "node:url";
-import { generateDocument, runOpenApiSync } from "@app/db/openapi-sync";
+import { generateDocument, runOpenApiSync } from "@app/server/openapi-sync";
 import { buildApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { renderOpenApi } from "./openapi.ts";

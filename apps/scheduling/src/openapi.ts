@@ -2,7 +2,7 @@
 // one definition drives validation, types and the docs. Served at /docs and committed as
 // openapi/scheduling.json (see openapi-sync.ts), which a test keeps in step.
 
-import { tidyComponents } from "@app/schemas/openapi";
+import { tidyComponents } from "@app/server/openapi";
 import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -145,4 +145,4 @@ function documentBodyErrors<T extends object>(document: T): T {
 }
 
 /** The committed form of the document (shared with the shortener). */
-export { renderOpenApi } from "@app/schemas/openapi";
+export { renderOpenApi } from "@app/server/openapi";

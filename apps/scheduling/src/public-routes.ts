@@ -1,5 +1,5 @@
 // The routes that need no apiKey, each saying so in its config (auth.ts denies the rest).
-import { registerApiReference } from "@app/db/api-reference";
+import { registerApiReference } from "@app/server/api-reference";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";

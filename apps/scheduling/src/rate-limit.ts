@@ -2,7 +2,7 @@
 // in, wherever its route lives; requests without a caller (public routes, unknown routes and
 // the ones auth refused) are neither counted nor given the headers.
 
-import { Counter } from "@app/db/metrics";
+import { Counter } from "@app/server/metrics";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";

@@ -2,8 +2,8 @@
 // no DATABASE_URL), the app, listen, and an orderly shutdown. Everything else is in app.ts.
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
-import { serveMetrics } from "@app/db/metrics";
-import { closeGracefully } from "@app/db/shutdown";
+import { serveMetrics } from "@app/server/metrics";
+import { closeGracefully } from "@app/server/shutdown";
 import { buildApp, type SchedulingApp } from "./app.ts";
 import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@app/db";
-import type { Registry } from "@app/db/metrics";
+import type { Registry } from "@app/server/metrics";
 import type { Redis } from "ioredis";
 import type { Hosting } from "./hosting/hosting.ts";
 

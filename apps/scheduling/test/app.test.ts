@@ -1,4 +1,4 @@
-import { API_REFERENCE_CSP } from "@app/db/api-reference";
+import { API_REFERENCE_CSP } from "@app/server/api-reference";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -3,8 +3,8 @@
 // admin on a seeded database. Properties: no 5xx, and a 4xx changes nothing (a checksum of
 // every table of the scheduling schema before and after). The conformance watcher the app
 // helper installs checks every answer against the document. Fixed seed (FUZZ_SEED), FUZZ_RUNS cases per operation.
-import { secretScan } from "@app/db/testing";
-import { fuzzEveryOperation, type Operation } from "@app/db/testing-fuzz";
+import { secretScan } from "@app/testing/database";
+import { fuzzEveryOperation, type Operation } from "@app/testing/fuzz";
 import { beforeAll, inject } from "vitest";
 import { seedDemoData } from "../src/seed.ts";
 import { setupApp } from "./helpers.ts";

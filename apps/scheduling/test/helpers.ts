@@ -1,7 +1,7 @@
 // Shared by every scheduling test file: one migrated database per file, the real app on it.
 import { createPrisma, type PrismaClient, type User } from "@app/db";
-import { createTestDatabase, secretScan, type TestDatabase } from "@app/db/testing";
-import { conformance, formatViolation } from "@app/db/testing-conformance";
+import { conformance, formatViolation } from "@app/testing/conformance";
+import { createTestDatabase, secretScan, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect } from "vitest";
 import { issueApiKey } from "../src/api-keys.ts";
 import { type BuildAppOptions, buildApp, type SchedulingApp } from "../src/app.ts";

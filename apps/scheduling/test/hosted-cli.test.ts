@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
 import {

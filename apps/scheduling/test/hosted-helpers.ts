@@ -2,7 +2,7 @@
 // child process), and the URLs that carry a license key.
 import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "@app/db";
-import { adminQuery } from "@app/db/testing";
+import { adminQuery } from "@app/testing/database";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "../src/hosting/secrets.ts";
 
 /** A TENANT_SECRET for one test file. */

@@ -7,7 +7,7 @@
 // default (off) and `required` modes are checked at the end.
 import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/db/testing";
+import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
 import { AUTH_CACHE_MS } from "../src/auth.ts";

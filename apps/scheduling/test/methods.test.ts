@@ -3,7 +3,7 @@
 // paths are covered method by method in resources-guard.test.ts).
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ANSWERED_METHODS } from "@app/db/http";
+import { ANSWERED_METHODS } from "@app/server/http";
 import { describe, expect, it } from "vitest";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 

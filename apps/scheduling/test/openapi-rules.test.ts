@@ -1,7 +1,7 @@
 // The document says what the server does: for path ids, numbers in queries and the rules of
 // body fields, the value the served document admits (its pattern, lengths, uniqueItems, type)
 // is exactly the value the server accepts, on samples chosen at each rule's edges.
-import { documentAdmits } from "@app/db/testing";
+import { documentAdmits } from "@app/testing/database";
 import type { OpenAPIV3 } from "openapi-types";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, setupApp, withKey } from "./helpers.ts";

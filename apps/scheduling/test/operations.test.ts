@@ -3,7 +3,7 @@
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { serveMetrics } from "@app/db/metrics";
+import { serveMetrics } from "@app/server/metrics";
 import {
   adminQuery,
   createTestDatabase,
@@ -11,7 +11,7 @@ import {
   startTcpProxy,
   type TcpProxy,
   type TestDatabase,
-} from "@app/db/testing";
+} from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
 import { createUser, setupApp, testConfig, withKey } from "./helpers.ts";

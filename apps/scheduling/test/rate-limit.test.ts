@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { startTcpProxy, type TcpProxy } from "@app/db/testing";
+import { startTcpProxy, type TcpProxy } from "@app/testing/database";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { issueApiKey } from "../src/api-keys.ts";

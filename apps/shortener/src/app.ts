@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
-import { registerApiReference } from "@app/db/api-reference";
+import { registerApiReference } from "@app/server/api-reference";
 import {
   AccessLog,
   acceptEmptyJsonBodies,
@@ -9,9 +9,9 @@ import {
   echoRequestIds,
   methodGuard,
   requestId,
-} from "@app/db/http";
-import { createRegistry, instrumentRequests, type Registry } from "@app/db/metrics";
-import { tidyComponents } from "@app/schemas/openapi";
+} from "@app/server/http";
+import { createRegistry, instrumentRequests, type Registry } from "@app/server/metrics";
+import { tidyComponents } from "@app/server/openapi";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
 import {

@@ -1,7 +1,7 @@
 // Management commands: `pnpm -s shortener <command> ...` (`--help` lists them). The shared
 // runner (@app/db/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
 import { fileURLToPath } from "node:url";
-import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/db/cli";
+import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
 import { AccountError, createToken, createUser, listTokens, listUsers, revokeToken } from "./accounts.ts";
 import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
 

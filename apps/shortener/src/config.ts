@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { connectionLimitsEnv } from "@app/schemas/server-config";
+import { connectionLimitsEnv } from "@app/server/config";
 import { z } from "zod";
 
 const boolean = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");

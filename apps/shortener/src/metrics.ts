@@ -1,6 +1,6 @@
 // The shortener's own metrics, next to the request and pool metrics every service has:
 // the visit log's queue, batch sizes and commit latency.
-import { Gauge, Histogram, type Registry } from "@app/db/metrics";
+import { Gauge, Histogram, type Registry } from "@app/server/metrics";
 import type { VisitLogObserver } from "./visit-log.ts";
 
 export function visitLogMetrics(registry: Registry, depth: () => number): VisitLogObserver {

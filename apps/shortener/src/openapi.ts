@@ -31,4 +31,4 @@ export function markPlainTextResponses<T extends object>(document: T): T {
 }
 
 /** The committed form of the document (shared with scheduling). */
-export { renderOpenApi } from "@app/schemas/openapi";
+export { renderOpenApi } from "@app/server/openapi";

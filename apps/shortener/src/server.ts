@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
-import { serveMetrics } from "@app/db/metrics";
-import { closeGracefully } from "@app/db/shutdown";
+import { serveMetrics } from "@app/server/metrics";
+import { closeGracefully } from "@app/server/shutdown";
 import { buildApp } from "./app.ts";
 import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";

@@ -1,7 +1,7 @@
 // The database's connections are killed during a burst of visits: every 302 sent has its
 // row, and a visit that could not be stored is answered 5xx, never 302.
 import type { AddressInfo } from "node:net";
-import { adminQuery } from "@app/db/testing";
+import { adminQuery } from "@app/testing/database";
 import { expect, inject, it } from "vitest";
 import { newUser, setupShortener, visit } from "./helpers.ts";
 

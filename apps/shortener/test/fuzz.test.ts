@@ -3,7 +3,7 @@
 // shorts and as another user (the shortener has no admin). Properties: no 5xx, and a 4xx
 // changes nothing (a checksum of every table of the shortener schema before and after). The
 // conformance watcher the app helper installs checks every answer against the document.
-import { fuzzEveryOperation, type Operation } from "@app/db/testing-fuzz";
+import { fuzzEveryOperation, type Operation } from "@app/testing/fuzz";
 import { beforeAll, inject } from "vitest";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, secretScan, type TestDatabase } from "@app/db/testing";
-import { conformance, formatViolation } from "@app/db/testing-conformance";
+import { conformance, formatViolation } from "@app/testing/conformance";
+import { createTestDatabase, secretScan, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createUser } from "../src/accounts.ts";
 import { buildApp, type ShortenerApp } from "../src/app.ts";

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";

@@ -3,7 +3,7 @@
 // prefix only after authentication, as every other answer there.
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ANSWERED_METHODS } from "@app/db/http";
+import { ANSWERED_METHODS } from "@app/server/http";
 import { describe, expect, it } from "vitest";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { API_REFERENCE_CSP } from "@app/db/api-reference";
-import { documentAdmits } from "@app/db/testing";
+import { API_REFERENCE_CSP } from "@app/server/api-reference";
+import { documentAdmits } from "@app/testing/database";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
 import { generateOpenApi, OPENAPI_FILE } from "../src/openapi-sync.ts";

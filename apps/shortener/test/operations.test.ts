@@ -3,14 +3,14 @@
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { serveMetrics } from "@app/db/metrics";
+import { serveMetrics } from "@app/server/metrics";
 import {
   createTestDatabase,
   metricValue,
   startTcpProxy,
   type TcpProxy,
   type TestDatabase,
-} from "@app/db/testing";
+} from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";

@@ -1,7 +1,7 @@
 // The redirect's target cache across instances: a short deleted on one instance stops
 // redirecting on every other one (HEAD shows it: it answers from the cache without a visit row).
 import { createPrisma, type PrismaClient } from "@app/db";
-import { adminQuery, createTestDatabase, type TestDatabase } from "@app/db/testing";
+import { adminQuery, createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";

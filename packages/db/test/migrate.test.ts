@@ -1,10 +1,10 @@
 import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultMigrationsDir, MigrationError, migrate, readMigrations } from "../src/migrate.ts";
-import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
 
 const databases: TestDatabase[] = [];
 async function emptyDatabase(): Promise<string> {

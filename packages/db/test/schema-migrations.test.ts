@@ -2,10 +2,10 @@
 // the schema's models (read through Prisma's own schema parser) are compared with what
 // the migrations actually built, table by table.
 import { readFile } from "node:fs/promises";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { get_dmmf } from "@prisma/prisma-schema-wasm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
 
 interface DmmfField {
   name: string;

@@ -2,7 +2,7 @@
 // used for validation, TypeScript types, the OpenAPI document and the tests.
 import { z } from "zod";
 import { HTTP_URL } from "./patterns.ts";
-import { queryInteger } from "./server-config.ts";
+import { queryInteger } from "./query.ts";
 
 export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_URL_LENGTH = 2048;

@@ -4,7 +4,7 @@
 // request's `db` and `tenantId`. Off (the default), nothing here exists: `app.hosting` is null
 // and the auth hook refuses a `key` parameter.
 import type { PrismaClient } from "@app/db";
-import { Gauge } from "@app/db/metrics";
+import { Gauge } from "@app/server/metrics";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { SchedulingConfig } from "../config.ts";

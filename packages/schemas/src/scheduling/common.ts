@@ -2,7 +2,7 @@
 // is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
 import { z } from "zod";
 import { decimalRange, HTTP_URL, NO_NUL, NOT_BLANK } from "../patterns.ts";
-import { queryInteger } from "../server-config.ts";
+import { queryInteger } from "../query.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
 export const INT4_MAX = 2_147_483_647;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryInteger } from "../server-config.ts";
+import { queryInteger } from "../query.ts";
 import { listQuery, repeatable, rowId } from "./common.ts";
 
 export const MembershipRole = z.enum(["MEMBER", "ADMIN", "OWNER"]);

@@ -6,8 +6,8 @@ import fc from "fast-check";
 import Fastify from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
-import { conformanceChecker } from "../src/testing-conformance.ts";
+import { conformanceChecker } from "../src/conformance.ts";
+import { createTestDatabase, type TestDatabase } from "../src/database.ts";
 import {
   assertNoServerErrorNorChange,
   databaseChecksum,
@@ -16,7 +16,7 @@ import {
   operationsOf,
   requestsFor,
   schemaArbitraries,
-} from "../src/testing-fuzz.ts";
+} from "../src/fuzz.ts";
 
 const isJson = (text: string) => {
   try {

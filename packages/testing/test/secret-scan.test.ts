@@ -1,7 +1,7 @@
 // The suite-wide secret scan (testing.ts) is only worth something if it sees a leak.
 import Fastify from "fastify";
 import { expect, it } from "vitest";
-import { secretScan } from "../src/testing.ts";
+import { secretScan } from "../src/database.ts";
 
 it("reports a remembered key found in a log line or an answer, by its whole value or its random part", async () => {
   const key = "cal_0123456789abcdef0123456789abcdef";

@@ -3,8 +3,8 @@
 // invocation, one line on stderr and exit 1 for a command that fails, and `--json` printing
 // exactly one JSON document on stdout. The database is opened only once the flags are valid.
 import { parseArgs } from "node:util";
-import { type DatabaseOptions, withPrisma } from "./database.ts";
-import type { PrismaClient } from "./generated/prisma/client.ts";
+import type { PrismaClient } from "@app/db";
+import { type DatabaseOptions, withPrisma } from "@app/db";
 
 /** A bad invocation (unknown command or option, missing or malformed value): exit 2. */
 export class UsageError extends Error {

@@ -9,7 +9,7 @@ import {
   KNOWN_MISMATCHES,
   openApiPath,
   toJsonSchema,
-} from "../src/testing-conformance.ts";
+} from "../src/conformance.ts";
 
 const json = (schema: object) => ({ description: "", content: { "application/json": { schema } } });
 

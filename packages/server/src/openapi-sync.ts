@@ -3,8 +3,8 @@
 // only compare and exit 1 on a difference (the drift tests do the same).
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createPrisma } from "./client.ts";
-import type { PrismaClient } from "./generated/prisma/client.ts";
+import type { PrismaClient } from "@app/db";
+import { createPrisma } from "@app/db";
 
 interface DocumentedApp {
   ready(): PromiseLike<unknown>;

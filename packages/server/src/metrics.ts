@@ -2,10 +2,10 @@
 // latency histograms) and its database pool, in a registry of its own (both services share one
 // process under `pnpm start`). Served on a separate port, so they are never public by accident.
 import { createServer, type Server } from "node:http";
+import type { PrismaClient } from "@app/db";
+import { poolStats } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { poolStats } from "./client.ts";
-import type { PrismaClient } from "./generated/prisma/client.ts";
 
 export { Counter, Gauge, Histogram, type Registry };
 

@@ -53,17 +53,19 @@ export function tidyComponents<T extends object>(document: T): T {
  * - An `anyOf` of one member is that member (when no keyword would be overwritten).
  */
 export function fitForOpenApi30<T>(document: T): T {
-  return fit(document) as T;
+  return fitNode(document) as T;
 }
 
 const COMPOSITION = ["anyOf", "oneOf", "allOf", "not", "$ref"];
 /** OpenAPI 3.0's schema of `null` and nothing else: `nullable` applies to a `type`, `enum` leaves only null. */
 const NULL_ONLY = { enum: [null], nullable: true, type: "string" };
 
-function fit(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(fit);
+function fitNode(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fitNode);
   if (value === null || typeof value !== "object") return value;
-  const schema = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, fit(child)])) as Json;
+  const schema = Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [key, fitNode(child)]),
+  ) as Json;
   const anyOf = Array.isArray(schema.anyOf) ? (schema.anyOf as Json[]) : undefined;
   if (schema.nullable === true && !("type" in schema)) {
     if (anyOf) {
