@@ -130,9 +130,9 @@ function collect(command: string, argv: string[], parse: (report: Report) => Run
 }
 
 const config = loadConfig(readEnvironment());
-const tmp = config.databaseUrl ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
+const tmp = config.DATABASE_URL ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
 if (tmp) await chmod(tmp, 0o755);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: tmp ?? ".data" });
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmp ?? ".data" });
 const prisma = createPrisma(database.url);
 const servers: ChildProcess[] = [];
 

@@ -6,8 +6,8 @@ import { loadConfig, readEnvironment } from "@app/shortener/config";
 try {
   const config = loadConfig(readEnvironment());
   const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
     log: (line) => console.log(line),
   });
   await database.close();

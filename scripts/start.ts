@@ -2,10 +2,15 @@
 // embedded PostgreSQL is started (data under DATA_DIR) and migrated on first start.
 // `pnpm start` execs node (package.json), so a SIGTERM to its PID reaches this process.
 import { createPrisma, type Database, openDatabase, type PrismaClient } from "@app/db";
-import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
+import { loadConfig as loadSchedulingConfig, SCHEDULING_VARIABLES } from "@app/scheduling/config";
 import { startScheduling } from "@app/scheduling/server";
+import { unknownVariablesWarning } from "@app/server/config";
 import { closeGracefully } from "@app/server/shutdown";
-import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
+import {
+  loadConfig as loadShortenerConfig,
+  readEnvironment,
+  SHORTENER_VARIABLES,
+} from "@app/shortener/config";
 import { startShortener } from "@app/shortener/server";
 
 let database: Database | undefined;
@@ -26,9 +31,11 @@ try {
   const environment = readEnvironment();
   const shortenerConfig = loadShortenerConfig(environment);
   const schedulingConfig = loadSchedulingConfig(environment);
+  const warning = unknownVariablesWarning(environment, [...SHORTENER_VARIABLES, ...SCHEDULING_VARIABLES]);
+  if (warning) console.warn(warning);
   database = await openDatabase({
-    databaseUrl: shortenerConfig.databaseUrl,
-    dataDir: shortenerConfig.dataDir,
+    databaseUrl: shortenerConfig.DATABASE_URL,
+    dataDir: shortenerConfig.DATA_DIR,
     log: (line) => console.log(line),
   });
   const shortenerPrisma = createPrisma(database.url);

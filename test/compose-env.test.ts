@@ -2,7 +2,6 @@
 // compose would use: the services, the image, healthchecks, restart policy and variables,
 // against .env.example and the services' config schemas; and what the image build leaves out.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { ShortenerConfigSchema } from "@app/shortener/config";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
@@ -94,26 +93,5 @@ describe("the image", () => {
   it("publishes each service on its configured port", () => {
     expect(compose.services.shortener!.environment?.SHORTENER_PORT).toBe("3000");
     expect(compose.services.scheduling!.environment?.SCHEDULING_PORT).toBe("3001");
-  });
-});
-
-describe(".env.example", () => {
-  it("lists every variable the shortener reads, with its default", () => {
-    const defaults = ShortenerConfigSchema.in.shape;
-    for (const key of Object.keys(defaults)) expect(example.has(key), key).toBe(true);
-    expect(example.get("SHORTENER_PORT")).toBe("3000");
-    expect(example.get("SHORTENER_API_PREFIX")).toBe("/api");
-  });
-
-  it("lists the scheduling API's variables, with their defaults", () => {
-    for (const [key, value] of [
-      ["SCHEDULING_PORT", "3001"],
-      ["APIKEY_PREFIX", "cal_"],
-      ["RATE_LIMIT_MAX", "30"],
-      ["RATE_LIMIT_WINDOW_MS", "60000"],
-      ["REDIS_URL", ""],
-    ]) {
-      expect(example.get(key!), key).toBe(value);
-    }
   });
 });

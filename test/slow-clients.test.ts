@@ -42,7 +42,7 @@ function slowRequest(port: number, path: string, headers: string): Promise<strin
 describe.each([
   [
     "shortener",
-    () => buildShortener({ config: defaultConfig({ requestTimeoutMs: 500 }), prisma }),
+    () => buildShortener({ config: defaultConfig({ REQUEST_TIMEOUT_MS: 500 }), prisma }),
     async () => {
       const { token } = await createShortenerUser(prisma, `slow-${Date.now()}@example.com`);
       return { path: "/api/shorts", headers: `Authorization: Bearer ${token}\r\n` };

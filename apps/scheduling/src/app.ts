@@ -1,6 +1,7 @@
 // The scheduling API as a plugin graph, without a process around it (that is server.ts):
 // external plugins, then app services, then routes. Tests build exactly this.
 import type { PrismaClient } from "@app/db";
+import { fastifyTrustProxy } from "@app/server/config";
 import {
   AccessLog,
   acceptEmptyJsonBodies,
@@ -42,26 +43,16 @@ export interface BuildAppOptions {
   tenantMigrationsDir?: string;
 }
 
-// Fastify honours a hop count at runtime, but its types only take the function form.
-function trustProxy(setting: SchedulingConfig["TRUST_PROXY"]) {
-  return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
-}
-
 /** Every first path segment served under /api/v1, also answered bare (v1's fallback rewrite). */
 export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots"];
 
 export async function buildApp({ config, prisma, logger, redis, tenantMigrationsDir }: BuildAppOptions) {
-  const limits = {
-    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
-    maxConnections: config.MAX_CONNECTIONS,
-  };
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
     logController: new AccessLog(),
-    ...connectionOptions(limits),
-    trustProxy: trustProxy(config.TRUST_PROXY),
+    ...connectionOptions(config),
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
     // Selected-calendar ids embed an external calendar id, which can be long.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
@@ -76,7 +67,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   acceptEmptyJsonBodies(app);
-  capConnections(app, limits);
+  capConnections(app, config);
   echoRequestIds(app);
   const methods = methodGuard(app);
   await app.register(openApi);

@@ -1,41 +1,19 @@
-import { existsSync } from "node:fs";
-import { connectionLimitsEnv } from "@app/server/config";
+// The scheduling API's environment variables, parsed once at start (@app/server/config applies it).
+import {
+  ConfigError,
+  optionalPort,
+  parseEnvironment,
+  port,
+  readEnvironment,
+  sharedEnv,
+  variablesOf,
+} from "@app/server/config";
 import { z } from "zod";
 import { parseTenantSecret, TENANT_SECRET_FORMAT } from "./hosting/secrets.ts";
 
-const TRUE = new Set(["true", "1", "yes"]);
-const FALSE = new Set(["false", "0", "no"]);
-
-/** Fastify's trustProxy: a boolean, a hop count, or the addresses/CIDRs of the proxies. */
-const trustProxy = z
-  .string()
-  .regex(/^[\w.:/, -]+$/, "must be true, false, a hop count, or comma-separated addresses")
-  .transform((value): boolean | number | string[] => {
-    const word = value.trim().toLowerCase();
-    if (TRUE.has(word)) return true;
-    if (FALSE.has(word)) return false;
-    if (/^\d+$/.test(word)) return Number(word);
-    return value
-      .split(",")
-      .map((address) => address.trim())
-      .filter(Boolean);
-  });
-
 const configSchema = z.object({
-  SCHEDULING_PORT: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(65_535)
-    .default(3001)
-    .describe("TCP port the scheduling API listens on (0 picks a free one)."),
-  HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on; 0.0.0.0 in containers."),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
-    .optional()
-    .describe("PostgreSQL connection URL. Unset: an embedded PostgreSQL is started under DATA_DIR."),
-  DATA_DIR: z.string().min(1).default(".data").describe("Where the embedded PostgreSQL keeps its data."),
+  ...sharedEnv,
+  SCHEDULING_PORT: port(3001, "TCP port the scheduling API listens on (0 picks a free one)."),
   APIKEY_PREFIX: z
     .string()
     .default("cal_")
@@ -57,23 +35,9 @@ const configSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional()
     .describe("Redis for rate-limit counters shared by several instances. Unset: counted in memory."),
-  ...connectionLimitsEnv,
-  SCHEDULING_METRICS_PORT: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(65_535)
-    .optional()
-    .describe("Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off."),
-  LOG_LEVEL: z
-    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
-    .default("info")
-    .describe("pino log level."),
-  TRUST_PROXY: trustProxy
-    .default(false)
-    .describe(
-      "Trust X-Forwarded-* from proxies: false, true, a hop count, or comma-separated addresses/CIDRs.",
-    ),
+  SCHEDULING_METRICS_PORT: optionalPort(
+    "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
+  ),
   HOSTED_MODE: z
     .enum(["off", "on", "required"])
     .default("off")
@@ -131,28 +95,15 @@ const checkedSchema = configSchema.superRefine(crossCheck);
 
 export type SchedulingConfig = z.output<typeof configSchema>;
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+/** The variables the scheduling API reads. */
+export const SCHEDULING_VARIABLES = variablesOf(configSchema);
 
 /**
  * The app's configuration, parsed once from the environment given. Empty variables count
  * as unset, so a blank line in an .env file falls back to the default.
  */
-export function loadConfig(env: NodeJS.ProcessEnv): SchedulingConfig {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
-  );
-  const result = checkedSchema.safeParse(present);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
-  }
-  return result.data;
+export function loadConfig(env: Record<string, string | undefined>): SchedulingConfig {
+  return parseEnvironment("scheduling", checkedSchema, env);
 }
 
-/** The process environment over `.env` in the working directory, if any: real variables win. */
-export function readEnvironment(): NodeJS.ProcessEnv {
-  if (existsSync(".env")) process.loadEnvFile(".env");
-  return process.env;
-}
+export { ConfigError, readEnvironment };

@@ -2,10 +2,11 @@
 // no DATABASE_URL), the app, listen, and an orderly shutdown. Everything else is in app.ts.
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import { unknownVariablesWarning } from "@app/server/config";
 import { serveMetrics } from "@app/server/metrics";
 import { closeGracefully } from "@app/server/shutdown";
 import { buildApp, type SchedulingApp } from "./app.ts";
-import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
+import { loadConfig, readEnvironment, SCHEDULING_VARIABLES, type SchedulingConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
 
 const startupLine = (address: string) => `${SERVICE} listening on ${address}, docs at ${address}/docs`;
@@ -34,7 +35,10 @@ export async function startScheduling(
 }
 
 async function main() {
-  const config = loadConfig(readEnvironment());
+  const environment = readEnvironment();
+  const config = loadConfig(environment);
+  const warning = unknownVariablesWarning(environment, SCHEDULING_VARIABLES);
+  if (warning) console.warn(warning);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { PrismaClient } from "@app/db";
 import { registerApiReference } from "@app/server/api-reference";
+import { fastifyTrustProxy } from "@app/server/config";
 import {
   AccessLog,
   acceptEmptyJsonBodies,
@@ -59,12 +60,12 @@ const OWN_PATHS = ["docs", "health", "ready", "favicon.ico", "robots.txt"];
 /** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
 export async function buildApp({ config, prisma, logger = false }: BuildAppOptions) {
   const app = Fastify({
-    logger: loggerOptions(logger, config.logLevel),
+    logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
     logController: new AccessLog(),
     ...connectionOptions(config),
-    trustProxy: config.trustProxy,
-    bodyLimit: config.bodyLimit,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
+    bodyLimit: config.BODY_LIMIT,
     return503OnClosing: true,
     // Errors the router raises before any route runs (bad URL encoding, over-long params).
     frameworkErrors: (error, _request, reply) => {
@@ -98,9 +99,9 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
         version: "1.0.0",
         description:
           "Shorts (short URLs), their access logs and the current user. API paths are under " +
-          `${config.apiPrefix}; the public redirect is GET /{name} at the root.`,
+          `${config.SHORTENER_API_PREFIX}; the public redirect is GET /{name} at the root.`,
       },
-      servers: [{ url: config.shortBaseUrl }],
+      servers: [{ url: config.SHORT_BASE_URL }],
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } } },
       tags: [
         { name: "user", description: "The current user" },
@@ -121,7 +122,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   });
   app.decorate("metrics", metrics);
   app.decorate("prisma", prisma);
-  app.decorate("apiPrefix", config.apiPrefix);
+  app.decorate("apiPrefix", config.SHORTENER_API_PREFIX);
   app.decorate("visitLog", visitLog);
   const targets = new TargetCache(prisma, {
     onError: (err) =>
@@ -132,8 +133,8 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.decorate(
     "shorts",
     new ShortsService(prisma, {
-      shortBaseUrl: config.shortBaseUrl,
-      reservedNames: [config.apiPrefix.slice(1), ...OWN_PATHS],
+      shortBaseUrl: config.SHORT_BASE_URL,
+      reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],
       targets,
     }),
   );
@@ -149,7 +150,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   );
   await registerApiReference(app);
   await app.register(healthRoutes);
-  await app.register(apiRoutes, { prefix: config.apiPrefix });
+  await app.register(apiRoutes, { prefix: config.SHORTENER_API_PREFIX });
   await app.register(redirectRoutes);
   // Last: every path answers the methods it does not offer with 405 + Allow.
   methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));

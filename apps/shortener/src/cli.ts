@@ -125,8 +125,8 @@ export const shortenerCli = {
   commands,
   loadConfig: () => loadConfig(readEnvironment()),
   database: (config: ShortenerConfig) => ({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
     log: (line: string) => process.stderr.write(`${line}\n`),
   }),
 };

@@ -1,9 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { createPrisma, openDatabase, type PrismaClient } from "@app/db";
+import { unknownVariablesWarning } from "@app/server/config";
 import { serveMetrics } from "@app/server/metrics";
 import { closeGracefully } from "@app/server/shutdown";
 import { buildApp } from "./app.ts";
-import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
+import { loadConfig, readEnvironment, SHORTENER_VARIABLES, type ShortenerConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
 
 const startupLine = (address: string) => `${SERVICE} listening on ${address}, docs at ${address}/docs`;
@@ -11,19 +12,22 @@ const startupLine = (address: string) => `${SERVICE} listening on ${address}, do
 /** Builds the shortener with its production logger and starts listening. */
 export async function startShortener(config: ShortenerConfig, prisma: PrismaClient) {
   const app = await buildApp({ config, prisma, logger: true });
-  if (config.metricsPort !== undefined) {
-    const metrics = await serveMetrics(app.metrics, config.metricsPort, config.host);
+  if (config.SHORTENER_METRICS_PORT !== undefined) {
+    const metrics = await serveMetrics(app.metrics, config.SHORTENER_METRICS_PORT, config.HOST);
     app.addHook("onClose", () => new Promise<void>((resolve) => metrics.close(() => resolve())));
   }
-  await app.listen({ port: config.port, host: config.host, listenTextResolver: startupLine });
+  await app.listen({ port: config.SHORTENER_PORT, host: config.HOST, listenTextResolver: startupLine });
   return app;
 }
 
 async function main() {
-  const config = loadConfig(readEnvironment());
+  const environment = readEnvironment();
+  const config = loadConfig(environment);
+  const warning = unknownVariablesWarning(environment, SHORTENER_VARIABLES);
+  if (warning) console.warn(warning);
   const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
     log: (line) => console.log(line),
   });
   const prisma = createPrisma(database.url);

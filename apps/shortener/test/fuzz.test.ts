@@ -45,7 +45,7 @@ fuzzEveryOperation("fuzzing every operation of the shortener document", {
     callers: ["owner", "other"],
     auth: (caller) => ({ headers: headers[caller]! }),
     knownIds,
-    bodyLimit: ctx.config.bodyLimit,
+    bodyLimit: ctx.config.BODY_LIMIT,
   }),
   settings: inject("fuzz"),
 });

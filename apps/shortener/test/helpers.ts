@@ -20,7 +20,7 @@ export function setupShortener(overrides: Partial<ShortenerConfig> = {}): Shorte
   beforeAll(async () => {
     ctx.db = await createTestDatabase();
     ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5 });
-    ctx.config = defaultConfig({ shortBaseUrl: "https://sho.rt", ...overrides });
+    ctx.config = defaultConfig({ SHORT_BASE_URL: "https://sho.rt", ...overrides });
     // Logs at trace into the secret scan, which also reads every answer.
     const logger = { level: "trace", stream: secretScan.logStream };
     ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma, logger });

@@ -20,7 +20,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApp({ config: defaultConfig({ logLevel: "trace" }), prisma, logger: { stream } });
+  app = await buildApp({ config: defaultConfig({ LOG_LEVEL: "trace" }), prisma, logger: { stream } });
 });
 afterAll(async () => {
   await app?.close();

@@ -108,7 +108,7 @@ describe("GET /{name}", () => {
 });
 
 describe("client IP behind a proxy", () => {
-  const proxied = setupShortener({ trustProxy: true });
+  const proxied = setupShortener({ TRUST_PROXY: true });
   const direct = ctx;
 
   it("honours X-Forwarded-For only when TRUST_PROXY says so", async () => {

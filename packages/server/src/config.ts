@@ -1,21 +1,168 @@
-// Shared by both services: the environment variables they read the same way (each app's
-// config.ts spreads them).
+// One configuration loader for both services. Each app keeps its own zod schema of the
+// environment variables it reads (keys are the variables' names, values parsed); this module
+// holds what they read the same way (connection limits, ports, TRUST_PROXY) and the one way a
+// schema is applied: `.env` under the real environment, empty means unset, a bad value stops
+// the start naming the variable and echoing what it received, and a variable that looks like
+// ours but that no schema reads (a typo) is reported once.
+import { existsSync } from "node:fs";
 import { z } from "zod";
 
-const milliseconds = (fallback: number, description: string) =>
-  z.coerce.number().int().min(100).max(600_000).default(fallback).describe(description);
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
 
-export const connectionLimitsEnv = {
+/** The process environment over `.env` in the working directory, if any: real variables win. */
+export function readEnvironment(): NodeJS.ProcessEnv {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  return process.env;
+}
+
+type EnvSchema = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * Parses `env` with `schema` (a `z.object` of variables, optionally refined), empty variables
+ * counting as unset, so a blank line in an .env file falls back to the default. Throws a
+ * ConfigError naming each bad variable with the value it received.
+ */
+export function parseEnvironment<Schema extends z.ZodType>(
+  service: string,
+  schema: Schema,
+  env: Record<string, string | undefined>,
+): z.output<Schema> {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
+    ),
+  );
+  const result = schema.safeParse(present);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".");
+    const received = present[name];
+    // The raw text, not what coercion made of it ("abc", not NaN); a secret is not echoed.
+    const echo =
+      received === undefined || /SECRET|PASSWORD|DATABASE.*URL|REDIS_URL/.test(name)
+        ? ""
+        : ` (received "${received}")`;
+    return `${name}: ${issue.message}${echo}`;
+  });
+  throw new ConfigError(`Invalid ${service} configuration: ${problems.join("; ")}`);
+}
+
+/** The variable names a schema reads. */
+export function variablesOf(schema: EnvSchema): string[] {
+  return Object.keys(schema.shape);
+}
+
+/**
+ * Variables of `env` that look like ours (they start with the first word of a variable some
+ * schema reads, e.g. `SHORTENER_`, `RATE_`) but that none of them reads: most likely typos,
+ * which would otherwise be silently ignored.
+ */
+export function unknownVariables(env: Record<string, string | undefined>, known: Iterable<string>): string[] {
+  const names = new Set(known);
+  const prefixes = new Set(
+    [...names].filter((name) => name.includes("_")).map((name) => name.split("_")[0]!),
+  );
+  return Object.keys(env)
+    .filter((name) => !names.has(name) && prefixes.has(name.split("_")[0]!) && name.includes("_"))
+    .sort();
+}
+
+/** The one start-up warning about unknown variables, or undefined when there are none. */
+export function unknownVariablesWarning(
+  env: Record<string, string | undefined>,
+  known: Iterable<string>,
+): string | undefined {
+  const unknown = unknownVariables(env, known);
+  if (unknown.length === 0) return undefined;
+  return `warning: ignoring ${unknown.join(", ")}: no service reads ${unknown.length === 1 ? "this variable" : "these variables"} (a typo? .env.example lists every variable)`;
+}
+
+export const port = (fallback: number, description: string) =>
+  z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be an integer from 0 to 65535")
+    .min(0, "must be an integer from 0 to 65535")
+    .max(65_535, "must be an integer from 0 to 65535")
+    .default(fallback)
+    .describe(description);
+
+export const optionalPort = (description: string) =>
+  z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be an integer from 0 to 65535")
+    .min(0, "must be an integer from 0 to 65535")
+    .max(65_535, "must be an integer from 0 to 65535")
+    .optional()
+    .describe(description);
+
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * TRUST_PROXY, one rule for both services: `true`/`false`, a hop count (trust that many
+ * proxies in front: the client is the address that many hops back in X-Forwarded-For), or
+ * comma-separated proxy addresses/CIDRs. Anything else stops the start.
+ */
+export const trustProxyEnv = z
+  .string()
+  .regex(
+    /^(true|false|\d+|[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*)$/,
+    "must be true, false, a hop count, or comma-separated proxy addresses/CIDRs",
+  )
+  .transform((value): TrustProxy => {
+    if (value === "true") return true;
+    if (value === "false") return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value.split(",").map((address) => address.trim());
+  })
+  .default(false)
+  .describe(
+    "Trust X-Forwarded-For from a reverse proxy: true, false, a hop count, or comma-separated proxy addresses/CIDRs",
+  );
+
+/** Fastify's trustProxy option for a TRUST_PROXY value (it honours a hop count; its types want a function). */
+export function fastifyTrustProxy(
+  setting: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
+}
+
+const milliseconds = (fallback: number, description: string) =>
+  z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds from 100 to 600000")
+    .min(100, "must be a whole number of milliseconds from 100 to 600000")
+    .max(600_000, "must be a whole number of milliseconds from 100 to 600000")
+    .default(fallback)
+    .describe(description);
+
+/** Variables both services read the same way (each app's schema spreads them). */
+export const sharedEnv = {
+  HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on (0.0.0.0 in containers)"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgresql:// URL")
+    .optional()
+    .describe("PostgreSQL URL; unset starts an embedded PostgreSQL with its data under DATA_DIR"),
+  DATA_DIR: z.string().min(1).default(".data").describe("Where the embedded PostgreSQL keeps its data"),
+  TRUST_PROXY: trustProxyEnv,
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info")
+    .describe("pino log level"),
   REQUEST_TIMEOUT_MS: milliseconds(
     10_000,
     "A request (headers and body) must arrive within this, or it is answered 408 and closed",
   ),
   KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000, "An idle keep-alive connection is closed after this"),
   MAX_CONNECTIONS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
+    .number({ error: "must be a number" })
+    .int("must be a whole number from 1 to 1000000")
+    .min(1, "must be a whole number from 1 to 1000000")
+    .max(1_000_000, "must be a whole number from 1 to 1000000")
     .default(10_000)
     .describe("Connections one service accepts at once; more are refused"),
 };

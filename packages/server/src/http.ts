@@ -65,27 +65,27 @@ export function acceptEmptyJsonBodies(app: FastifyInstance): void {
 }
 
 export interface ConnectionLimits {
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  maxConnections: number;
+  REQUEST_TIMEOUT_MS: number;
+  KEEP_ALIVE_TIMEOUT_MS: number;
+  MAX_CONNECTIONS: number;
 }
 
 /**
  * Fastify options that keep slow clients from holding the server: a whole request (headers
- * and body) must arrive within `requestTimeoutMs` (else 408 and the connection closes),
+ * and body) must arrive within `REQUEST_TIMEOUT_MS` (else 408 and the connection closes),
  * checked every second rather than Node's default 30 s; idle keep-alive connections close.
  */
-export function connectionOptions({ requestTimeoutMs, keepAliveTimeoutMs }: ConnectionLimits) {
+export function connectionOptions({ REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS }: ConnectionLimits) {
   return {
-    requestTimeout: requestTimeoutMs,
-    keepAliveTimeout: keepAliveTimeoutMs,
-    http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    http: { headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
   };
 }
 
 /** At most this many connections at once; the server refuses the rest. */
-export function capConnections(app: FastifyInstance, { maxConnections }: ConnectionLimits): void {
-  app.server.maxConnections = maxConnections;
+export function capConnections(app: FastifyInstance, { MAX_CONNECTIONS }: ConnectionLimits): void {
+  app.server.maxConnections = MAX_CONNECTIONS;
 }
 
 /** The order methods are listed in an `Allow` header; any others follow alphabetically. */
