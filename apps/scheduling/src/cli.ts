@@ -5,7 +5,7 @@ import { createPrisma, databaseAddress, isUniqueViolation, migrate, type PrismaC
 import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
 import { z } from "zod";
 import { issueApiKey, revokeApiKey } from "./api-keys.ts";
-import { loadConfig, readEnvironment, type SchedulingConfig } from "./config.ts";
+import { loadConfig, type SchedulingConfig } from "./config.ts";
 import {
   databaseUrlKey,
   generateLicenseKey,
@@ -457,11 +457,10 @@ const commands: Record<string, Command<SchedulingConfig>> = {
 export const schedulingCli = {
   tool: "pnpm -s scheduling",
   commands,
-  loadConfig: () => loadConfig(readEnvironment()),
+  loadConfig,
   database: (config: SchedulingConfig) => ({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    log: (line: string) => process.stderr.write(`${line}\n`),
   }),
 };
 

@@ -1,7 +1,9 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { runCliInProcess } from "@app/testing/cli";
 import { describe, expect, it, vi } from "vitest";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
+import { schedulingCli } from "../src/cli.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -41,7 +43,8 @@ function run(command: string, args: string[]): Promise<Run> {
 }
 
 /** The CLI itself (`node --import tsx` is what `pnpm scheduling` runs, minus pnpm's start-up). */
-const cli = (...args: string[]) => run("node", ["--import", "tsx", "apps/scheduling/src/cli.ts", ...args]);
+/** A command through the CLI's own runner, in this process (no child process per command). */
+const cli = (...args: string[]) => runCliInProcess(schedulingCli, args, { DATABASE_URL: t.databaseUrl });
 
 const whoami = (apiKey: string) => t.app.inject({ url: withKey("/test/whoami", apiKey) });
 
@@ -58,7 +61,7 @@ describe("pnpm scheduling user:create", () => {
       "cliuser",
       "--json",
     ]);
-    expect(result.code).toBe(0);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
     const created = JSON.parse(result.stdout);
     expect(created).toEqual({
       id: expect.any(Number),

@@ -4,9 +4,11 @@ import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
+import { runCliInProcess } from "@app/testing/cli";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
+import { schedulingCli } from "../src/cli.ts";
 import {
   databaseUrlKey,
   generateLicenseKey,
@@ -49,7 +51,10 @@ function run(command: string, args: string[], env: Record<string, string> = { TE
   });
 }
 
-const cli = (...args: string[]) => run("node", ["--import", "tsx", "apps/scheduling/src/cli.ts", ...args]);
+/** A command through the CLI's own runner, in this process (no child process per command). */
+const cli = (...args: string[]) => cliWith(args, { TENANT_SECRET });
+const cliWith = (args: string[], env: Record<string, string>) =>
+  runCliInProcess(schedulingCli, args, { DATABASE_URL: t.databaseUrl, ...env });
 
 let empty: TestDatabase;
 let second: TestDatabase;
@@ -135,9 +140,7 @@ describe("pnpm scheduling tenant:*", () => {
       [["--name", "Unsealed", "--database-url", second.url], "TENANT_SECRET is not set", {}],
     ];
     const results = await Promise.all(
-      cases.map(([args, , env]) =>
-        run("node", ["--import", "tsx", "apps/scheduling/src/cli.ts", "tenant:create", ...args], env),
-      ),
+      cases.map(([args, , env]) => cliWith(["tenant:create", ...args], env ?? { TENANT_SECRET })),
     );
     results.forEach((result, i) => {
       expect(result.code, cases[i]![1]).toBe(1);

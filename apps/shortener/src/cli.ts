@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
 import { AccountError, createToken, createUser, listTokens, listUsers, revokeToken } from "./accounts.ts";
-import { loadConfig, readEnvironment, type ShortenerConfig } from "./config.ts";
+import { loadConfig, type ShortenerConfig } from "./config.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -123,11 +123,10 @@ const commands: Record<string, Command<ShortenerConfig>> = {
 export const shortenerCli = {
   tool: "pnpm -s shortener",
   commands,
-  loadConfig: () => loadConfig(readEnvironment()),
+  loadConfig,
   database: (config: ShortenerConfig) => ({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    log: (line: string) => process.stderr.write(`${line}\n`),
   }),
 };
 

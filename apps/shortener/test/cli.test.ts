@@ -1,22 +1,53 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { runCliInProcess } from "@app/testing/cli";
 import { describe, expect, it, vi } from "vitest";
+import { shortenerCli } from "../src/cli.ts";
 import { setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
 const cliFile = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
-function cli(...args: string[]) {
+/** A command through the CLI's own runner, in this process, on this file's database. */
+async function cli(...args: string[]) {
+  const out = await runCliInProcess(shortenerCli, args, { DATABASE_URL: ctx.db.url });
+  return { code: out.code, stdout: out.stdout.trim(), stderr: out.stderr.trim() };
+}
+
+/** The same as a process, as `pnpm -s shortener` runs it (minus pnpm's own start-up). */
+function cliProcess(...args: string[]) {
   const result = spawnSync(process.execPath, ["--import", "tsx", cliFile, ...args], {
-    env: { ...process.env, DATABASE_URL: ctx.db.url },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: ctx.db.url },
     encoding: "utf8",
   });
   return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
 }
 
+describe("pnpm shortener as a process", () => {
+  it("prints one JSON document on stdout, nothing on stderr, exit 0 (a migrated database)", async () => {
+    const out = cliProcess("user:create", "--email", "process@example.com", "--json");
+    expect(out).toMatchObject({ code: 0, stderr: "" });
+    const created = JSON.parse(out.stdout);
+    const me = await ctx.app.inject({
+      url: "/api/me",
+      headers: { authorization: `Bearer ${created.token}` },
+    });
+    expect(me.json()).toMatchObject({ username: "process@example.com" });
+  });
+
+  it("exits 1 with one line on stderr when the command fails, 2 with the usage for a bad invocation", () => {
+    const failed = cliProcess("token:create", "--email", "nobody@example.com");
+    expect(failed).toMatchObject({ code: 1, stdout: "" });
+    expect(failed.stderr.split("\n")).toHaveLength(1);
+    const bad = cliProcess("user:create", "--mail", "x@example.com");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Unknown option '--mail'[\s\S]*Usage: pnpm -s shortener user:create/);
+  });
+});
+
 describe("pnpm shortener", () => {
   it("user:create --json prints id, username and a token that works", async () => {
-    const out = cli("user:create", "--email", "Cli.User@Example.com", "--json");
+    const out = await cli("user:create", "--email", "Cli.User@Example.com", "--json");
     expect(out.code).toBe(0);
     const created = JSON.parse(out.stdout);
     expect(created).toEqual({
@@ -32,13 +63,15 @@ describe("pnpm shortener", () => {
   });
 
   it("token:create adds a token; token:revoke revokes exactly that one", async () => {
-    const first = JSON.parse(cli("user:create", "--email", "two-tokens@example.com", "--json").stdout);
-    const out = cli("token:create", "--email", "two-tokens@example.com", "--json");
+    const first = JSON.parse(
+      (await cli("user:create", "--email", "two-tokens@example.com", "--json")).stdout,
+    );
+    const out = await cli("token:create", "--email", "two-tokens@example.com", "--json");
     expect(out.code).toBe(0);
     const { token } = JSON.parse(out.stdout);
     expect(token).not.toBe(first.token);
 
-    const revoke = cli("token:revoke", "--token", first.token);
+    const revoke = await cli("token:revoke", "--token", first.token);
     expect(revoke.code).toBe(0);
     expect(revoke.stdout).toBe("token revoked");
     const status = async (t: string) =>
@@ -47,8 +80,8 @@ describe("pnpm shortener", () => {
     expect(await status(token)).toBe(200);
   });
 
-  it("prints a readable line without --json", () => {
-    const out = cli("user:create", "--email", "plain@example.com");
+  it("prints a readable line without --json", async () => {
+    const out = await cli("user:create", "--email", "plain@example.com");
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(
       /^created user plain@example.com \(id .+\); bearer token, shown only now: shr_/,
@@ -79,20 +112,20 @@ describe("pnpm shortener", () => {
     ["an unknown token", ["token:revoke", "--token", "shr_nope"], 1, /no such token/],
   ];
   for (const [label, args, code, message] of failures) {
-    it(`exits ${code} with a clear message for ${label}`, () => {
-      const out = cli(...args);
+    it(`exits ${code} with a clear message for ${label}`, async () => {
+      const out = await cli(...args);
       expect(out.code).toBe(code);
       expect(out.stderr).toMatch(message);
       expect(out.stdout).toBe("");
     });
   }
 
-  it("--help lists the commands, and each command's --help its options: stdout, exit 0", () => {
-    const tool = cli("--help");
+  it("--help lists the commands, and each command's --help its options: stdout, exit 0", async () => {
+    const tool = await cli("--help");
     expect(tool.code).toBe(0);
     for (const command of ["user:create", "user:list", "token:create", "token:list", "token:revoke"]) {
       expect(tool.stdout).toContain(command);
-      const help = cli(command, "--help");
+      const help = await cli(command, "--help");
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: pnpm -s shortener ${command}`));
       expect(help.stdout).toContain("--json");
@@ -101,9 +134,9 @@ describe("pnpm shortener", () => {
   });
 
   it("lists users and tokens (id, note, created, last used) without any secret, and revokes by id", async () => {
-    const created = JSON.parse(cli("user:create", "--email", "lister@example.com", "--json").stdout);
+    const created = JSON.parse((await cli("user:create", "--email", "lister@example.com", "--json")).stdout);
     const second = JSON.parse(
-      cli("token:create", "--email", "lister@example.com", "--note", "laptop", "--json").stdout,
+      (await cli("token:create", "--email", "lister@example.com", "--note", "laptop", "--json")).stdout,
     );
     expect(second).toEqual({ id: expect.any(String), token: expect.stringMatching(/^shr_/) });
     // The first token is used once: its lastUsedAt is written off the request path.
@@ -113,7 +146,7 @@ describe("pnpm shortener", () => {
       expect(row?.lastUsedAt).not.toBeNull();
     });
 
-    const users = cli("user:list", "--json");
+    const users = await cli("user:list", "--json");
     expect(users.code).toBe(0);
     expect(JSON.parse(users.stdout)).toContainEqual({
       id: created.id,
@@ -122,7 +155,7 @@ describe("pnpm shortener", () => {
       tokens: 2,
       shorts: 0,
     });
-    const listed = cli("token:list", "--email", "lister@example.com", "--json");
+    const listed = await cli("token:list", "--email", "lister@example.com", "--json");
     const tokens = JSON.parse(listed.stdout) as Record<string, unknown>[];
     expect(tokens).toHaveLength(2);
     expect(tokens[1]).toEqual({
@@ -133,15 +166,15 @@ describe("pnpm shortener", () => {
       lastUsedAt: null,
     });
     expect(tokens[0]!.lastUsedAt).toEqual(expect.any(String));
-    const human = cli("token:list");
+    const human = await cli("token:list");
     expect(human.stdout).toMatch(/^ID +USERNAME +NOTE +CREATED +LAST USED/);
     expect(human.stdout).toContain("laptop");
     const hashes = (await ctx.prisma.shortenerToken.findMany()).map((t) => t.tokenHash);
-    for (const output of [users.stdout, listed.stdout, human.stdout, cli("user:list").stdout]) {
+    for (const output of [users.stdout, listed.stdout, human.stdout, (await cli("user:list")).stdout]) {
       for (const secret of [created.token, second.token, ...hashes]) expect(output).not.toContain(secret);
     }
 
-    const revoked = cli("token:revoke", "--id", second.id, "--json");
+    const revoked = await cli("token:revoke", "--id", second.id, "--json");
     expect(revoked).toMatchObject({ code: 0, stdout: '{"revoked":true}' });
     const status = async (t: string) =>
       (await ctx.app.inject({ url: "/api/me", headers: { authorization: `Bearer ${t}` } })).statusCode;
@@ -150,7 +183,7 @@ describe("pnpm shortener", () => {
   });
 
   it("stores no token in clear", async () => {
-    const created = JSON.parse(cli("user:create", "--email", "hashed@example.com", "--json").stdout);
+    const created = JSON.parse((await cli("user:create", "--email", "hashed@example.com", "--json")).stdout);
     const rows = await ctx.prisma.shortenerToken.findMany({ where: { userId: created.id } });
     expect(rows.map((r) => r.tokenHash)).not.toContain(created.token);
   });

@@ -2,9 +2,12 @@
 // `node:util` parseArgs, `--help` everywhere (exit 0), usage on stderr and exit 2 for a bad
 // invocation, one line on stderr and exit 1 for a command that fails, and `--json` printing
 // exactly one JSON document on stdout. The database is opened only once the flags are valid.
+// Quiet: stderr stays empty unless something happened (a migration applied) or --verbose.
+// `runCli` takes the environment and the output streams, so tests run commands in-process.
 import { parseArgs } from "node:util";
 import type { PrismaClient } from "@app/db";
 import { type DatabaseOptions, withPrisma } from "@app/db";
+import { readEnvironment } from "./config.ts";
 
 /** A bad invocation (unknown command or option, missing or malformed value): exit 2. */
 export class UsageError extends Error {
@@ -41,13 +44,20 @@ export interface CliDefinition<Config> {
   /** How a person invokes it, e.g. `pnpm -s shortener`. */
   tool: string;
   commands: Record<string, Command<Config>>;
-  loadConfig(): Config;
-  database(config: Config): DatabaseOptions;
+  loadConfig(env: Record<string, string | undefined>): Config;
+  /** Where the commands' database is (the runner adds the log). */
+  database(config: Config): Omit<DatabaseOptions, "log">;
 }
 
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+}
+
+export interface CliRun {
+  io?: CliIo;
+  /** The environment the command's configuration is read from (default: `.env` under the process's). */
+  env?: Record<string, string | undefined>;
 }
 
 const processIo: CliIo = {
@@ -57,6 +67,10 @@ const processIo: CliIo = {
 
 const JSON_OPTION: OptionSpec = { type: "boolean", description: "Print the result as one JSON document" };
 const HELP_OPTION: OptionSpec = { type: "boolean", description: "Show this help" };
+const VERBOSE_OPTION: OptionSpec = {
+  type: "boolean",
+  description: "Also report the database's start and migration check on stderr",
+};
 
 function toolUsage<Config>({ tool, commands }: CliDefinition<Config>): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -67,12 +81,12 @@ function toolUsage<Config>({ tool, commands }: CliDefinition<Config>): string {
     "Commands:",
     ...lines,
     "",
-    `Every command takes --json and --help; "${tool} <command> --help" lists its options.`,
+    `Every command takes --json, --verbose and --help; "${tool} <command> --help" lists its options.`,
   ].join("\n");
 }
 
 function commandUsage<Config>(tool: string, name: string, command: Command<Config>): string {
-  const options = { ...command.options, json: JSON_OPTION, help: HELP_OPTION };
+  const options = { ...command.options, json: JSON_OPTION, verbose: VERBOSE_OPTION, help: HELP_OPTION };
   const width = Math.max(...Object.keys(options).map((option) => option.length + 2));
   return [
     `Usage: ${tool} ${name} ${command.usage}`.trimEnd(),
@@ -90,7 +104,7 @@ function commandUsage<Config>(tool: string, name: string, command: Command<Confi
 export async function runCli<Config>(
   cli: CliDefinition<Config>,
   argv: string[],
-  io: CliIo = processIo,
+  { io = processIo, env }: CliRun = {},
 ): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
@@ -106,6 +120,7 @@ export async function runCli<Config>(
 
   let run: ReturnType<Command<Config>["prepare"]>;
   let json = false;
+  let verbose = false;
   try {
     const { values } = parseArgs({
       args: rest,
@@ -114,6 +129,7 @@ export async function runCli<Config>(
           Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }]),
         ),
         json: { type: "boolean" },
+        verbose: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -124,6 +140,7 @@ export async function runCli<Config>(
       return 0;
     }
     json = values.json === true;
+    verbose = values.verbose === true;
     run = command.prepare(values as OptionValues);
   } catch (error) {
     // parseArgs names the bad flag ("Unknown option '--x'", "Option '--email <value>' argument missing").
@@ -132,8 +149,12 @@ export async function runCli<Config>(
   }
 
   try {
-    const config = cli.loadConfig();
-    const result = await withPrisma(cli.database(config), (prisma) => run(prisma, config));
+    const config = cli.loadConfig(env ?? readEnvironment());
+    // A migration applied is worth a line; the rest of the start only with --verbose.
+    const log = (line: string) => {
+      if (verbose || line.startsWith("applied migration")) io.stderr(line);
+    };
+    const result = await withPrisma({ ...cli.database(config), log }, (prisma) => run(prisma, config));
     io.stdout(json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (error) {
