@@ -392,6 +392,48 @@ describe("invariants", () => {
     expect((await call("DELETE", `/api/v1/users/${owner.user.id}`, owner)).status).toBe(200);
   });
 
+  it("keeps an OWNER when the two OWNERs step down or leave at the same instant (20 times each way)", async () => {
+    for (let round = 0; round < 20; round++) {
+      const [first, second] = await Promise.all([newUser(t.prisma), newUser(t.prisma)]);
+      const teamId = (
+        (await call("POST", "/api/v1/teams", first, { name: `Duo ${round}` })).body.team as { id: number }
+      ).id;
+      await join(teamId, second, "OWNER");
+      const urlOf = (caller: Caller) => `/api/v1/memberships/${caller.user.id}_${teamId}`;
+      // Even rounds: both demote themselves; odd rounds: both leave.
+      const leave = round % 2 === 1;
+      const answers = await Promise.all(
+        [first, second].map((caller) =>
+          leave
+            ? call("DELETE", urlOf(caller), caller)
+            : call("PATCH", urlOf(caller), caller, { role: "ADMIN" }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const refused = answers.find((answer) => answer.status === 409)!;
+      expect(refused.body.message).toContain("make another member OWNER first, or delete the team");
+      expect(await t.prisma.membership.count({ where: { teamId, role: "OWNER", accepted: true } })).toBe(1);
+    }
+  });
+
+  it("keeps an ADMIN when the two ADMINs demote each other at the same instant", async () => {
+    await t.prisma.user.updateMany({ where: { role: "ADMIN" }, data: { role: "USER" } });
+    for (let round = 0; round < 10; round++) {
+      const [one, two] = await Promise.all([
+        newUser(t.prisma, { admin: true }),
+        newUser(t.prisma, { admin: true }),
+      ]);
+      const answers = await Promise.all([
+        call("PATCH", `/api/v1/users/${two.user.id}`, one, { role: "USER" }),
+        call("PATCH", `/api/v1/users/${one.user.id}`, two, { role: "USER" }),
+      ]);
+      expect(await t.prisma.user.count({ where: { role: "ADMIN" } })).toBeGreaterThanOrEqual(1);
+      // One wins; the other is refused (409, last ADMIN) or no longer an admin by then (403).
+      expect(answers.map((answer) => answer.status).sort()).toContain(200);
+      await t.prisma.user.updateMany({ where: { role: "ADMIN" }, data: { role: "USER" } });
+    }
+  });
+
   it("keeps an ADMIN: the last one can neither delete nor demote themself", async () => {
     // The only admin of this database: demote every other first.
     await t.prisma.user.updateMany({ where: { role: "ADMIN" }, data: { role: "USER" } });

@@ -1,7 +1,7 @@
 // The only place resource routes are written: for each resource of the table, the five
 // CRUD operations it offers (with their OpenAPI contract); every other method of its paths is
 // answered 405 + Allow by the app's method guard (@app/db/http).
-import { Prisma } from "@app/db";
+import { Prisma, type PrismaClient } from "@app/db";
 import { ErrorResponse, itemQuery, MessageResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -63,6 +63,26 @@ async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown)
   });
   if (!row) throw notFound(resource, resource.formatKey(key));
   return row;
+}
+
+/**
+ * The row an edit or delete works on. A resource with `lockForChange` gets one transaction:
+ * its locks first, then the row read again under them, so the checks and the write that
+ * follow see what concurrent changes committed before them.
+ */
+async function changeVisible<T>(
+  resource: Resource,
+  ctx: AccessContext,
+  key: unknown,
+  work: (ctx: AccessContext, row: Row) => Promise<T>,
+): Promise<T> {
+  const lock = resource.lockForChange;
+  if (!lock) return work(ctx, await loadVisible(resource, ctx, key));
+  return ctx.db.$transaction(async (tx) => {
+    const locked = { ...ctx, db: tx as unknown as PrismaClient };
+    await lock(locked, await loadVisible(resource, locked, key));
+    return work(locked, await loadVisible(resource, locked, key));
+  });
 }
 
 /** Every row a body points at must exist, be visible, or be changeable (Reference.need). */
@@ -284,17 +304,17 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         },
       },
       async (request) => {
-        const ctx = context(request);
         const { id } = request.params as IdParams;
         const body = request.body as Record<string, unknown>;
-        const row = await loadVisible(resource, ctx, id);
-        await resource.authorize(ctx, row, "edit", body);
-        await checkReferences(resource, ctx, body);
-        const data = toPrismaData(resource, await resource.editData(body, row, ctx));
-        const updated = await resource
-          .delegate(ctx.db)
-          .update({ where: { id: row.id }, data, select: resource.select });
-        return { [keys.singular]: updated };
+        return changeVisible(resource, context(request), id, async (ctx, row) => {
+          await resource.authorize(ctx, row, "edit", body);
+          await checkReferences(resource, ctx, body);
+          const data = toPrismaData(resource, await resource.editData(body, row, ctx));
+          const updated = await resource
+            .delegate(ctx.db)
+            .update({ where: { id: row.id }, data, select: resource.select });
+          return { [keys.singular]: updated };
+        });
       },
     );
   }
@@ -313,11 +333,11 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         },
       },
       async (request) => {
-        const ctx = context(request);
         const { id } = request.params as IdParams;
-        const row = await loadVisible(resource, ctx, id);
-        await resource.authorize(ctx, row, "delete");
-        await resource.delegate(ctx.db).delete({ where: { id: row.id } });
+        await changeVisible(resource, context(request), id, async (ctx, row) => {
+          await resource.authorize(ctx, row, "delete");
+          await resource.delegate(ctx.db).delete({ where: { id: row.id } });
+        });
         return { message: `${name} with id: ${resource.formatKey(id)} deleted successfully` };
       },
     );

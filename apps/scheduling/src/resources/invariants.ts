@@ -3,6 +3,9 @@
 // - a user's deletion never leaves a team without an accepted OWNER;
 // - the installation keeps at least one ADMIN.
 // The memberships and users modules call these before a change; a refusal is 409 with what to do.
+// Each check holds under concurrency because the change runs under the locks below (the
+// resource's `lockForChange`): every change that could remove a team's last OWNER locks the
+// team's row first, every change that could remove the last ADMIN locks the ADMIN rows.
 import type { MembershipRole } from "@app/db";
 import { Conflict } from "../errors.ts";
 import type { AccessContext } from "./resource.ts";
@@ -11,6 +14,28 @@ async function otherAcceptedOwners(ctx: AccessContext, teamId: number, userId: n
   return ctx.db.membership.count({
     where: { teamId, role: "OWNER", accepted: true, userId: { not: userId } },
   });
+}
+
+/** Locks these teams' rows (ascending, so two changes never wait on each other in a cycle). */
+export async function lockTeams(ctx: AccessContext, teamIds: number[]): Promise<void> {
+  const ids = [...new Set(teamIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await ctx.db
+    .$queryRaw`SELECT "id" FROM "scheduling"."teams" WHERE "id" = ANY(${ids}::int[]) ORDER BY "id" FOR UPDATE`;
+}
+
+/** Locks what a change of this user may break: the teams they own, and the ADMIN rows. */
+export async function lockUserInvariants(ctx: AccessContext, user: { id: number }): Promise<void> {
+  const owned = await ctx.db.membership.findMany({
+    where: { userId: user.id, role: "OWNER", accepted: true },
+    select: { teamId: true },
+  });
+  await lockTeams(
+    ctx,
+    owned.map((membership) => membership.teamId),
+  );
+  await ctx.db
+    .$queryRaw`SELECT "id" FROM "scheduling"."users" WHERE "role" = 'ADMIN' ORDER BY "id" FOR UPDATE`;
 }
 
 /** A membership is removed, or its role changed to `newRole`. */

@@ -8,7 +8,7 @@ import {
 import type { z } from "zod";
 import { Forbidden } from "../errors.ts";
 import { membershipId } from "./ids.ts";
-import { assertTeamKeepsOwner } from "./invariants.ts";
+import { assertTeamKeepsOwner, lockTeams } from "./invariants.ts";
 import { type AccessContext, ALL_OPERATIONS, defineResource } from "./resource.ts";
 import { acceptedRole, teams } from "./teams.ts";
 import { users } from "./users.ts";
@@ -45,6 +45,7 @@ export const memberships = defineResource({
       throw new Forbidden("Only an OWNER can give the OWNER role");
     }
   },
+  lockForChange: (ctx, membership) => lockTeams(ctx, [membership.teamId]),
   authorize: async (ctx, membership, action, body) => {
     await authorizeChange(ctx, membership, action, body);
     // Then, binding on site admins too: a team is never left without an accepted OWNER.

@@ -123,6 +123,12 @@ export interface ResourceDefinition<
     action: "edit" | "delete",
     body?: z.output<NonNullable<Edit>>,
   ) => Awaitable<void>;
+  /**
+   * Takes the row locks under which `authorize`'s invariant checks stay true until the change
+   * commits (two OWNERs stepping down at once must not both pass "another OWNER remains"). When
+   * set, an edit or delete runs in one transaction: lock, read the row again, authorize, write.
+   */
+  lockForChange?: (ctx: AccessContext, row: z.output<Public>) => Promise<void>;
   /** Turns the validated body (owner column filled in) into Prisma create data. */
   createData?: (body: z.output<NonNullable<Create>>, ctx: AccessContext) => Awaitable<object>;
   /** Turns the validated body into Prisma update data, given the stored row. */
@@ -195,6 +201,7 @@ export interface Resource {
   listWhere(query: object): object;
   authorizeCreate(ctx: AccessContext, body: object): Awaitable<void>;
   authorize(ctx: AccessContext, row: Row, action: "edit" | "delete", body?: object): Awaitable<void>;
+  lockForChange: ((ctx: AccessContext, row: Row) => Promise<void>) | undefined;
   createData(body: object, ctx: AccessContext): Awaitable<object>;
   editData(body: object, row: Row, ctx: AccessContext): Awaitable<object>;
   custom: Partial<Record<Operation, CustomOperation>>;
@@ -259,6 +266,7 @@ export function defineResource<
     authorizeCreate: (ctx, body) => definition.authorizeCreate?.(ctx, body as NonNullable<CreateBody>),
     authorize: (ctx, row, action, body) =>
       definition.authorize?.(ctx, row as PublicRow, action, body as EditBody | undefined),
+    lockForChange: definition.lockForChange as Resource["lockForChange"],
     createData: (body, ctx) => definition.createData?.(body as CreateBody, ctx) ?? body,
     editData: (body, row, ctx) => definition.editData?.(body as EditBody, row as PublicRow, ctx) ?? body,
     custom,

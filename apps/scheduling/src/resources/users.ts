@@ -1,7 +1,7 @@
 import { User, UserCreateBody, UserEditBody, UserListQuery } from "@app/schemas/scheduling";
 import { BadRequest, Forbidden } from "../errors.ts";
 import { integerId } from "./ids.ts";
-import { assertAdminRemains, assertUserDeletable } from "./invariants.ts";
+import { assertAdminRemains, assertUserDeletable, lockUserInvariants } from "./invariants.ts";
 import { ALL_OPERATIONS, defineResource } from "./resource.ts";
 
 export const users = defineResource({
@@ -19,6 +19,7 @@ export const users = defineResource({
   authorizeCreate: (ctx) => {
     if (!ctx.auth.isAdmin) throw new Forbidden("Only admins can create users");
   },
+  lockForChange: lockUserInvariants,
   authorize: async (ctx, user, action, body) => {
     if (body?.role !== undefined && !ctx.auth.isAdmin) throw new Forbidden("Only admins can change a role");
     if (action === "delete") await assertUserDeletable(ctx, user);
