@@ -18,18 +18,37 @@ function isSecretName(name: string): boolean {
   }
 }
 
-/** The URL with every `apiKey` and `key` query value replaced, however the name was spelled or encoded. */
+// A secret name with its `=` inside a decoded value: `x=1%26apiKey%3Dcal_…` or `x=1;apiKey=cal_…`.
+const SECRET_INSIDE = /(^|[?&;])(api)?key(\[[^\]]*\])*=/i;
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The URL with every `apiKey` and `key` query value replaced, however the name was spelled or
+ * encoded, and whichever separator a client used: `&`, or `;` (which the server's parser does
+ * not split on, so the key ends up inside another parameter's value, and is redacted there too).
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf("?");
   if (queryStart === -1) return url;
   const pairs = url
     .slice(queryStart + 1)
-    .split("&")
-    .map((pair) => {
+    .split(/(?<=[&;])/)
+    .map((part) => {
+      const separator = /[&;]$/.test(part) ? part.slice(-1) : "";
+      const pair = separator ? part.slice(0, -1) : part;
       const name = pair.split("=", 1)[0] ?? "";
-      return isSecretName(name) ? `${name}=${REDACTED}` : pair;
+      const value = pair.slice(name.length + 1);
+      const secret = isSecretName(name) || SECRET_INSIDE.test(decoded(value));
+      return `${secret ? `${name}=${REDACTED}` : pair}${separator}`;
     });
-  return `${url.slice(0, queryStart)}?${pairs.join("&")}`;
+  return `${url.slice(0, queryStart)}?${pairs.join("")}`;
 }
 
 function serializeRequest(request: FastifyRequest) {

@@ -43,6 +43,16 @@ describe("request logs", () => {
     expect(redactUrl("/x?monkey=1&keys=2&eventTypeSlug=key")).toBe("/x?monkey=1&keys=2&eventTypeSlug=key");
   });
 
+  it("redact a key after `;` too, and one hidden in another parameter's encoded value", () => {
+    expect(redactUrl("/api/v1/me?x=1;apiKey=cal_abc")).toBe("/api/v1/me?x=1;apiKey=[redacted]");
+    expect(redactUrl("/x?apiKey=cal_a;take=1&key=lk_b;y=2")).toBe(
+      "/x?apiKey=[redacted];take=1&key=[redacted];y=2",
+    );
+    expect(redactUrl("/x?x=1%26apiKey%3Dcal_abc&take=2")).toBe("/x?x=[redacted]&take=2");
+    expect(redactUrl("/x?x=1%3Bkey%3Dlk_b")).toBe("/x?x=[redacted]");
+    expect(redactUrl("/x?q=monkey%3D1;take=1")).toBe("/x?q=monkey%3D1;take=1");
+  });
+
   it("never contain the key, whatever the request did", async () => {
     const { apiKey } = await createUser(t.prisma);
     const secret = apiKey.slice("cal_".length);
@@ -53,6 +63,8 @@ describe("request logs", () => {
       withKey("/docs", apiKey),
       withKey("/test/fail", `${apiKey}0`),
       `/v1/users?apiKey[]=${apiKey}`,
+      `/api/v1/me?x=1;apiKey=${apiKey}`,
+      `/api/v1/me?x=1%3BapiKey%3D${apiKey}`,
       `/api/v1/bookings/%zz?apiKey=${apiKey}`,
     ];
     const answers: string[] = [];
