@@ -6,6 +6,7 @@ import {
   AccessLog,
   acceptEmptyJsonBodies,
   capConnections,
+  clientErrorHandler,
   connectionOptions,
   echoRequestIds,
   methodGuard,
@@ -17,7 +18,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { Redis } from "ioredis";
 import auth, { AUTH_CACHE_MS } from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
-import errorHandler, { toResponse } from "./error-handler.ts";
+import errorHandler, { clientErrorBody, toResponse } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import hosting from "./hosting/hosting.ts";
@@ -54,6 +55,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
     ...connectionOptions(config),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
+    clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Selected-calendar ids embed an external calendar id, which can be long.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // Errors the router raises before any route runs (bad URL encoding, over-long ids).

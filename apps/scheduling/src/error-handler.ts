@@ -2,6 +2,7 @@
 // typed errors of errors.ts (or let Prisma/Fastify/zod errors through); nothing else builds
 // an error body. Unknown errors are logged and answered without detail.
 import { isDatabaseUnavailable, isRecordNotFound, isUniqueViolation, Prisma } from "@app/db";
+import type { ClientErrorBody } from "@app/server/http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import {
@@ -66,6 +67,12 @@ function uniqueViolationMessage(error: Prisma.PrismaClientKnownRequestError): st
   const list = Array.isArray(fields) ? fields.join(", ") : fields;
   return `${meta.modelName ?? "A record"} with the same ${list ?? "values"} already exists`;
 }
+
+/** A request Node's parser refused (@app/server/http clientErrorHandler), in v1's `{message}` shape. */
+export const clientErrorBody: ClientErrorBody = (_status, message) => ({
+  contentType: "application/json; charset=utf-8",
+  body: JSON.stringify({ message }),
+});
 
 export function toResponse(
   error: FastifyError,

@@ -6,6 +6,7 @@ import {
   AccessLog,
   acceptEmptyJsonBodies,
   capConnections,
+  clientErrorHandler,
   connectionOptions,
   echoRequestIds,
   methodGuard,
@@ -24,7 +25,7 @@ import {
 } from "fastify-type-provider-zod";
 import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
-import { registerErrorHandler, sendError } from "./error-handler.ts";
+import { clientErrorBody, registerErrorHandler, sendError } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
@@ -67,6 +68,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: config.BODY_LIMIT,
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Errors the router raises before any route runs (bad URL encoding, over-long params).
     frameworkErrors: (error, _request, reply) => {
       sendError(

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
+import type { ClientErrorBody } from "@app/server/http";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { HttpError, MethodNotAllowed } from "./errors.ts";
@@ -14,6 +15,12 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
   }
   return reply.code(statusCode).send({ status: STATUS_CODES[statusCode] ?? "Error", error: message });
 }
+
+/** A request Node's parser refused (@app/server/http clientErrorHandler), in the same JSON Error shape. */
+export const clientErrorBody: ClientErrorBody = (status, message) => ({
+  contentType: "application/json; charset=utf-8",
+  body: JSON.stringify({ status: STATUS_CODES[status] ?? "Error", error: message }),
+});
 
 /** The shortener's one error handler: maps every thrown error to the wire format. */
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -1,7 +1,8 @@
 // HTTP details both services share: request ids, how an empty JSON body is read, 405 + Allow
 // for every method a path does not offer, connection limits.
 import { randomUUID } from "node:crypto";
-import { type IncomingMessage, METHODS } from "node:http";
+import { type IncomingMessage, METHODS, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import {
   type FastifyInstance,
   type FastifyReply,
@@ -80,6 +81,40 @@ export function connectionOptions({ REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS }:
     requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     http: { headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+  };
+}
+
+/** What a service answers for a request Node's parser refused before Fastify saw it. */
+export type ClientErrorBody = (status: number, message: string) => { contentType: string; body: string };
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses (a raw non-ASCII byte
+ * in the URL, headers too large, a request that took longer than REQUEST_TIMEOUT_MS) is
+ * answered in the service's own error shape, as every other error is, and logged as one line
+ * with its status (never the raw bytes, which may hold credentials).
+ */
+export function clientErrorHandler(render: ClientErrorBody) {
+  return function onClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex) {
+    // A connection reset: nobody is left to answer.
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const [status, message] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "The request did not arrive in time"]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "The request's headers are too large"]
+          : [
+              400,
+              "Malformed request: the request line or a header is not valid HTTP (a raw non-ASCII character?)",
+            ];
+    this.log.info({ res: { statusCode: status }, reason: error.code ?? error.name }, "request refused");
+    if (socket.writable) {
+      const { contentType, body } = render(status, message);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Content-Type: ${contentType}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
   };
 }
 
