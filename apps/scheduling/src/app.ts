@@ -9,6 +9,7 @@ import {
   clientErrorHandler,
   connectionOptions,
   echoRequestIds,
+  logShutdown,
   methodGuard,
   requestId,
 } from "@app/server/http";
@@ -70,6 +71,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   app.setSerializerCompiler(serializerCompiler);
   acceptEmptyJsonBodies(app);
   capConnections(app, config);
+  logShutdown(app, SERVICE);
   echoRequestIds(app);
   const methods = methodGuard(app);
   await app.register(openApi);

@@ -9,7 +9,8 @@ import { buildApp, type SchedulingApp } from "./app.ts";
 import { loadConfig, readEnvironment, SCHEDULING_VARIABLES, type SchedulingConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
 
-const startupLine = (address: string) => `${SERVICE} listening on ${address}, docs at ${address}/docs`;
+const startupLine = (address: string) =>
+  `${SERVICE} listening on ${address}, API reference at ${address}/docs/reference (OpenAPI document: ${address}/docs)`;
 
 /**
  * Builds the app with its production logger and starts listening. Used standalone (below)

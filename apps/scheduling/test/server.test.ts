@@ -29,7 +29,7 @@ async function startServer(): Promise<{ child: ChildProcess; url: string; lines:
     createInterface({ input: child.stdout! }).on("line", (line) => {
       lines.push(line);
       const address =
-        /"service":"scheduling".*scheduling listening on (http:\/\/127\.0\.0\.1:\d+), docs at http/.exec(
+        /"service":"scheduling".*scheduling listening on (http:\/\/127\.0\.0\.1:\d+), API reference at http:\/\/127\.0\.0\.1:\d+\/docs\/reference/.exec(
           line,
         )?.[1];
       if (address) resolve(address);
@@ -54,5 +54,9 @@ describe("server.ts", () => {
       expect(code).toBe(0);
     }
     expect(lines.join("\n")).toContain("shutting down");
+    // One line once stopped, with the requests the stop waited for.
+    expect(lines.filter((line) => line.includes("scheduling stopped:"))).toEqual([
+      expect.stringMatching(/"msg":"scheduling stopped: \d+ requests? drained"/),
+    ]);
   });
 });

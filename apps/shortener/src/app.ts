@@ -9,6 +9,7 @@ import {
   clientErrorHandler,
   connectionOptions,
   echoRequestIds,
+  logShutdown,
   methodGuard,
   requestId,
 } from "@app/server/http";
@@ -140,6 +141,13 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
       targets,
     }),
   );
+  // The stop line counts the visits the drain below stores (onClose hooks run last-added first).
+  let storedBeforeClose = 0;
+  app.addHook("preClose", (done) => {
+    storedBeforeClose = visitLog.written;
+    done();
+  });
+  logShutdown(app, SERVICE, () => [`${visitLog.written - storedBeforeClose} visits stored while stopping`]);
   // Requests still in flight finish first; this catches any visit write still queued.
   app.addHook("onClose", () => visitLog.drain());
 

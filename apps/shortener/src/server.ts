@@ -7,7 +7,8 @@ import { buildApp } from "./app.ts";
 import { loadConfig, readEnvironment, SHORTENER_VARIABLES, type ShortenerConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
 
-const startupLine = (address: string) => `${SERVICE} listening on ${address}, docs at ${address}/docs`;
+const startupLine = (address: string) =>
+  `${SERVICE} listening on ${address}, API reference at ${address}/docs/reference (OpenAPI document: ${address}/docs)`;
 
 /** Builds the shortener with its production logger and starts listening. */
 export async function startShortener(config: ShortenerConfig, prisma: PrismaClient) {

@@ -48,6 +48,8 @@ export class VisitLog {
   private inFlight = 0;
   private readonly idleWaiters: (() => void)[] = [];
   private inFlightVisits = 0;
+  /** Visits whose rows are committed, since start. */
+  written = 0;
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly observer: VisitLogObserver | undefined;
@@ -106,6 +108,7 @@ export class VisitLog {
         batch.map((p) => p.visit.userAgent),
         batch.map((p) => p.visit.referer),
       ]);
+      this.written += batch.length;
       this.observer?.batchCommitted(batch.length, (performance.now() - started) / 1000);
       for (const p of batch) p.resolve();
     } catch (error) {

@@ -1,5 +1,6 @@
 // SIGTERM while a burst of visits is in flight: every visit that got its 302 has its row.
 import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createPrisma, freePort, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
@@ -35,8 +36,13 @@ it("drains in-flight visits on SIGTERM and loses none that were acknowledged", a
   });
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", serverFile], {
-    env: { ...process.env, DATABASE_URL: db.url, SHORTENER_PORT: String(port), LOG_LEVEL: "warn" },
-    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DATABASE_URL: db.url, SHORTENER_PORT: String(port), LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  // The access log at info is one line per request: keep only the service's own lines.
+  const ownLines: string[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    if (line.includes("shortener stopped:")) ownLines.push(line);
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   await waitForHealth(port, child);
@@ -55,4 +61,10 @@ it("drains in-flight visits on SIGTERM and loses none that were acknowledged", a
   // Nothing else but a 302, a 503 (closing) or a refused connection.
   expect(statuses.every((s) => s === 302 || s === 503 || s === 0)).toBe(true);
   expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(acknowledged);
+  // One line once stopped: the requests it drained and the visits it stored meanwhile.
+  expect(ownLines).toEqual([
+    expect.stringMatching(
+      /"msg":"shortener stopped: \d+ requests? drained, \d+ visits stored while stopping"/,
+    ),
+  ]);
 });
