@@ -52,7 +52,10 @@ describe("SDK packages", () => {
         type: "module",
         license: "MIT",
         files: expect.arrayContaining(["dist"]),
-        exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+        // In this repository the source (a snippet runs after `pnpm install`, no build);
+        // as published (pnpm applies publishConfig), the compiled dist/.
+        exports: { ".": "./src/index.ts" },
+        publishConfig: { exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } } },
         dependencies: { "openapi-fetch": "0.17.0" },
       });
       expect(manifest.private).toBeUndefined();
@@ -72,7 +75,7 @@ describe("SDK packages", () => {
           error ? reject(new Error(`${error.message}\n${stdout}`)) : resolve(),
         ),
       );
-      const entry = manifest.exports["."];
+      const entry = manifest.publishConfig.exports["."];
       await access(path.join(out, entry.types));
       await access(path.join(out, "dist/generated/schema.d.ts"));
       const declarations = await readFile(path.join(out, entry.types), "utf8");
