@@ -3,7 +3,7 @@
 // core 0 when taskset exists), the load generator (autocannon) in another (core 1); rounds are
 // interleaved and medians printed with min/max. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
-//   pnpm bench --quick         1 round × 2 s: proves it works
+//   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
@@ -302,7 +302,8 @@ try {
   } else {
     console.log(
       `Node ${process.version}, ${cpus().length} cores${pin ? ", servers on core 0" : ""}; load: ${WRK ? "wrk, 2 threads" : `autocannon${pin ? " on core 1" : ""}`}; ` +
-        `${ROUNDS} round(s) × ${SECONDS} s, interleaved, after a ${QUICK ? 1 : 3} s warm-up each\n`,
+        `${ROUNDS} round(s) × ${SECONDS} s, interleaved, after a ${QUICK ? 1 : 3} s warm-up each; ` +
+        `about ${Math.ceil((targets.length * ROUNDS * (SECONDS + (QUICK ? 1 : 3)) + 30) / 60)} min in all\n`,
     );
     const rowsBefore = await prisma.shortLog.count({ where: { short: { name: names.shortener } } });
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
@@ -354,7 +355,8 @@ try {
     );
     if (shortenerRuns.length > 0) {
       console.log(
-        `\nshortener: ${answered302} redirects answered 302, ${rowsAfter - rowsBefore} visit rows stored, ${other} other answers or errors`,
+        `\nshortener (measured runs and warm-ups together): ${answered302} redirects answered 302, ` +
+          `${rowsAfter - rowsBefore} visit rows stored, ${other} other answers or errors`,
       );
     }
   }
