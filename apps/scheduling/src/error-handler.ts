@@ -81,6 +81,10 @@ export function toResponse(
   if (error instanceof BadRequest && error.issues) {
     return { status: 400, body: { message: error.message, issues: error.issues } };
   }
+  // v1-style wording, whoever threw it.
+  if (error instanceof MethodNotAllowed) {
+    return { status: 405, body: { message: `Method Not Allowed (Allow: ${error.allow.join(",")})` } };
+  }
   if (error instanceof HttpError) return { status: error.statusCode, body: { message: error.message } };
   if (hasZodFastifySchemaValidationErrors(error)) {
     return { status: 400, body: describeValidation(error.validation, error.validationContext) };

@@ -26,7 +26,7 @@ import {
 } from "fastify-type-provider-zod";
 import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
-import { clientErrorBody, registerErrorHandler, sendError } from "./error-handler.ts";
+import { clientErrorBody, registerErrorHandler, sendErrorFor } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
@@ -71,17 +71,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Errors the router raises before any route runs (bad URL encoding, over-long params).
-    frameworkErrors: (error, _request, reply) => {
-      sendError(
-        reply,
-        error.statusCode ?? 400,
-        error.code === "FST_ERR_MAX_PARAM_LENGTH"
-          ? "URI too long"
-          : error.code === "FST_ERR_BAD_URL"
-            ? "Malformed URL" // the router's message would echo the whole URL
-            : error.message,
-      );
-    },
+    frameworkErrors: sendErrorFor,
   } satisfies FastifyHttpOptions<Server>).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
 import type { ClientErrorBody } from "@app/server/http";
-import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { HttpError, MethodNotAllowed } from "./errors.ts";
 
@@ -22,42 +22,64 @@ export const clientErrorBody: ClientErrorBody = (status, message) => ({
   body: JSON.stringify({ status: STATUS_CODES[status] ?? "Error", error: message }),
 });
 
-/** The shortener's one error handler: maps every thrown error to the wire format. */
+/** What an error answers: its status and message (sendError renders them), and a 405's Allow. */
+export interface ErrorResponse {
+  status: number;
+  message: string;
+  allow?: string[];
+}
+
+/**
+ * The shortener's one error mapper: every error a route, a hook, Fastify or the database raises
+ * becomes the status and message the seed's contract gives it. Pure but for logging what the
+ * operator must see (a failure, the database down).
+ */
+export function toResponse(error: FastifyError, request: FastifyRequest): ErrorResponse {
+  if (error instanceof MethodNotAllowed) return { status: 405, message: error.message, allow: error.allow };
+  if (error instanceof HttpError) return { status: error.statusCode, message: error.message };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = error.validationContext ?? "request";
+    const details = error.validation.map((issue) => {
+      const field = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+      return field ? `${field}: ${issue.message}` : issue.message;
+    });
+    // An unknown id in a path is "not found" to the seed, not "bad request".
+    if (where === "params") return { status: 404, message: "Not Found" };
+    return { status: 400, message: `Invalid ${where}: ${details.join("; ")}` };
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error }, "response did not match its schema");
+    return { status: 500, message: "Internal server error" };
+  }
+  // The router's own errors, before any route runs: its messages would echo the whole URL.
+  if (error.code === "FST_ERR_BAD_URL") return { status: 400, message: "Malformed URL" };
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH")
+    return { status: error.statusCode ?? 414, message: "URI too long" };
+  // Fastify's own client errors: malformed JSON (400), unsupported media type (415), body too large (413)...
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, message: error.message };
+  // The database is down or dropped the connection: the client may retry.
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, "database unavailable");
+    return { status: 503, message: "The database is unavailable; try again shortly" };
+  }
+  request.log.error({ err: error }, "request failed");
+  return { status: 500, message: "Internal server error" };
+}
+
+/** Sends what toResponse says for `error`. */
+export function sendErrorFor(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const { status, message, allow } = toResponse(error, request);
+  if (allow) reply.header("allow", allow.join(", "));
+  return sendError(reply, status, message);
+}
+
+/** The shortener's one error handler, and its answer to an unknown path. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof MethodNotAllowed) reply.header("allow", error.allow.join(", "));
-    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message);
-
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const where = error.validationContext ?? "request";
-      const details = error.validation.map((issue) => {
-        const field = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
-        return field ? `${field}: ${issue.message}` : issue.message;
-      });
-      // An unknown id in a path is "not found" to the seed, not "bad request".
-      if (where === "params") return sendError(reply, 404, "Not Found");
-      return sendError(reply, 400, `Invalid ${where}: ${details.join("; ")}`);
-    }
-
-    if (isResponseSerializationError(error)) {
-      request.log.error({ err: error }, "response did not match its schema");
-      return sendError(reply, 500, "Internal server error");
-    }
-
-    // Fastify's own client errors: malformed JSON (400), unsupported media type (415),
-    // body too large (413), ...
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return sendError(reply, status, error.message);
-
-    // The database is down or dropped the connection: the client may retry.
-    if (isDatabaseUnavailable(error)) {
-      request.log.error({ err: error }, "database unavailable");
-      return sendError(reply, 503, "The database is unavailable; try again shortly");
-    }
-
-    request.log.error({ err: error }, "request failed");
-    return sendError(reply, 500, "Internal server error");
-  });
-
+  app.setErrorHandler(sendErrorFor);
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, "Not Found"));
 }
