@@ -34,7 +34,7 @@ import { visitLogMetrics } from "./metrics.ts";
 import { markPlainTextResponses } from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import { ShortsService } from "./shorts.service.ts";
-import { TargetCache } from "./target-cache.ts";
+import { createTargetCache } from "./target-cache.ts";
 import { VisitLog } from "./visit-log.ts";
 
 declare module "fastify" {
@@ -117,9 +117,13 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   app.decorate("prisma", prisma);
   app.decorate("apiPrefix", config.SHORTENER_API_PREFIX);
   app.decorate("visitLog", visitLog);
-  const targets = new TargetCache(prisma, {
-    onError: (err) =>
-      app.log.warn({ err }, "redirect cache: invalidation channel lost; serving from the database"),
+  const targets = createTargetCache(prisma, {
+    onOutage: (err) =>
+      app.log.warn(
+        { err },
+        "redirect cache: invalidation channel lost; serving from the database until it is back",
+      ),
+    onRecovery: () => app.log.info("redirect cache: invalidation channel back; serving from the cache again"),
   });
   app.addHook("onReady", () => targets.start());
   app.addHook("onClose", () => targets.stop());

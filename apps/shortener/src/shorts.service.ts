@@ -128,10 +128,12 @@ export class ShortsService {
     // answers them all instead of one each (docs/performance.md).
     let lookup = this.lookups.get(name);
     if (!lookup) {
+      // A deletion notified while the read is in flight keeps its answer out of the cache.
+      const readAt = this.targets?.generation();
       lookup = this.prisma.short
         .findUnique({ where: { name }, select: { id: true, url: true } })
         .then((target) => {
-          if (target) this.targets?.set(name, target);
+          if (target) this.targets?.set(name, target, readAt);
           return target;
         })
         .finally(() => this.lookups.delete(name));

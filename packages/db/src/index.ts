@@ -1,3 +1,4 @@
+export { ChangeNotifiedCache, type ChangeNotifiedCacheOptions } from "./change-notified-cache.ts";
 export {
   CONNECT_TIMEOUT_MS,
   connectionSettings,

@@ -46,11 +46,12 @@ async function hostingPlugin(app: FastifyInstance, { config, tenantCacheMs, migr
     throw new Error(`HOSTED_MODE=${config.HOSTED_MODE} needs TENANT_SECRET`);
   const directory = new TenantDirectory(app.prisma, databaseUrlKey(config.TENANT_SECRET), {
     ttlMs: tenantCacheMs,
-    onError: (err) =>
+    onOutage: (err) =>
       app.log.warn(
         { err },
         "tenant change notifications unavailable: tenants are read on every request meanwhile",
       ),
+    onRecovery: () => app.log.info("tenant change notifications back: found tenants are cached again"),
   });
   const clients = new TenantClients({
     poolMax: config.TENANT_POOL_MAX,

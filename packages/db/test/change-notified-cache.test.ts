@@ -1,0 +1,108 @@
+// The one LISTEN/NOTIFY cache (the redirect's targets and the tenant directory are built on it),
+// against a real PostgreSQL reached through a TCP proxy that can take the server away.
+import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/testing/database";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ChangeNotifiedCache, createPrisma, type PrismaClient } from "../src/index.ts";
+
+const CHANNEL = "test_cache_changed";
+
+let db: TestDatabase;
+let proxy: TcpProxy;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ empty: true });
+  const url = new URL(db.url);
+  proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  prisma = createPrisma(proxy.via(db.url), { poolMax: 1 });
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await proxy?.close();
+  await db?.drop();
+});
+
+/** Sends a notification on the channel from a connection of its own (not through the proxy). */
+async function notify(payload: string) {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await client.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]);
+  await client.end();
+}
+
+describe("ChangeNotifiedCache", () => {
+  it("drops what a notification names; ignores a read that a notification overtook", async () => {
+    const cache = new ChangeNotifiedCache<number>(prisma, {
+      channel: CHANNEL,
+      ttlMs: 60_000,
+      maxEntries: 10,
+    });
+    await cache.start();
+    try {
+      expect(cache.isListening).toBe(true);
+      cache.set("a", 1);
+      cache.set("b", 2);
+      expect(cache.get("a")).toBe(1);
+      await notify("a");
+      await vi.waitFor(() => expect(cache.get("a")).toBeUndefined());
+      expect(cache.get("b")).toBe(2);
+
+      const readAt = cache.generation();
+      await notify("zzz");
+      await vi.waitFor(() => expect(cache.generation()).toBeGreaterThan(readAt));
+      cache.set("c", 3, readAt);
+      expect(cache.get("c")).toBeUndefined();
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it("keeps at most maxEntries (oldest out) and lets an entry expire after ttlMs", async () => {
+    const cache = new ChangeNotifiedCache<number>(prisma, { channel: CHANNEL, ttlMs: 50, maxEntries: 2 });
+    await cache.start();
+    try {
+      cache.set("a", 1);
+      cache.set("b", 2);
+      cache.set("c", 3);
+      expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, 2, 3]);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(cache.get("b")).toBeUndefined();
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it("an outage of 10 s writes one warning and one recovery line, serves nothing meanwhile, and invalidates again after", async () => {
+    const lines: string[] = [];
+    const cache = new ChangeNotifiedCache<number>(prisma, {
+      channel: CHANNEL,
+      ttlMs: 60_000,
+      maxEntries: 10,
+      retryMs: 100, // a hundred reconnection attempts during the outage: still one line
+      onOutage: () => lines.push("warning"),
+      onRecovery: () => lines.push("recovered"),
+    });
+    await cache.start();
+    try {
+      cache.set("a", 1);
+      await proxy.down();
+      await vi.waitFor(() => expect(cache.isListening).toBe(false));
+      cache.set("b", 2);
+      expect([cache.get("a"), cache.get("b")]).toEqual([undefined, undefined]);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      expect(lines).toEqual(["warning"]);
+      await proxy.up();
+      await vi.waitFor(() => expect(cache.isListening).toBe(true), { timeout: 5_000 });
+      expect(lines).toEqual(["warning", "recovered"]);
+
+      cache.set("c", 3);
+      expect(cache.get("c")).toBe(3);
+      await notify("c");
+      await vi.waitFor(() => expect(cache.get("c")).toBeUndefined());
+    } finally {
+      await cache.stop();
+      await proxy.up().catch(() => {});
+    }
+  }, 30_000);
+});
