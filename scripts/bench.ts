@@ -15,10 +15,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createPrisma, freePort, openDatabase } from "@app/db";
-import { issueApiKey } from "@app/scheduling/api-keys";
+import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "@app/scheduling/hosting/secrets";
-import { createUser } from "@app/shortener/accounts";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
+import { createUser } from "@app/shortener/credentials";
 
 const { values } = parseArgs({
   options: {

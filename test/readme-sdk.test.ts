@@ -10,15 +10,15 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
-import { issueApiKey } from "@app/scheduling/api-keys";
+import { issueApiKey } from "@app/scheduling/credentials";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp as buildScheduling } from "../apps/scheduling/src/app.ts";
 import { loadConfig as loadSchedulingConfig } from "../apps/scheduling/src/config.ts";
-import { createUser as createShortenerUser } from "../apps/shortener/src/accounts.ts";
 import { buildApp as buildShortener } from "../apps/shortener/src/app.ts";
 import { defaultConfig } from "../apps/shortener/src/config.ts";
+import { createUser as createShortenerUser } from "../apps/shortener/src/credentials.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 

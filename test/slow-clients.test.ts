@@ -9,12 +9,12 @@ import { connect } from "node:net";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "../apps/scheduling/src/api-keys.ts";
 import { buildApp as buildScheduling } from "../apps/scheduling/src/app.ts";
 import { loadConfig as loadSchedulingConfig } from "../apps/scheduling/src/config.ts";
-import { createUser as createShortenerUser } from "../apps/shortener/src/accounts.ts";
+import { issueApiKey } from "../apps/scheduling/src/credentials.ts";
 import { buildApp as buildShortener } from "../apps/shortener/src/app.ts";
 import { defaultConfig } from "../apps/shortener/src/config.ts";
+import { createUser as createShortenerUser } from "../apps/shortener/src/credentials.ts";
 
 let db: TestDatabase;
 let prisma: PrismaClient;

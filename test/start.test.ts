@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createPrisma, freePort, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../apps/shortener/src/accounts.ts";
+import { createUser } from "../apps/shortener/src/credentials.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const startScript = path.join(repoRoot, "scripts/start.ts");

@@ -26,7 +26,7 @@ import hosting from "./hosting/hosting.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import { meRoutes } from "./me.routes.ts";
 import openApi from "./openapi.ts";
-import { publicRoutes } from "./public-routes.ts";
+import { publicRoutes } from "./public.routes.ts";
 import rateLimit from "./rate-limit.ts";
 import { resourceRoutes, resources } from "./resources/index.ts";
 import { createRewriteUrl } from "./rewrite.ts";

@@ -1,13 +1,12 @@
 // apiKey query-parameter authentication, as v1 did it: one onRequest hook on the whole app,
-// so every route needs a key unless its config says `public: true` (deny by default). The hook
-// also picks the request's database (`request.db`): the default one, or in hosted mode the
-// tenant's named by the license key in `key`, checked before the apiKey is looked up there.
+// so every route needs a key unless its config says `public: true` (deny by default). It
+// authenticates in the request's database, which the hosting plugin's hook (before this one)
+// has set: the default one, or in hosted mode the tenant's.
 import type { PrismaClient } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { hashApiKey } from "./api-keys.ts";
-import { BadRequest, Forbidden, Unauthorized } from "./errors.ts";
-import { MISSING_LICENSE_KEY } from "./hosting/hosting.ts";
+import { hashApiKey } from "./credentials.ts";
+import { Forbidden, Unauthorized } from "./errors.ts";
 import type { AuthContext } from "./types.ts";
 
 export interface AuthOptions {
@@ -96,25 +95,12 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
   }
 
   app.decorateRequest("auth", null as unknown as AuthContext);
-  app.decorateRequest("db", null as unknown as PrismaClient);
-  app.decorateRequest("tenantId", null);
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", async (request) => {
     // An unknown route has nothing to protect; it answers 404 with or without a key.
     if (request.routeOptions.config.public || request.is404) return;
-    const { apiKey, key } = request.query as { apiKey?: unknown; key?: unknown };
-    const { hosting } = app;
-    if (key === undefined) {
-      if (hosting?.mode === "required") throw new Unauthorized(MISSING_LICENSE_KEY);
-      request.db = app.prisma;
-      request.auth = await authenticate(app.prisma, "", apiKey);
-      return;
-    }
-    if (!hosting) throw new BadRequest("The key parameter is only accepted in hosted mode, which is off");
-    // The license key first: the apiKey is only meaningful inside its tenant's database.
-    const db = await hosting.enter(request, reply, key);
-    request.db = db;
-    request.auth = await authenticate(db, request.tenantId!, apiKey);
+    const { apiKey } = request.query as { apiKey?: unknown };
+    request.auth = await authenticate(request.db, request.tenantId ?? "", apiKey);
   });
 
   // Let in-flight lastUsedAt writes finish before the caller disconnects Prisma.

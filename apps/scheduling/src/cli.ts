@@ -1,19 +1,26 @@
 // Management commands: `pnpm -s scheduling <command> ...` (`--help` lists them). The shared
-// runner (@app/db/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
+// runner (@app/server/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
+// This file only parses flags and prints: users and keys are credentials.ts's, tenants hosting/tenants.ts's.
 import { fileURLToPath } from "node:url";
-import { createPrisma, databaseAddress, isUniqueViolation, migrate, type PrismaClient } from "@app/db";
 import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
 import { z } from "zod";
-import { issueApiKey, revokeApiKey } from "./api-keys.ts";
 import { loadConfig, type SchedulingConfig } from "./config.ts";
 import {
-  databaseUrlKey,
-  generateLicenseKey,
-  openDatabaseUrl,
-  SealedUrlError,
-  sealDatabaseUrl,
-  uuidv7,
-} from "./hosting/secrets.ts";
+  createUserWithKey,
+  findUserId,
+  issueApiKey,
+  listApiKeys,
+  listUsers,
+  revokeApiKeyBy,
+} from "./credentials.ts";
+import {
+  createTenant,
+  databaseOf,
+  listTenants,
+  rotateLicenseKey,
+  setTenantDisabled,
+  type TenantSelector,
+} from "./hosting/tenants.ts";
 import { SeedRefused, seedDemoData } from "./seed.ts";
 
 const email = z.email("--email must be an e-mail address");
@@ -48,92 +55,15 @@ function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, requi
   return result.data;
 }
 
-async function findUserId(prisma: PrismaClient, address: string): Promise<number> {
-  const user = await prisma.user.findUnique({ where: { email: address }, select: { id: true } });
-  if (!user) throw new CommandError(`No user with e-mail ${address}`);
-  return user.id;
-}
-
 const when = (date: Date | null) => date?.toISOString() ?? null;
 
-/** The key that seals tenant database URLs; the tenant commands need TENANT_SECRET even when HOSTED_MODE is off. */
-function tenantUrlKey(config: SchedulingConfig): Buffer {
-  if (config.TENANT_SECRET === undefined) {
-    throw new CommandError(
-      "TENANT_SECRET is not set: the tenants' database URLs are sealed with it (see README, Hosted mode)",
-    );
-  }
-  return databaseUrlKey(config.TENANT_SECRET);
-}
-
 /** `--id` or `--name`, exactly one. */
-function tenantSelector(values: OptionValues): { id: string } | { name: string } {
+function tenantSelector(values: OptionValues): TenantSelector {
   const id = flag(tenantId, values, "id");
   const name = flag(tenantName, values, "name");
   if ((id === undefined) === (name === undefined))
     throw new UsageError("give exactly one of --id and --name");
   return id !== undefined ? { id } : { name: name! };
-}
-
-async function findTenant(prisma: PrismaClient, where: { id: string } | { name: string }) {
-  const tenant = await prisma.tenant.findUnique({
-    where,
-    select: { id: true, name: true, disabledAt: true },
-  });
-  if (!tenant) throw new CommandError("No such tenant");
-  return tenant;
-}
-
-/** host:port/database, for telling two URLs of one database apart from two databases. */
-function databaseOf(url: string): string {
-  try {
-    return `${databaseAddress(url)}${new URL(url).pathname || "/"}`;
-  } catch {
-    return url;
-  }
-}
-
-/** Which PostgreSQL cluster and database a client is on, whatever URL reached it; null if not allowed to ask. */
-async function databaseIdentity(db: PrismaClient): Promise<string | null> {
-  try {
-    const [row] = await db.$queryRaw<{ identity: string }[]>`
-      SELECT (SELECT system_identifier::text FROM pg_control_system()) || '/' || current_database() AS identity`;
-    return row?.identity ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A tenant's database must be its own: not the default database (its users would be the
- * installation's) and not another tenant's. The default one is recognised by the server's own
- * identity, other tenants' by host, port and database name.
- */
-async function refuseSharedDatabase(prisma: PrismaClient, key: Buffer, url: string): Promise<void> {
-  const probe = createPrisma(url, { poolMax: 1 });
-  try {
-    const [own, theirs] = await Promise.all([databaseIdentity(prisma), databaseIdentity(probe)]);
-    if (own !== null && own === theirs) {
-      throw new CommandError("That is the default database: a tenant needs a database of its own");
-    }
-  } finally {
-    await probe.$disconnect();
-  }
-  const others = await prisma.tenant.findMany({
-    select: { id: true, name: true, databaseUrlEncrypted: true },
-  });
-  for (const other of others) {
-    let otherUrl: string;
-    try {
-      otherUrl = openDatabaseUrl(key, other.id, other.databaseUrlEncrypted);
-    } catch (error) {
-      if (error instanceof SealedUrlError) continue;
-      throw error;
-    }
-    if (databaseOf(otherUrl) === databaseOf(url)) {
-      throw new CommandError(`Tenant ${other.name} already uses the database at ${databaseOf(url)}`);
-    }
-  }
 }
 
 const commands: Record<string, Command<SchedulingConfig>> = {
@@ -150,27 +80,12 @@ const commands: Record<string, Command<SchedulingConfig>> = {
       const name = flag(username, values, "username") ?? null;
       const role = values.admin ? "ADMIN" : "USER";
       return async (prisma, config) => {
-        const taken = await prisma.user.findFirst({
-          where: { OR: [{ email: address }, ...(name ? [{ username: name }] : [])] },
-          select: { email: true },
+        const { user, apiKey } = await createUserWithKey(prisma, {
+          email: address,
+          username: name,
+          role,
+          prefix: config.APIKEY_PREFIX,
         });
-        if (taken) {
-          throw new CommandError(
-            taken.email === address
-              ? `A user with e-mail ${address} already exists`
-              : `Username ${name} is taken`,
-          );
-        }
-        const { user, apiKey } = await prisma
-          .$transaction(async (tx) => {
-            const created = await tx.user.create({ data: { email: address, username: name, role } });
-            const key = await issueApiKey(tx, { userId: created.id, prefix: config.APIKEY_PREFIX });
-            return { user: created, apiKey: key.apiKey };
-          })
-          .catch((error: unknown) => {
-            // Lost a race with another writer between the check and the insert.
-            throw isUniqueViolation(error) ? new CommandError("That user already exists") : error;
-          });
         return {
           json: { id: user.id, email: user.email, username: user.username, role: user.role, apiKey },
           text: `Created ${user.role} user ${user.id} <${user.email}>. API key (shown once): ${apiKey}`,
@@ -184,10 +99,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     options: {},
     prepare() {
       return async (prisma) => {
-        const users = await prisma.user.findMany({
-          orderBy: { id: "asc" },
-          select: { id: true, email: true, username: true, role: true, locked: true, createdDate: true },
-        });
+        const users = await listUsers(prisma);
         return {
           json: users,
           text: table(
@@ -240,21 +152,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     prepare(values) {
       const address = flag(email, values, "email");
       return async (prisma) => {
-        const where = address === undefined ? {} : { userId: await findUserId(prisma, address) };
-        const keys = await prisma.apiKey.findMany({
-          where,
-          orderBy: { createdAt: "asc" },
-          select: {
-            id: true,
-            userId: true,
-            note: true,
-            createdAt: true,
-            lastUsedAt: true,
-            expiresAt: true,
-            user: { select: { email: true } },
-          },
-        });
-        const rows = keys.map(({ user, ...key }) => ({ ...key, email: user?.email ?? null }));
+        const rows = await listApiKeys(prisma, address);
         return {
           json: rows,
           text: table(
@@ -285,11 +183,10 @@ const commands: Record<string, Command<SchedulingConfig>> = {
       if ((id === undefined) === (key === undefined))
         throw new UsageError("give exactly one of --id and --key");
       return async (prisma, config) => {
-        const revoked =
-          id !== undefined
-            ? (await prisma.apiKey.deleteMany({ where: { id } })).count > 0
-            : await revokeApiKey(prisma, key!, config.APIKEY_PREFIX);
-        if (!revoked) throw new CommandError("No such API key");
+        await revokeApiKeyBy(
+          prisma,
+          id !== undefined ? { id } : { apiKey: key!, prefix: config.APIKEY_PREFIX },
+        );
         return { json: { revoked: true }, text: "API key revoked" };
       };
     },
@@ -306,28 +203,16 @@ const commands: Record<string, Command<SchedulingConfig>> = {
       const name = flag(tenantName, values, "name", true);
       const url = flag(databaseUrl, values, "database-url", true);
       return async (prisma, config) => {
-        const key = tenantUrlKey(config);
-        if (await prisma.tenant.findUnique({ where: { name }, select: { id: true } })) {
-          throw new CommandError(`A tenant named ${name} already exists`);
-        }
-        // Reachable and at this build's schema before anyone gets a key for it.
-        const { applied } = await migrate(url, {
+        const {
+          id,
+          licenseKey,
+          migrationsApplied: applied,
+        } = await createTenant(prisma, {
+          secret: config.TENANT_SECRET,
+          name,
+          databaseUrl: url,
           log: (line) => process.stderr.write(`tenant database: ${line}\n`),
-        }).catch((error: unknown) => {
-          throw new CommandError(`The tenant's database cannot be used: ${(error as Error).message}`);
         });
-        await refuseSharedDatabase(prisma, key, url);
-        const id = uuidv7();
-        const { licenseKey, hash } = generateLicenseKey();
-        await prisma.tenant
-          .create({
-            data: { id, name, licenseKeyHash: hash, databaseUrlEncrypted: sealDatabaseUrl(key, id, url) },
-          })
-          .catch((error: unknown) => {
-            throw isUniqueViolation(error)
-              ? new CommandError(`A tenant named ${name} already exists`)
-              : error;
-          });
         return {
           json: { id, name, licenseKey, migrationsApplied: applied },
           text:
@@ -343,10 +228,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     options: {},
     prepare() {
       return async (prisma) => {
-        const tenants = await prisma.tenant.findMany({
-          orderBy: { createdAt: "asc" },
-          select: { id: true, name: true, createdAt: true, disabledAt: true },
-        });
+        const tenants = await listTenants(prisma);
         return {
           json: tenants,
           text: table(
@@ -367,13 +249,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     prepare(values) {
       const where = tenantSelector(values);
       return async (prisma) => {
-        const tenant = await findTenant(prisma, where);
-        // The table's trigger tells every instance at commit.
-        const { count } = await prisma.tenant.updateMany({
-          where: { id: tenant.id, disabledAt: null },
-          data: { disabledAt: new Date() },
-        });
-        if (count === 0) throw new CommandError(`Tenant ${tenant.name} is already disabled`);
+        const tenant = await setTenantDisabled(prisma, where, true);
         return {
           json: { id: tenant.id, name: tenant.name, disabled: true },
           text: `Tenant ${tenant.id} "${tenant.name}" disabled: its license key is refused from now on`,
@@ -391,12 +267,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     prepare(values) {
       const where = tenantSelector(values);
       return async (prisma) => {
-        const tenant = await findTenant(prisma, where);
-        const { count } = await prisma.tenant.updateMany({
-          where: { id: tenant.id, disabledAt: { not: null } },
-          data: { disabledAt: null },
-        });
-        if (count === 0) throw new CommandError(`Tenant ${tenant.name} is not disabled`);
+        const tenant = await setTenantDisabled(prisma, where, false);
         return {
           json: { id: tenant.id, name: tenant.name, disabled: false },
           text: `Tenant ${tenant.id} "${tenant.name}" enabled`,
@@ -414,9 +285,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     prepare(values) {
       const where = tenantSelector(values);
       return async (prisma) => {
-        const tenant = await findTenant(prisma, where);
-        const { licenseKey, hash } = generateLicenseKey();
-        await prisma.tenant.update({ where: { id: tenant.id }, data: { licenseKeyHash: hash } });
+        const { licenseKey, ...tenant } = await rotateLicenseKey(prisma, where);
         return {
           json: { id: tenant.id, name: tenant.name, licenseKey },
           text: `New license key for tenant ${tenant.id} "${tenant.name}" (shown once; the old one is refused now): ${licenseKey}`,

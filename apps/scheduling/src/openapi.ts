@@ -7,29 +7,20 @@ import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { resources } from "./resources/index.ts";
 
-/** The tags operations are filed under: v1's names, plus `meta` for the key-less routes. */
+/**
+ * The tags operations are filed under: `meta` and `operations` for the key-less routes, one per
+ * resource of the table (v1's names, in the table's order), and `slots`.
+ */
 export const API_TAGS = [
   { name: "meta", description: "Welcome message and this document; no apiKey needed." },
   { name: "operations", description: "Health and readiness; no apiKey needed." },
-  { name: "users" },
-  { name: "event-types" },
-  { name: "bookings" },
+  ...resources.map(({ path, description }) => ({ name: path, ...(description ? { description } : {}) })),
   {
     name: "slots",
     description: "Bookable start times, computed from schedules, bookings and the event type's rules.",
   },
-  { name: "attendees" },
-  { name: "payments" },
-  { name: "schedules" },
-  { name: "teams" },
-  { name: "memberships" },
-  { name: "availabilities", description: "Allows modifying unique availabilities tied to a schedule." },
-  { name: "custom-inputs" },
-  { name: "event-references" },
-  { name: "booking-references" },
-  { name: "destination-calendars" },
-  { name: "selected-calendars" },
 ];
 
 async function openApiPlugin(app: FastifyInstance) {

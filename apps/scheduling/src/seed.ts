@@ -2,7 +2,7 @@
 // set for trying the API, next to existing users, with one API key per demo user printed once.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { PrismaClient } from "@app/db";
-import { issueApiKey } from "./api-keys.ts";
+import { issueApiKey } from "./credentials.ts";
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 

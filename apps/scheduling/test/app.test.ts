@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_SEGMENTS } from "../src/app.ts";
 import { BadRequest, Conflict, Forbidden, MethodNotAllowed } from "../src/errors.ts";
-import { WELCOME_MESSAGE } from "../src/public-routes.ts";
+import { WELCOME_MESSAGE } from "../src/public.routes.ts";
 import { createRewriteUrl } from "../src/rewrite.ts";
 
 const { rewriteV1Url } = createRewriteUrl(API_SEGMENTS);

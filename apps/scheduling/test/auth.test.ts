@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { revokeApiKey } from "../src/api-keys.ts";
 import { buildApp } from "../src/app.ts";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
+import { revokeApiKey } from "../src/credentials.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const t = setupApp(

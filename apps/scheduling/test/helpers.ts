@@ -3,9 +3,9 @@ import { createPrisma, type PrismaClient, type User } from "@app/db";
 import { conformance, formatViolation } from "@app/testing/conformance";
 import { createTestDatabase, secretScan, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect } from "vitest";
-import { issueApiKey } from "../src/api-keys.ts";
 import { type BuildAppOptions, buildApp, type SchedulingApp } from "../src/app.ts";
 import { loadConfig, type SchedulingConfig } from "../src/config.ts";
+import { issueApiKey } from "../src/credentials.ts";
 
 /**
  * The config tests run with: the defaults, a budget high enough that only the rate-limit

@@ -3,8 +3,8 @@ import { Writable } from "node:stream";
 import { startTcpProxy, type TcpProxy } from "@app/testing/database";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { issueApiKey } from "../src/api-keys.ts";
 import { buildApp } from "../src/app.ts";
+import { issueApiKey } from "../src/credentials.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const MAX = 3;

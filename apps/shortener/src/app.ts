@@ -13,7 +13,7 @@ import {
   methodGuard,
   requestId,
 } from "@app/server/http";
-import { createRegistry, instrumentRequests, type Registry } from "@app/server/metrics";
+import { createRegistry, instrumentRequests } from "@app/server/metrics";
 import { tidyComponents } from "@app/server/openapi";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
@@ -35,18 +35,8 @@ import { markPlainTextResponses } from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import { ShortsService } from "./shorts.service.ts";
 import { createTargetCache } from "./target-cache.ts";
+import "./types.ts";
 import { VisitLog } from "./visit-log.ts";
-
-declare module "fastify" {
-  interface FastifyInstance {
-    prisma: PrismaClient;
-    shorts: ShortsService;
-    visitLog: VisitLog;
-    apiPrefix: string;
-    /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
-    metrics: Registry;
-  }
-}
 
 export interface BuildAppOptions {
   config: ShortenerConfig;

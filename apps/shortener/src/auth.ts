@@ -1,19 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import fp from "fastify-plugin";
+import { hashToken } from "./credentials.ts";
 import { Unauthorized } from "./errors.ts";
-import { hashToken } from "./tokens.ts";
-
-export interface AuthenticatedUser {
-  id: string;
-  email: string;
-  createdAt: Date;
-}
-
-declare module "fastify" {
-  interface FastifyRequest {
-    user: AuthenticatedUser;
-  }
-}
+import type { AuthenticatedUser } from "./types.ts";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 // Writing lastUsedAt on every request would turn every read into a database write.

@@ -1,9 +1,11 @@
 // Management commands: `pnpm -s shortener <command> ...` (`--help` lists them). The shared
-// runner (@app/db/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
+// runner (@app/server/cli) parses, opens the database once the flags are valid, and exits 0, 1
+// or 2 (a CredentialError is the command failing: exit 1, its message on stderr). This file
+// only parses flags and prints: users and tokens are credentials.ts's.
 import { fileURLToPath } from "node:url";
-import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
-import { AccountError, createToken, createUser, listTokens, listUsers, revokeToken } from "./accounts.ts";
+import { type Command, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
 import { loadConfig, type ShortenerConfig } from "./config.ts";
+import { createToken, createUser, listTokens, listUsers, revokeToken } from "./credentials.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,16 +21,6 @@ function optional(values: OptionValues, flag: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** AccountError is the person's mistake at run time (no such user): exit 1 with its message. */
-async function accounts<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof AccountError) throw new CommandError(error.message);
-    throw error;
-  }
-}
-
 const when = (date: Date | null) => date?.toISOString() ?? null;
 
 const commands: Record<string, Command<ShortenerConfig>> = {
@@ -39,7 +31,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
     prepare(values) {
       const email = required(values, "email");
       return async (prisma) => {
-        const user = await accounts(createUser(prisma, email));
+        const user = await createUser(prisma, email);
         return {
           json: user,
           text: `created user ${user.username} (id ${user.id}); bearer token, shown only now: ${user.token}`,
@@ -76,7 +68,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
       const note = optional(values, "note") ?? null;
       if (note !== null && note.length > 255) throw new UsageError("--note must be at most 255 characters");
       return async (prisma) => {
-        const { id, token } = await accounts(createToken(prisma, email, note));
+        const { id, token } = await createToken(prisma, email, note);
         return { json: { id, token }, text: `new bearer token ${id}, shown only now: ${token}` };
       };
     },
@@ -88,7 +80,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
     prepare(values) {
       const email = optional(values, "email");
       return async (prisma) => {
-        const tokens = await accounts(listTokens(prisma, email));
+        const tokens = await listTokens(prisma, email);
         return {
           json: tokens,
           text: table(
@@ -113,7 +105,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
         throw new UsageError("give exactly one of --id and --token");
       if (id !== undefined && !UUID.test(id)) throw new UsageError("--id must be a token id from token:list");
       return async (prisma) => {
-        await accounts(revokeToken(prisma, id !== undefined ? { id } : { token: token! }));
+        await revokeToken(prisma, id !== undefined ? { id } : { token: token! });
         return { json: { revoked: true }, text: "token revoked" };
       };
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createToken, revokeToken } from "../src/accounts.ts";
+import { createToken, revokeToken } from "../src/credentials.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();

@@ -3,9 +3,9 @@ import { createPrisma, type PrismaClient } from "@app/db";
 import { conformance, formatViolation } from "@app/testing/conformance";
 import { createTestDatabase, secretScan, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect } from "vitest";
-import { createUser } from "../src/accounts.ts";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig, type ShortenerConfig } from "../src/config.ts";
+import { createUser } from "../src/credentials.ts";
 
 export interface ShortenerContext {
   app: ShortenerApp;

@@ -1,14 +1,15 @@
 // Hosted mode (experimental, HOSTED_MODE=on|required): `?key=<license key>` runs the request on
-// its tenant's own database. The auth hook asks `enter()` for the request's database before it
-// authenticates the apiKey there; everything after it (handlers, rate limit, logs) follows the
-// request's `db` and `tenantId`. Off (the default), nothing here exists: `app.hosting` is null
-// and the auth hook refuses a `key` parameter.
+// its tenant's own database. This plugin's onRequest hook, which runs before the auth hook,
+// sets every authenticated request's database (`request.db`: the default one, or the tenant's
+// that the license key names) and `tenantId`; the auth hook then authenticates the apiKey there,
+// and everything after it (handlers, rate limit, logs) follows them. Off (the default), no
+// tenant machinery exists: `app.hosting` is null and a `key` parameter is refused (400).
 import type { PrismaClient } from "@app/db";
 import { Gauge } from "@app/server/metrics";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { SchedulingConfig } from "../config.ts";
-import { Unauthorized } from "../errors.ts";
+import { BadRequest, Unauthorized } from "../errors.ts";
 import { databaseUrlKey } from "./secrets.ts";
 import { TenantClients, type TenantLease } from "./tenant-clients.ts";
 import { TenantDirectory } from "./tenant-directory.ts";
@@ -36,11 +37,33 @@ export interface HostingOptions {
   migrationsDir?: string | undefined;
 }
 
-async function hostingPlugin(app: FastifyInstance, { config, tenantCacheMs, migrationsDir }: HostingOptions) {
-  if (config.HOSTED_MODE === "off") {
-    app.decorate("hosting", null);
-    return;
-  }
+async function hostingPlugin(app: FastifyInstance, options: HostingOptions) {
+  app.decorateRequest("db", null as unknown as PrismaClient);
+  app.decorateRequest("tenantId", null);
+  const hosting = await startHosting(app, options);
+  app.decorate("hosting", hosting);
+
+  app.addHook("onRequest", async (request, reply) => {
+    // The routes that need no apiKey need no database choice either; an unknown route answers 404.
+    if (request.routeOptions.config.public || request.is404) return;
+    const { key } = request.query as { key?: unknown };
+    if (key === undefined) {
+      if (hosting?.mode === "required") throw new Unauthorized(MISSING_LICENSE_KEY);
+      request.db = app.prisma;
+      return;
+    }
+    if (!hosting) throw new BadRequest("The key parameter is only accepted in hosted mode, which is off");
+    // The license key first: the apiKey is only meaningful inside its tenant's database.
+    request.db = await hosting.enter(request, reply, key);
+  });
+}
+
+/** The tenant directory and clients, when hosted mode is on; null when it is off. */
+async function startHosting(
+  app: FastifyInstance,
+  { config, tenantCacheMs, migrationsDir }: HostingOptions,
+): Promise<Hosting | null> {
+  if (config.HOSTED_MODE === "off") return null;
   // loadConfig refuses this already; a config built another way must not silently run unhosted.
   if (config.TENANT_SECRET === undefined)
     throw new Error(`HOSTED_MODE=${config.HOSTED_MODE} needs TENANT_SECRET`);
@@ -101,8 +124,7 @@ async function hostingPlugin(app: FastifyInstance, { config, tenantCacheMs, migr
     return lease.db;
   }
 
-  const hosting: Hosting = { mode: config.HOSTED_MODE, directory, clients, enter };
-  app.decorate("hosting", hosting);
+  return { mode: config.HOSTED_MODE, directory, clients, enter };
 }
 
 /**

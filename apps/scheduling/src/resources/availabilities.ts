@@ -10,6 +10,7 @@ import { schedules } from "./schedules.ts";
 
 export const availabilities = defineResource({
   path: "availabilities",
+  description: "Allows modifying unique availabilities tied to a schedule.",
   model: "Availability",
   name: "Availability",
   keys: { singular: "availability", plural: "availabilities" },

@@ -83,6 +83,8 @@ export interface ResourceDefinition<
 > {
   /** Path segment under /api/v1; also the OpenAPI tag. */
   path: string;
+  /** The OpenAPI tag's description, when the resource's name does not say enough. */
+  description?: string;
   model: M;
   /** For messages: "<name> created successfully", "<name> with id: 3 not found". */
   name: string;
@@ -173,6 +175,7 @@ export interface Delegate {
 /** A resource as the factory sees it: the module's declaration with its types erased. */
 export interface Resource {
   path: string;
+  description: string | undefined;
   name: string;
   keys: { singular: string; plural: string };
   operations: readonly Operation[];
@@ -243,6 +246,7 @@ export function defineResource<
   type PublicRow = z.output<Public>;
   return {
     path: definition.path,
+    description: definition.description,
     name: definition.name,
     keys: definition.keys,
     operations: definition.operations,

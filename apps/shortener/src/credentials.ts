@@ -1,18 +1,31 @@
-// Users and their bearer tokens, as the CLI manages them. Tokens are returned once, when
-// made; only their SHA-256 is kept, and no listing ever shows either.
+// Users and their bearer tokens, as the CLI, the auth hook and the tests make and check them.
+// Tokens are returned once, when made; only their SHA-256 is kept, and no listing ever shows either.
+import { createHash, randomBytes } from "node:crypto";
 import { isUniqueViolation, type PrismaClient } from "@app/db";
 import { z } from "zod";
-import { generateToken, hashToken } from "./tokens.ts";
 
-export class AccountError extends Error {
-  override name = "AccountError";
+const TOKEN_PREFIX = "shr_";
+
+/** A new bearer token: shown to its owner once, never stored. */
+export function generateToken(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/** What the database keeps of a token: its SHA-256, hex. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** A credential command that cannot be done (no such user, already exists...): its message says why. */
+export class CredentialError extends Error {
+  override name = "CredentialError";
 }
 
 const Email = z.email();
 
 function validEmail(email: string): string {
   const parsed = Email.safeParse(email.trim());
-  if (!parsed.success) throw new AccountError(`not an e-mail address: ${JSON.stringify(email)}`);
+  if (!parsed.success) throw new CredentialError(`not an e-mail address: ${JSON.stringify(email)}`);
   return parsed.data.toLowerCase();
 }
 
@@ -25,7 +38,7 @@ export async function createUser(prisma: PrismaClient, email: string) {
     });
     return { id: user.id, username: user.email, token };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AccountError(`a user with e-mail ${email} already exists`);
+    if (isUniqueViolation(error)) throw new CredentialError(`a user with e-mail ${email} already exists`);
     throw error;
   }
 }
@@ -47,7 +60,7 @@ export async function listUsers(prisma: PrismaClient) {
 
 async function userIdOf(prisma: PrismaClient, email: string): Promise<string> {
   const user = await prisma.shortenerUser.findUnique({ where: { email: validEmail(email) } });
-  if (!user) throw new AccountError(`no user with e-mail ${email}`);
+  if (!user) throw new CredentialError(`no user with e-mail ${email}`);
   return user.id;
 }
 
@@ -74,6 +87,6 @@ export async function listTokens(prisma: PrismaClient, email?: string) {
 export async function revokeToken(prisma: PrismaClient, which: { token: string } | { id: string }) {
   const where = "token" in which ? { tokenHash: hashToken(which.token) } : { id: which.id };
   const { count } = await prisma.shortenerToken.deleteMany({ where });
-  if (count === 0) throw new AccountError("no such token (already revoked?)");
+  if (count === 0) throw new CredentialError("no such token (already revoked?)");
   return { revoked: true };
 }

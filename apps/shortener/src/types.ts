@@ -1,0 +1,30 @@
+// The shortener's Fastify type declarations: what app.ts decorates the instance with, and what
+// the bearer auth hook (auth.ts) sets on every API request.
+import type { PrismaClient } from "@app/db";
+import type { Registry } from "@app/server/metrics";
+import type { ShortsService } from "./shorts.service.ts";
+import type { VisitLog } from "./visit-log.ts";
+
+/** Who is calling, set by the bearer auth hook on every API request. */
+export interface AuthenticatedUser {
+  id: string;
+  email: string;
+  createdAt: Date;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    prisma: PrismaClient;
+    shorts: ShortsService;
+    visitLog: VisitLog;
+    apiPrefix: string;
+    /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
+    metrics: Registry;
+  }
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user: AuthenticatedUser;
+  }
+}
