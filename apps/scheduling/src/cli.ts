@@ -17,6 +17,7 @@ import {
   createTenant,
   databaseOf,
   listTenants,
+  NEW_DATABASE_NAME,
   rotateLicenseKey,
   setTenantDisabled,
   type TenantSelector,
@@ -40,6 +41,9 @@ const tenantName = z
   .max(255, "--name must be at most 255 characters");
 const tenantId = z.uuid("--id must be a tenant id from tenant:list");
 const databaseUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, "--database-url must be a postgresql:// URL");
+const newDatabaseName = z
+  .string()
+  .regex(NEW_DATABASE_NAME, "--create-database must be 1-63 of a-z, 0-9 and _, not starting with a digit");
 
 /** The flag's value checked by `schema`; `undefined` when absent unless `required`. */
 function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required: true): T;
@@ -194,29 +198,34 @@ const commands: Record<string, Command<SchedulingConfig>> = {
   "tenant:create": {
     summary:
       "Hosted mode: register a tenant's database (checked, migrated) and print its license key (shown once)",
-    usage: "--name <name> --database-url <postgresql://...> [--json]",
+    usage: "--name <name> (--database-url <postgresql://...> | --create-database <name>) [--json]",
     options: {
       name: { type: "string", description: "A unique name for people (1-255 characters)" },
       "database-url": { type: "string", description: "The tenant's own PostgreSQL database" },
+      "create-database": {
+        type: "string",
+        description: "Create the tenant's database, with this name, on the default database's server",
+      },
     },
     prepare(values) {
       const name = flag(tenantName, values, "name", true);
-      const url = flag(databaseUrl, values, "database-url", true);
+      const url = flag(databaseUrl, values, "database-url");
+      const create = flag(newDatabaseName, values, "create-database");
+      if ((url === undefined) === (create === undefined)) {
+        throw new UsageError("give exactly one of --database-url and --create-database");
+      }
       return async (prisma, config) => {
-        const {
-          id,
-          licenseKey,
-          migrationsApplied: applied,
-        } = await createTenant(prisma, {
+        const created = await createTenant(prisma, {
           secret: config.TENANT_SECRET,
           name,
-          databaseUrl: url,
+          database: url !== undefined ? { url } : { create: create! },
           log: (line) => process.stderr.write(`tenant database: ${line}\n`),
         });
+        const { id, licenseKey, migrationsApplied: applied } = created;
         return {
           json: { id, name, licenseKey, migrationsApplied: applied },
           text:
-            `Created tenant ${id} "${name}" on ${databaseOf(url)} (${applied.length} migrations applied). ` +
+            `Created tenant ${id} "${name}" on ${databaseOf(created.databaseUrl)} (${applied.length} migrations applied). ` +
             `License key (shown once): ${licenseKey}`,
         };
       };

@@ -5,8 +5,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { runCliInProcess } from "@app/testing/cli";
-import { createTestDatabase, type TestDatabase } from "@app/testing/database";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { adminQuery, createTestDatabase, type TestDatabase } from "@app/testing/database";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
 import { schedulingCli } from "../src/cli.ts";
 import {
@@ -225,7 +225,7 @@ describe("pnpm scheduling tenant:*", () => {
     });
     const bad: [string[], string][] = [
       [["tenant:create", "--database-url", second.url], "--name is required"],
-      [["tenant:create", "--name", "x"], "--database-url is required"],
+      [["tenant:create", "--name", "x"], "give exactly one of --database-url and --create-database"],
       [
         ["tenant:create", "--name", "x", "--database-url", "mysql://db"],
         "--database-url must be a postgresql:// URL",
@@ -243,6 +243,46 @@ describe("pnpm scheduling tenant:*", () => {
     const unknown = await cli("tenant:disable", "--name", "Nobody");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("No such tenant");
+  });
+
+  it("tenant:create --create-database makes the tenant's database on the default database's server", async () => {
+    const name = `tenant_${randomBytes(4).toString("hex")}`;
+    const result = await cli("tenant:create", "--name", `Made ${name}`, "--create-database", name, "--json");
+    expect(result.code, result.stderr).toBe(0);
+    const created = JSON.parse(result.stdout);
+    const tenantUrl = new URL(t.databaseUrl);
+    tenantUrl.pathname = `/${name}`;
+    const db = createPrisma(tenantUrl.toString(), { poolMax: 1 });
+    try {
+      const user = await createUser(db);
+      const answer = await me(user.apiKey, created.licenseKey);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json().user.email).toBe(user.user.email);
+      const again = await cli("tenant:create", "--name", "Again", "--create-database", name);
+      expect(again).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`A database named ${name} already exists`),
+      });
+      const both = await cli(
+        "tenant:create",
+        "--name",
+        "Both",
+        "--create-database",
+        "x",
+        "--database-url",
+        empty.url,
+      );
+      expect(both).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("exactly one of --database-url and --create-database"),
+      });
+      const bad = await cli("tenant:create", "--name", "Bad", "--create-database", 'x"; DROP');
+      expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--create-database must be") });
+    } finally {
+      await db.$disconnect();
+      await t.prisma.tenant.deleteMany({ where: { id: created.id } });
+      await adminQuery(inject("databaseServerUrl"), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    }
   });
 });
 

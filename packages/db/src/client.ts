@@ -115,6 +115,11 @@ export function dedicatedConnection(prisma: PrismaClient): pg.Client {
   return new pg.Client({ connectionString, connectionTimeoutMillis });
 }
 
+/** The URL this client connects with (its password included: never log it). */
+export function connectionUrlOf(prisma: PrismaClient): string {
+  return poolOf(prisma).options.connectionString!;
+}
+
 /** How the client's connection pool is used right now (for metrics). */
 export function poolStats(prisma: PrismaClient): PoolStats | undefined {
   const pool = pools.get(prisma);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -14,7 +14,10 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** Database created inside the cluster on first start. */
   database?: string;
-  /** 0 picks a free port. */
+  /**
+   * 0 (the default): the port recorded next to the cluster (`<dataDir>.port`), or on its first
+   * start a free one, then recorded, so the server's address stays the same across restarts.
+   */
   port?: number;
   log?: (line: string) => void;
 }
@@ -47,6 +50,40 @@ function runningServerPort(dataDir: string): number | undefined {
     rmSync(pidFile);
     return undefined;
   }
+}
+
+/** Whether something already listens on this port of 127.0.0.1. */
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(true));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(false)));
+  });
+}
+
+/**
+ * The cluster's own port, kept in `<dataDir>.port` from its first start on: a URL made of it
+ * (a hosted-mode tenant's, a tool's) keeps working after a restart. Taken by another program:
+ * a clear error rather than a silent move.
+ */
+async function recordedPort(dataDir: string): Promise<number> {
+  const file = `${dataDir}.port`;
+  if (existsSync(file)) {
+    const port = Number(readFileSync(file, "utf8").trim());
+    if (Number.isInteger(port) && port > 0 && port < 65_536) {
+      if (await portInUse(port)) {
+        throw new Error(
+          `The embedded PostgreSQL's port ${port} (kept in ${file}) is in use by another program: ` +
+            `stop it, or delete ${file} to move the database to a free port.`,
+        );
+      }
+      return port;
+    }
+  }
+  const port = await freePort();
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${port}\n`);
+  return port;
 }
 
 /**
@@ -111,7 +148,7 @@ export async function startEmbeddedPostgres({
     // Not ours to stop: the process that started it will.
     return { url: urlFor(runningPort, database), stop: async () => {} };
   }
-  const listenPort = port || (await freePort());
+  const listenPort = port || (await recordedPort(dataDir));
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {

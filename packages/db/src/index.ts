@@ -2,6 +2,7 @@ export { ChangeNotifiedCache, type ChangeNotifiedCacheOptions } from "./change-n
 export {
   CONNECT_TIMEOUT_MS,
   connectionSettings,
+  connectionUrlOf,
   createPrisma,
   databaseAddress,
   dedicatedConnection,

@@ -35,7 +35,9 @@ it("starts, migrates, shares and restarts an embedded PostgreSQL when no URL is 
     await query(first.url, "SELECT 1"); // still up: only its starter stops it
 
     await first.close();
+    // Restarted, it listens where it did: a URL someone kept (a hosted-mode tenant's) still works.
     const again = await openDatabase({ dataDir });
+    expect(again.url).toBe(first.url);
     expect((await query(again.url, 'SELECT count(*)::int AS n FROM "_prisma_migrations"'))[0].n).toBe(
       migrated[0].n,
     );

@@ -2,7 +2,15 @@
 // register a tenant's database (checked, migrated, never the default's nor another tenant's),
 // list, disable, enable, rotate the license key. Keys are shown once and stored as SHA-256;
 // database URLs are sealed with TENANT_SECRET (secrets.ts).
-import { createPrisma, databaseAddress, isUniqueViolation, migrate, type PrismaClient } from "@app/db";
+import {
+  connectionUrlOf,
+  createPrisma,
+  databaseAddress,
+  dedicatedConnection,
+  isUniqueViolation,
+  migrate,
+  type PrismaClient,
+} from "@app/db";
 import {
   databaseUrlKey,
   generateLicenseKey,
@@ -90,20 +98,57 @@ async function refuseSharedDatabase(prisma: PrismaClient, key: Buffer, url: stri
   }
 }
 
-/** Registers a tenant on its own database, migrated first; returns its license key, the only time it exists. */
+/** A database name `--create-database` accepts: a plain identifier, nothing to quote. */
+export const NEW_DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Creates a database for a tenant on the default database's own server (the embedded one, or
+ * DATABASE_URL's), and returns its URL: the default one's, with this database's name. The
+ * server's user must be allowed to create databases.
+ */
+export async function createTenantDatabase(prisma: PrismaClient, name: string): Promise<string> {
+  if (!NEW_DATABASE_NAME.test(name))
+    throw new TenantError(`Not a database name for --create-database: ${name}`);
+  const client = dedicatedConnection(prisma);
+  try {
+    await client.connect();
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (rowCount) throw new TenantError(`A database named ${name} already exists on that server`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    if (error instanceof TenantError) throw error;
+    throw new TenantError(`Could not create the database ${name}: ${(error as Error).message}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const url = new URL(connectionUrlOf(prisma));
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Registers a tenant on its own database (an existing one by URL, or one it creates on the
+ * default database's server), migrated first; returns its license key, the only time it exists.
+ */
 export async function createTenant(
   prisma: PrismaClient,
   {
     secret,
     name,
-    databaseUrl,
+    database,
     log,
-  }: { secret: string | undefined; name: string; databaseUrl: string; log: (line: string) => void },
+  }: {
+    secret: string | undefined;
+    name: string;
+    database: { url: string } | { create: string };
+    log: (line: string) => void;
+  },
 ) {
   const key = tenantUrlKey(secret);
   if (await prisma.tenant.findUnique({ where: { name }, select: { id: true } })) {
     throw new TenantError(`A tenant named ${name} already exists`);
   }
+  const databaseUrl = "url" in database ? database.url : await createTenantDatabase(prisma, database.create);
   // Reachable and at this build's schema before anyone gets a key for it.
   const { applied } = await migrate(databaseUrl, { log }).catch((error: unknown) => {
     throw new TenantError(`The tenant's database cannot be used: ${(error as Error).message}`);
@@ -118,7 +163,7 @@ export async function createTenant(
     .catch((error: unknown) => {
       throw isUniqueViolation(error) ? new TenantError(`A tenant named ${name} already exists`) : error;
     });
-  return { id, name, licenseKey, migrationsApplied: applied };
+  return { id, name, licenseKey, migrationsApplied: applied, databaseUrl };
 }
 
 /** The tenants, oldest first: never a key or a database URL. */
