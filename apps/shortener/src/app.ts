@@ -14,29 +14,19 @@ import {
   requestId,
 } from "@app/server/http";
 import { createRegistry, instrumentRequests } from "@app/server/metrics";
-import { tidyComponents } from "@app/server/openapi";
-import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
-import { clientErrorBody, registerErrorHandler, sendErrorFor } from "./error-handler.ts";
+import errorHandler, { clientErrorBody, sendErrorFor } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
-import { visitLogMetrics } from "./metrics.ts";
-import { markPlainTextResponses } from "./openapi.ts";
+import openApi from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
-import { ShortsService } from "./shorts.service.ts";
-import { createTargetCache } from "./target-cache.ts";
+import shortsPlugin from "./shorts.service.ts";
 import "./types.ts";
-import { VisitLog } from "./visit-log.ts";
+import visitLogPlugin from "./visit-log.ts";
 
 export interface BuildAppOptions {
   config: ShortenerConfig;
@@ -65,7 +55,6 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   } satisfies FastifyHttpOptions<Server>).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
   echoRequestIds(app);
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");
@@ -74,66 +63,23 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   const methods = methodGuard(app);
 
   // External plugins.
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: "3.0.3",
-      info: {
-        title: "URL Shortening Service API",
-        version: "1.0.0",
-        description:
-          "Shorts (short URLs), their access logs and the current user. API paths are under " +
-          `${config.SHORTENER_API_PREFIX}; the public redirect is GET /{name} at the root.`,
-      },
-      servers: [{ url: config.SHORT_BASE_URL }],
-      components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } } },
-      tags: [
-        { name: "user", description: "The current user" },
-        { name: "shorts", description: "Short links and their access logs" },
-        { name: "redirect", description: "The public short URLs" },
-        { name: "operations", description: "Health and readiness" },
-      ],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: (input) => tidyComponents(markPlainTextResponses(jsonSchemaTransformObject(input))),
-  });
+  await app.register(openApi, { config });
 
   // App services.
   const metrics = createRegistry(SERVICE, prisma);
   instrumentRequests(app, metrics);
-  const visitLog: VisitLog = new VisitLog(prisma, {
-    observer: visitLogMetrics(metrics, () => visitLog.depth),
-  });
   app.decorate("metrics", metrics);
   app.decorate("prisma", prisma);
   app.decorate("apiPrefix", config.SHORTENER_API_PREFIX);
-  app.decorate("visitLog", visitLog);
-  const targets = createTargetCache(prisma, {
-    onOutage: (err) =>
-      app.log.warn(
-        { err },
-        "redirect cache: invalidation channel lost; serving from the database until it is back",
-      ),
-    onRecovery: () => app.log.info("redirect cache: invalidation channel back; serving from the cache again"),
+  await app.register(errorHandler);
+  // The stop line, then the visit log: onClose hooks run last-added first, so the line counts
+  // the visits the drain stores.
+  logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
+  await app.register(visitLogPlugin);
+  await app.register(shortsPlugin, {
+    shortBaseUrl: config.SHORT_BASE_URL,
+    reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],
   });
-  app.addHook("onReady", () => targets.start());
-  app.addHook("onClose", () => targets.stop());
-  app.decorate(
-    "shorts",
-    new ShortsService(prisma, {
-      shortBaseUrl: config.SHORT_BASE_URL,
-      reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],
-      targets,
-    }),
-  );
-  // The stop line counts the visits the drain below stores (onClose hooks run last-added first).
-  let storedBeforeClose = 0;
-  app.addHook("preClose", (done) => {
-    storedBeforeClose = visitLog.written;
-    done();
-  });
-  logShutdown(app, SERVICE, () => [`${visitLog.written - storedBeforeClose} visits stored while stopping`]);
-  // Requests still in flight finish first; this catches any visit write still queued.
-  app.addHook("onClose", () => visitLog.drain());
 
   // Routes.
   app.get(

@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
 import type { ClientErrorBody } from "@app/server/http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { HttpError, MethodNotAllowed } from "./errors.ts";
 
@@ -79,7 +80,9 @@ export function sendErrorFor(
 }
 
 /** The shortener's one error handler, and its answer to an unknown path. */
-export function registerErrorHandler(app: FastifyInstance): void {
+async function errorHandlerPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler(sendErrorFor);
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, "Not Found"));
 }
+
+export default fp(errorHandlerPlugin, { name: "error-handler", fastify: "5.x" });

@@ -1,8 +1,10 @@
 import { isUniqueViolation, type PrismaClient } from "@app/db";
 import { type ListQuery, SHORT_ID_PATTERN, type Short, type ShortLog } from "@app/schemas/shortener";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, NotFound } from "./errors.ts";
-import { SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
+import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
@@ -14,7 +16,7 @@ interface ShortRow {
   createdAt: Date;
 }
 
-interface ShortsServiceOptions {
+export interface ShortsServiceOptions {
   shortBaseUrl: string;
   /** First path segments the service serves itself: never usable as names. */
   reservedNames: Iterable<string>;
@@ -154,3 +156,23 @@ function validId(id: string): string {
   if (!SHORT_ID_PATTERN.test(id)) throw new NotFound();
   return id;
 }
+
+/** The app's `shorts` service, with the redirect's target cache (listening from ready to close). */
+async function shortsPlugin(
+  app: FastifyInstance,
+  options: Omit<ShortsServiceOptions, "targets">,
+): Promise<void> {
+  const targets = createTargetCache(app.prisma, {
+    onOutage: (err) =>
+      app.log.warn(
+        { err },
+        "redirect cache: invalidation channel lost; serving from the database until it is back",
+      ),
+    onRecovery: () => app.log.info("redirect cache: invalidation channel back; serving from the cache again"),
+  });
+  app.addHook("onReady", () => targets.start());
+  app.addHook("onClose", () => targets.stop());
+  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets }));
+}
+
+export default fp(shortsPlugin, { name: "shorts", fastify: "5.x", decorators: { fastify: ["prisma"] } });

@@ -1,4 +1,7 @@
 import { type PrismaClient, poolOf } from "@app/db";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { visitLogMetrics } from "./metrics.ts";
 
 export interface Visit {
   shortId: string;
@@ -50,6 +53,13 @@ export class VisitLog {
   private inFlightVisits = 0;
   /** Visits whose rows are committed, since start. */
   written = 0;
+  /** `written` when the service began to stop (for the stop line); undefined until then. */
+  writtenAtStop: number | undefined;
+
+  /** Visits stored since the service began to stop: those it drained. */
+  get storedWhileStopping(): number {
+    return this.writtenAtStop === undefined ? 0 : this.written - this.writtenAtStop;
+  }
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly observer: VisitLogObserver | undefined;
@@ -130,3 +140,25 @@ const INSERT_VISITS = `INSERT INTO "shortener"."short_logs" ("short_id", "ip_add
 function isForeignKeyViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "23503";
 }
+
+/**
+ * The app's `visitLog`, with its metrics; as the service stops, in-flight requests finish first
+ * (their visits join the queue), then the queue is drained before the pool closes.
+ */
+async function visitLogPlugin(app: FastifyInstance): Promise<void> {
+  const visitLog: VisitLog = new VisitLog(app.prisma, {
+    observer: visitLogMetrics(app.metrics, () => visitLog.depth),
+  });
+  app.decorate("visitLog", visitLog);
+  app.addHook("preClose", (done) => {
+    visitLog.writtenAtStop = visitLog.written;
+    done();
+  });
+  app.addHook("onClose", () => visitLog.drain());
+}
+
+export default fp(visitLogPlugin, {
+  name: "visit-log",
+  fastify: "5.x",
+  decorators: { fastify: ["prisma", "metrics"] },
+});
