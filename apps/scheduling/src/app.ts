@@ -89,6 +89,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     redis,
     redisUrl: config.REDIS_URL,
+    redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
   });
 
   // Routes

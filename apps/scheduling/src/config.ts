@@ -35,6 +35,14 @@ const configSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional()
     .describe("Redis for rate-limit counters shared by several instances. Unset: counted in memory."),
+  RATE_LIMIT_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, "must be 1-64 letters, digits, '_', '.', ':' or '-'")
+    .default("scheduling-rate-limit:")
+    .describe(
+      "Prefix of the rate-limit counters' Redis keys: the instances of one deployment share it; " +
+        "deployments sharing one Redis need one each.",
+    ),
   SCHEDULING_METRICS_PORT: optionalPort(
     "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
   ),

@@ -19,9 +19,14 @@ export interface RateLimitOptions {
   redis?: Redis | undefined;
   /** Without `redis`: the plugin opens its own client to this URL and closes it with the app. */
   redisUrl?: string | undefined;
+  /** The prefix of the counters' Redis keys (RATE_LIMIT_REDIS_PREFIX). */
+  redisPrefix: string;
 }
 
-async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, redisUrl }: RateLimitOptions) {
+async function rateLimitPlugin(
+  app: FastifyInstance,
+  { max, windowMs, redis, redisUrl, redisPrefix }: RateLimitOptions,
+) {
   let store = redis;
   if (!store && redisUrl) {
     // Fail fast: a Redis that is down or frozen must not slow requests (the limiter then lets
@@ -75,7 +80,7 @@ async function rateLimitPlugin(app: FastifyInstance, { max, windowMs, redis, red
       return request.tenantId === null ? user : `tenant:${request.tenantId}:${user}`;
     },
     allowList: (request) => !request.auth,
-    ...(store ? { redis: store, nameSpace: "scheduling-rate-limit:" } : {}),
+    ...(store ? { redis: store, nameSpace: redisPrefix } : {}),
     // A Redis outage must not take the API down with it; requests pass uncounted meanwhile.
     skipOnError: true,
     errorResponseBuilder: () => new TooManyRequests("Rate limit exceeded"),

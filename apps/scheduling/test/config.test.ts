@@ -10,6 +10,7 @@ describe("loadConfig", () => {
       APIKEY_PREFIX: "cal_",
       RATE_LIMIT_MAX: 30,
       RATE_LIMIT_WINDOW_MS: 60_000,
+      RATE_LIMIT_REDIS_PREFIX: "scheduling-rate-limit:",
       LOG_LEVEL: "info",
       TRUST_PROXY: false,
       REQUEST_TIMEOUT_MS: 10_000,

@@ -1,4 +1,5 @@
 // Shared by every scheduling test file: one migrated database per file, the real app on it.
+import { randomBytes } from "node:crypto";
 import { createPrisma, type PrismaClient, type User } from "@app/db";
 import { conformance, formatViolation } from "@app/testing/conformance";
 import { createTestDatabase, secretScan, type TestDatabase } from "@app/testing/database";
@@ -7,12 +8,15 @@ import { type BuildAppOptions, buildApp, type SchedulingApp } from "../src/app.t
 import { loadConfig, type SchedulingConfig } from "../src/config.ts";
 import { issueApiKey } from "../src/credentials.ts";
 
+/** This file's own rate-limit counters in a shared Redis: two suites at once never share a budget. */
+export const REDIS_PREFIX = `test-${process.pid}-${randomBytes(4).toString("hex")}:`;
+
 /**
  * The config tests run with: the defaults, a budget high enough that only the rate-limit
  * tests ever reach it, and the given overrides. Never reads the environment.
  */
 export function testConfig(overrides: Partial<SchedulingConfig> = {}): SchedulingConfig {
-  return { ...loadConfig({}), RATE_LIMIT_MAX: 100_000, ...overrides };
+  return { ...loadConfig({}), RATE_LIMIT_MAX: 100_000, RATE_LIMIT_REDIS_PREFIX: REDIS_PREFIX, ...overrides };
 }
 
 export interface TestApp {

@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { issueApiKey } from "../src/credentials.ts";
-import { createUser, setupApp, withKey } from "./helpers.ts";
+import { createUser, REDIS_PREFIX, setupApp, withKey } from "./helpers.ts";
 
 const MAX = 3;
 
@@ -13,7 +13,7 @@ const MAX = 3;
 async function clearCounters(redisUrl: string): Promise<void> {
   const redis = new Redis(redisUrl);
   try {
-    const keys = await redis.keys("scheduling-rate-limit:*");
+    const keys = await redis.keys(`${REDIS_PREFIX}*`);
     if (keys.length > 0) await redis.del(...keys);
   } finally {
     redis.disconnect();
