@@ -74,7 +74,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   logShutdown(app, SERVICE);
   echoRequestIds(app);
   const methods = methodGuard(app);
-  await app.register(openApi);
+  await app.register(openApi, { hostedMode: config.HOSTED_MODE });
 
   // App services
   app.decorate("prisma", prisma);

@@ -7,6 +7,7 @@ import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import type { SchedulingConfig } from "./config.ts";
 import { resources } from "./resources/index.ts";
 
 /**
@@ -23,7 +24,9 @@ export const API_TAGS = [
   },
 ];
 
-async function openApiPlugin(app: FastifyInstance) {
+type HostedMode = SchedulingConfig["HOSTED_MODE"];
+
+async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode: HostedMode }) {
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -32,8 +35,13 @@ async function openApiPlugin(app: FastifyInstance) {
         description:
           "A self-hosted, wire-compatible replacement for the cal.com public API v1. Every operation " +
           "except the meta ones needs `?apiKey=<key>`; `/v1/...` is served as `/api/v1/...`. " +
-          "Experimental hosted mode (off unless the server enables it): `?key=<license key>` runs the " +
-          "request on the license holder's own database, where the apiKey is then checked.",
+          (hostedMode === "off"
+            ? "This document describes this server as configured: hosted mode is off here, so no " +
+              "operation takes a `key` parameter."
+            : "Hosted mode is " +
+              (hostedMode === "required" ? "required" : "on") +
+              " here: `?key=<license key>` runs the request on the license holder's own database, " +
+              "where the apiKey is then checked."),
         version: "1.0.0",
       },
       components: { securitySchemes: { ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" } } },
@@ -42,7 +50,7 @@ async function openApiPlugin(app: FastifyInstance) {
     },
     transform: jsonSchemaTransform,
     transformObject: (input) =>
-      documentBodyErrors(documentHostedMode(tidyComponents(jsonSchemaTransformObject(input)))),
+      documentBodyErrors(documentHostedMode(tidyComponents(jsonSchemaTransformObject(input)), hostedMode)),
   });
 }
 
@@ -78,6 +86,7 @@ const apiErrorContent = () => ({
 
 interface DocumentedOperation {
   security?: unknown[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { nullable?: boolean } }> };
   responses?: Record<string, DocumentedResponse>;
 }
@@ -92,9 +101,19 @@ function operationsOf(document: object): DocumentedOperation[] {
  * The auth hook treats `key` the same way on every authenticated route, so the document says so
  * in one place rather than in every route's schema: 400, 401 and 503 gain what `key` adds.
  */
-function documentHostedMode<T extends object>(document: T): T {
+function documentHostedMode<T extends object>(document: T, mode: HostedMode): T {
   for (const operation of operationsOf(document)) {
     if (!operation.security?.length || !operation.responses) continue;
+    // The served document describes the running server: with hosted mode off it takes no `key`
+    // (one is refused, 400, as any unknown parameter is); with `required`, every such operation needs one.
+    const key = operation.parameters?.find(
+      (parameter) => parameter.in === "query" && parameter.name === "key",
+    );
+    if (mode === "off") {
+      operation.parameters = operation.parameters?.filter((parameter) => parameter !== key);
+      continue;
+    }
+    if (key && mode === "required") key.required = true;
     for (const [status, text] of Object.entries(HOSTED_MODE_ERRORS)) {
       const response = operation.responses[status];
       if (!response) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renderOpenApi } from "../src/openapi.ts";
 import { OPENAPI_FILE } from "../src/openapi-sync.ts";
 import { setupApp } from "./helpers.ts";
+import { newTenantSecret } from "./hosted-helpers.ts";
 
 const t = setupApp();
 
@@ -33,26 +34,38 @@ describe("OpenAPI document", () => {
     }
   });
 
-  it("documents hosted mode's `key` parameter and what it adds to 400, 401 and 503 on every authenticated operation", async () => {
+  it("served with hosted mode off (the default, and the committed document), declares no `key` anywhere", async () => {
     const served = (await t.app.inject({ url: "/docs" })).json();
+    expect(JSON.stringify(served.paths)).not.toMatch(/"name":"key"/);
+    expect(served.info.description).toMatch(/hosted mode is off here/);
+  });
+});
+
+type Operations = Record<
+  string,
+  Record<
+    string,
+    {
+      security?: unknown[];
+      parameters?: { name: string; in: string; required?: boolean }[];
+      responses: Record<string, { description: string }>;
+    }
+  >
+>;
+
+describe.each(["on", "required"] as const)("OpenAPI document served with HOSTED_MODE=%s", (mode) => {
+  const hosted = setupApp({ HOSTED_MODE: mode, TENANT_SECRET: newTenantSecret() });
+
+  it("declares `key` on every authenticated operation (required when the server requires it), and what it adds to 400, 401 and 503", async () => {
+    const served = (await hosted.app.inject({ url: "/docs" })).json();
     let checked = 0;
-    for (const operations of Object.values(
-      served.paths as Record<
-        string,
-        Record<
-          string,
-          {
-            security?: unknown[];
-            parameters?: { name: string; in: string }[];
-            responses: Record<string, { description: string }>;
-          }
-        >
-      >,
-    )) {
+    for (const operations of Object.values(served.paths as Operations)) {
       for (const operation of Object.values(operations)) {
         if (!operation.security?.length) continue;
         checked++;
-        expect(operation.parameters).toContainEqual(expect.objectContaining({ name: "key", in: "query" }));
+        expect(operation.parameters).toContainEqual(
+          expect.objectContaining({ name: "key", in: "query", required: mode === "required" }),
+        );
         expect(operation.responses["400"]?.description).toMatch(/`key` parameter while hosted mode is off/);
         expect(operation.responses["401"]?.description).toMatch(/license key/);
         expect(operation.responses["503"]?.description).toMatch(/tenant's database/);

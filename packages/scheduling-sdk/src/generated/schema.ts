@@ -1697,8 +1697,6 @@ export interface operations {
     listAttendees: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -1725,7 +1723,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1734,7 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1761,22 +1759,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addAttendee: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -1802,7 +1789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1811,7 +1798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1874,22 +1861,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getAttendeeById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -1913,7 +1889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1922,7 +1898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1958,22 +1934,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeAttendeeById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -1995,7 +1960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2004,7 +1969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2049,22 +2014,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editAttendeeById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2092,7 +2046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2101,7 +2055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2164,22 +2118,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listAvailabilities: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -2206,7 +2149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2215,7 +2158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2242,22 +2185,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addAvailability: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2283,7 +2215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2292,7 +2224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2355,22 +2287,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getAvailabilityById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2394,7 +2315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2403,7 +2324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2439,22 +2360,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeAvailabilityById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2476,7 +2386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2485,7 +2395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2530,22 +2440,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editAvailabilityById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2573,7 +2472,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2582,7 +2481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2645,22 +2544,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listBookingReferences: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -2687,7 +2575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2696,7 +2584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2723,22 +2611,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addBookingReference: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2764,7 +2641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2773,7 +2650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2836,22 +2713,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getBookingReferenceById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2875,7 +2741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2884,7 +2750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2920,22 +2786,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeBookingReferenceById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -2957,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2966,7 +2821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3011,22 +2866,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editBookingReferenceById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3054,7 +2898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3063,7 +2907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3126,22 +2970,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listBookings: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -3180,7 +3013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3189,7 +3022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3216,22 +3049,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addBooking: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3254,7 +3076,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCreated"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3263,7 +3085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3317,22 +3139,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getBookingById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description `team` adds eventType {title, slug, team} */
@@ -3358,7 +3169,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3367,7 +3178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3403,22 +3214,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeBookingById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description Why (default "Not Provided") */
@@ -3453,7 +3253,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCancelled"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3462,7 +3262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3516,22 +3316,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editBookingById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3559,7 +3348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3568,7 +3357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3631,22 +3420,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     cancelBookingById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description Why (default "Not Provided") */
@@ -3681,7 +3459,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCancelled"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3690,7 +3468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3744,22 +3522,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listCustomInputs: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -3786,7 +3553,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3795,7 +3562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3822,22 +3589,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addCustomInput: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3863,7 +3619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3872,7 +3628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,22 +3691,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getCustomInputById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -3974,7 +3719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4019,22 +3764,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeCustomInputById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4056,7 +3790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +3799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4110,22 +3844,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editCustomInputById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4153,7 +3876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,7 +3885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4225,22 +3948,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listDestinationCalendars: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -4267,7 +3979,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4276,7 +3988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4303,22 +4015,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addDestinationCalendar: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4344,7 +4045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4353,7 +4054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4416,22 +4117,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getDestinationCalendarById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4455,7 +4145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4464,7 +4154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4500,22 +4190,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeDestinationCalendarById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4537,7 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4546,7 +4225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4591,22 +4270,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editDestinationCalendarById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4634,7 +4302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,7 +4311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4706,22 +4374,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listEventReferences: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -4748,7 +4405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4757,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,22 +4441,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addEventReference: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4825,7 +4471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4834,7 +4480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,22 +4543,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getEventReferenceById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -4936,7 +4571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4945,7 +4580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4981,22 +4616,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeEventReferenceById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5018,7 +4642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5027,7 +4651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5072,22 +4696,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editEventReferenceById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5115,7 +4728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5124,7 +4737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5187,22 +4800,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listEventTypes: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -5231,7 +4833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +4842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5267,22 +4869,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addEventType: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5308,7 +4899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5317,7 +4908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5380,22 +4971,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getEventTypeById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5419,7 +4999,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5428,7 +5008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5464,22 +5044,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeEventTypeById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5501,7 +5070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5510,7 +5079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5555,22 +5124,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editEventTypeById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5598,7 +5156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5607,7 +5165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5670,22 +5228,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getMe: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5706,7 +5253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An unknown query key, or a repeated one; or a `key` parameter while hosted mode is off */
+            /** @description An unknown query key, or a repeated one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5715,7 +5262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5742,22 +5289,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listMemberships: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -5786,7 +5322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5795,7 +5331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5822,22 +5358,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addMembership: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5863,7 +5388,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5872,7 +5397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5935,22 +5460,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getMembershipById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -5974,7 +5488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5983,7 +5497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6019,22 +5533,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeMembershipById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6056,7 +5559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6065,7 +5568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6110,22 +5613,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editMembershipById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6153,7 +5645,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6162,7 +5654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6225,22 +5717,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listPayments: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -6267,7 +5748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6276,7 +5757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,22 +5784,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getPaymentById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6342,7 +5812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6351,7 +5821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6387,22 +5857,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listSchedules: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -6429,7 +5888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6438,7 +5897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6465,22 +5924,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addSchedule: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6506,7 +5954,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6515,7 +5963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6578,22 +6026,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getScheduleById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6617,7 +6054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6626,7 +6063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6662,22 +6099,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeScheduleById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6699,7 +6125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6708,7 +6134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6753,22 +6179,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editScheduleById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6796,7 +6211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6805,7 +6220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,22 +6283,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listSelectedCalendars: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -6910,7 +6314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6919,7 +6323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6946,22 +6350,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addSelectedCalendar: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -6987,7 +6380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6996,7 +6389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7059,22 +6452,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getSelectedCalendarById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7098,7 +6480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7107,7 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7143,22 +6525,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeSelectedCalendarById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7180,7 +6551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7189,7 +6560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7234,22 +6605,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editSelectedCalendarById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7277,7 +6637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7286,7 +6646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7349,22 +6709,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getSlots: {
         parameters: {
             query: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description Start of the range (YYYY-MM-DD or ISO 8601) */
@@ -7399,7 +6748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Slots"];
                 };
             };
-            /** @description A missing or invalid value, or a range over 93 days; or a `key` parameter while hosted mode is off */
+            /** @description A missing or invalid value, or a range over 93 days */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7408,7 +6757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7435,22 +6784,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listTeams: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -7477,7 +6815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7486,7 +6824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7513,22 +6851,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addTeam: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7554,7 +6881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7563,7 +6890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7626,22 +6953,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getTeamById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7665,7 +6981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7674,7 +6990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7710,22 +7026,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeTeamById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7747,7 +7052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7756,7 +7061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7801,22 +7106,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editTeamById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -7844,7 +7138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7853,7 +7147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7916,22 +7210,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     listUsers: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description 1-based page number */
@@ -7960,7 +7243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7969,7 +7252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7996,22 +7279,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     addUser: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -8037,7 +7309,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8046,7 +7318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8109,22 +7381,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     getUserById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -8148,7 +7409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8157,7 +7418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8193,22 +7454,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     removeUserById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -8230,7 +7480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiMessage"];
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8239,7 +7489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8284,22 +7534,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
         };
     };
     editUserById: {
         parameters: {
             query?: {
-                /** @description Hosted mode (experimental, when the server enables it): your license key; the request then runs on your own database and `apiKey` is checked there. Refused (400) when hosted mode is off. */
-                key?: string;
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
@@ -8327,7 +7566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid id, query or body; `issues` names each bad field; or a `key` parameter while hosted mode is off */
+            /** @description Invalid id, query or body; `issues` names each bad field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8336,7 +7575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired; in hosted mode also a license key (`key`) that is unknown or whose tenant is disabled, or none where the server requires one */
+            /** @description No apiKey, or one that is unknown or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8392,15 +7631,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description The database is unavailable (in hosted mode: the tenant's database, or every tenant connection in use); retry shortly */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
