@@ -106,6 +106,19 @@ describe("path ids", () => {
 });
 
 describe("numbers in queries", () => {
+  it("dateFrom and dateTo: the document and the server agree, the empty value included", async () => {
+    for (const name of ["dateFrom", "dateTo"]) {
+      const { schema } = parameter("/api/v1/bookings", name);
+      for (const value of ["", "2027-01-04", "2027-01-04T09:00:00Z"]) {
+        const response = await t.app.inject({
+          url: withKey(`/api/v1/bookings?${name}=${encodeURIComponent(value)}`, apiKey),
+        });
+        const where = `${name}=${JSON.stringify(value)}: ${response.body}`;
+        expect(response.statusCode, where).toBe(admits(schema, value) ? 200 : 400);
+      }
+    }
+  });
+
   it("page and take: the pattern states the bounds the server applies", async () => {
     for (const name of ["page", "take"]) {
       const { schema } = parameter("/api/v1/teams", name);
@@ -221,6 +234,15 @@ const cases: BodyCase[] = [
     body: (username) => ({ username }),
     values: ["", "   ", "a\u0000", `renamed-${process.pid}`],
     field: "username",
+  },
+  {
+    rule: "an e-mail's domain labels neither start nor end with '-' (format, pattern)",
+    method: "PATCH",
+    url: () => `/api/v1/users/${userId}`,
+    schema: () => property("SchedulingUserEdit", "email"),
+    body: (email) => ({ email }),
+    values: ["a@b-.com", "a@-b.com", "a@b.c", "a@@b.com", `e-${process.pid}@sub-domain.example.com`],
+    field: "email",
   },
   {
     rule: "free text holds no NUL (pattern)",

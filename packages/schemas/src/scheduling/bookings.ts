@@ -35,6 +35,7 @@ const DATE_STRING = "Any date JavaScript's Date.parse reads (ISO 8601 recommende
 const dateString = (name: string) =>
   z
     .string()
+    .min(1, `${name}: Invalid ISO Date`)
     .refine((value) => !Number.isNaN(Date.parse(value)), `${name}: Invalid ISO Date`)
     .transform((value) => new Date(value))
     .refine(
