@@ -125,6 +125,15 @@ describe("shorts", () => {
     expect(res.json().url).toBe("https://xn--bcher-kva.example/stra%C3%9Fe");
   });
 
+  it("refuses a target whose normalized form is no URI (nothing stored), and stores only URIs", async () => {
+    const user = await newUser(ctx.prisma);
+    for (const url of ["HtTPs://;S}êwr", "https://exa{mple.com/", "https://example.com/a|b"]) {
+      const res = await postShort(ctx.app, user, { url });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+    }
+    expect(await ctx.prisma.short.count({ where: { userId: user.id } })).toBe(0);
+  });
+
   it("lists only the caller's shorts, newest first, with optional paging", async () => {
     const user = await newUser(ctx.prisma);
     const other = await newUser(ctx.prisma);

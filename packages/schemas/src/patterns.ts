@@ -1,6 +1,7 @@
 // Rules written as regular expressions, so that one definition both validates a value and
 // appears as the `pattern` of the OpenAPI documents: the documents say what the servers do.
 // (zod renders `.regex()` as `pattern`; refinements would not show.)
+import { fullFormats } from "ajv-formats/dist/formats.js";
 
 /**
  * The decimal spellings of the whole numbers from `min` (0 or 1) to `max`, as a regular
@@ -45,3 +46,11 @@ export const NOT_BLANK = /^[^\u0000]*[^\s\u0000][^\u0000]*$/;
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
 export const HTTP_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\u0000-\u0020\u007f]+$/;
+
+/**
+ * Whether a value is a URI by the very check a client of the documents applies to `format: uri`
+ * (ajv-formats' full RFC 3986 one): ASCII only, every character where the grammar allows it.
+ * The URL parser alone is more lenient (it would turn `HtTPs://;S}êwr` into a punycode host).
+ */
+const uriFormat = fullFormats.uri as (value: string) => boolean;
+export const isUri = (value: string): boolean => uriFormat(value);

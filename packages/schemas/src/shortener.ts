@@ -1,7 +1,7 @@
 // The URL shortener's wire contract (seed 000 + DESIGN §3): one zod schema per concept,
 // used for validation, TypeScript types, the OpenAPI document and the tests.
 import { z } from "zod";
-import { HTTP_URL } from "./patterns.ts";
+import { HTTP_URL, isUri } from "./patterns.ts";
 import { queryInteger } from "./query.ts";
 
 export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -34,10 +34,16 @@ export const TargetUrl = z
   // non-ASCII path characters are percent-encoded, so the Location header is always valid.
   .transform((value) => parseHttpUrl(value)!.href)
   .refine((href) => href.length <= MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
+  // What the parser let through must still be a URI once normalized: `HtTPs://;S}êwr` would
+  // otherwise be stored as `https://xn--;s}wr-jsa/`, a Location no client can follow.
+  .refine(isUri, NOT_HTTP_URL)
   .describe(
-    "Absolute http(s) URL the short redirects to, at most 2048 characters, without spaces or control characters",
+    "Absolute http(s) URL (or IRI: an internationalized host or path is stored as its URI, punycode " +
+      "and percent-encoded) the short redirects to, at most 2048 characters, without spaces or control " +
+      "characters. Refused too: a value whose normalized form is not a URI (RFC 3986), a rule no " +
+      "JSON Schema keyword states.",
   )
-  .meta({ format: "uri", example: "https://example.com/some/long/path?with=query" });
+  .meta({ example: "https://example.com/some/long/path?with=query" });
 
 export const ShortName = z
   .string()

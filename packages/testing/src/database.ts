@@ -2,6 +2,7 @@
 // that the vitest global setup migrated once, so files run in parallel on one server.
 import { randomBytes } from "node:crypto";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import pg from "pg";
 import { inject } from "vitest";
 
@@ -207,6 +208,7 @@ type JsonSchema = {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  format?: string;
   minimum?: number;
   maximum?: number;
   maxItems?: number;
@@ -216,10 +218,22 @@ type JsonSchema = {
   anyOf?: JsonSchema[];
 };
 
+/** ajv-formats' full check of a `format` (what validators apply); unknown formats admit anything. */
+function formatAdmits(format: string, value: string): boolean {
+  const check = (fullFormats as Record<string, unknown>)[format];
+  if (typeof check === "function") return (check as (value: string) => boolean)(value);
+  if (check instanceof RegExp) return check.test(value);
+  const validate = (check as { validate?: unknown } | undefined)?.validate;
+  if (typeof validate === "function") return (validate as (value: string) => boolean)(value);
+  if (validate instanceof RegExp) return validate.test(value);
+  return true;
+}
+
 /**
  * Whether an OpenAPI document's schema admits `value`, by the keywords that state the rules of
- * single values (type, enum, lengths, pattern, bounds, items, uniqueItems; `$ref` into
- * `components`): what a client, or a fuzzer, reads from the document. Objects are not walked.
+ * single values (type, enum, lengths, pattern, format as ajv-formats checks it, bounds, items,
+ * uniqueItems; `$ref` into `components`): what a client, or a fuzzer, reads from the document.
+ * Objects are not walked.
  */
 export function documentAdmits(
   document: { components?: { schemas?: Record<string, unknown> } },
@@ -240,6 +254,7 @@ export function documentAdmits(
       const length = [...value].length;
       if (schema.minLength !== undefined && length < schema.minLength) return false;
       if (schema.maxLength !== undefined && length > schema.maxLength) return false;
+      if (schema.format && !formatAdmits(schema.format, value)) return false;
       return schema.pattern === undefined || new RegExp(schema.pattern, "u").test(value);
     }
     case "integer":

@@ -1,7 +1,7 @@
 // Building blocks shared by the scheduling resources' schemas. Every value a client sends
 // is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
 import { z } from "zod";
-import { decimalRange, HTTP_URL, NO_NUL, NOT_BLANK } from "../patterns.ts";
+import { decimalRange, HTTP_URL, isUri, NO_NUL, NOT_BLANK } from "../patterns.ts";
 import { queryInteger } from "../query.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
@@ -111,6 +111,7 @@ export const httpUrl = () =>
     .string()
     .max(2048)
     .regex(HTTP_URL, "must be an http(s) URL without spaces or control characters")
+    .refine(isUri, "must be a URI (RFC 3986): ASCII only, e.g. percent-encoded")
     .pipe(z.url({ protocol: /^https?$/ }))
     .meta({ format: "uri" });
 

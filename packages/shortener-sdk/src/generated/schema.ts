@@ -146,8 +146,7 @@ export interface components {
              */
             name?: string;
             /**
-             * Format: uri
-             * @description Absolute http(s) URL the short redirects to, at most 2048 characters, without spaces or control characters
+             * @description Absolute http(s) URL (or IRI: an internationalized host or path is stored as its URI, punycode and percent-encoded) the short redirects to, at most 2048 characters, without spaces or control characters. Refused too: a value whose normalized form is not a URI (RFC 3986), a rule no JSON Schema keyword states.
              * @example https://example.com/some/long/path?with=query
              */
             url: string;
