@@ -106,6 +106,24 @@ describe("path ids", () => {
 });
 
 describe("numbers in queries", () => {
+  it("a booking body names the booker by `responses` or by `name` and `email` (anyOf), as the server requires", async () => {
+    const schema = doc.components!.schemas!.BookingCreate as { anyOf?: unknown };
+    expect(schema.anyOf).toEqual([{ required: ["responses"] }, { required: ["name", "email"] }]);
+    const neither = await t.app.inject({
+      method: "POST",
+      url: withKey("/api/v1/bookings", apiKey),
+      payload: {
+        eventTypeId: 1,
+        start: "2030-01-07T09:00:00Z",
+        timeZone: "UTC",
+        language: "en",
+        metadata: {},
+      },
+    });
+    expect(neither.statusCode, neither.body).toBe(400);
+    expect(neither.json().issues).toContainEqual(expect.objectContaining({ path: "responses" }));
+  });
+
   it("dateFrom and dateTo: the document and the server agree, the empty value included", async () => {
     for (const name of ["dateFrom", "dateTo"]) {
       const { schema } = parameter("/api/v1/bookings", name);

@@ -846,7 +846,7 @@ export interface components {
             timeZone: string;
             /** @description Default: "<event type> between <host> and <booker>" */
             title?: string;
-        };
+        } | unknown | unknown;
         BookingCreated: {
             attendees: ({
                 email: string;

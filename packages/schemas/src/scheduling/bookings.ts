@@ -175,7 +175,9 @@ export const BookingCreateBody = z
       .describe("Accepted; one booking is made, as in v1"),
     noEmail: z.boolean().optional().describe("Accepted; this server sends no e-mail"),
   })
-  .meta({ id: "BookingCreate" });
+  // The booker is named one of two ways (booking-operations.ts refuses a body with neither):
+  // no keyword of the object's own says so, `anyOf` of `required` does.
+  .meta({ id: "BookingCreate", anyOf: [{ required: ["responses"] }, { required: ["name", "email"] }] });
 
 export const BookingListQuery = listQuery({
   attendeeEmail: repeatable(email())
