@@ -214,12 +214,12 @@ const commands: Record<string, Command<SchedulingConfig>> = {
       if ((url === undefined) === (create === undefined)) {
         throw new UsageError("give exactly one of --database-url and --create-database");
       }
-      return async (prisma, config) => {
+      return async (prisma, config, io) => {
         const created = await createTenant(prisma, {
           secret: config.TENANT_SECRET,
           name,
           database: url !== undefined ? { url } : { create: create! },
-          log: (line) => process.stderr.write(`tenant database: ${line}\n`),
+          log: (line) => io.stderr(`tenant database: ${line}`),
         });
         const { id, licenseKey, migrationsApplied: applied } = created;
         return {

@@ -37,7 +37,7 @@ export interface Command<Config> {
   usage: string;
   options: Record<string, OptionSpec>;
   /** Checks the flags (throwing UsageError) and returns the work to do against the database. */
-  prepare(values: OptionValues): (prisma: PrismaClient, config: Config) => Promise<CommandResult>;
+  prepare(values: OptionValues): (prisma: PrismaClient, config: Config, io: CliIo) => Promise<CommandResult>;
 }
 
 export interface CliDefinition<Config> {
@@ -154,7 +154,7 @@ export async function runCli<Config>(
     const log = (line: string) => {
       if (verbose || line.startsWith("applied migration")) io.stderr(line);
     };
-    const result = await withPrisma({ ...cli.database(config), log }, (prisma) => run(prisma, config));
+    const result = await withPrisma({ ...cli.database(config), log }, (prisma) => run(prisma, config, io));
     io.stdout(json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (error) {
