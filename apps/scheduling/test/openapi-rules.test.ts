@@ -1,6 +1,7 @@
 // The document says what the server does: for path ids, numbers in queries and the rules of
 // body fields, the value the served document admits (its pattern, lengths, uniqueItems, type)
 // is exactly the value the server accepts, on samples chosen at each rule's edges.
+import { TIME_ZONES } from "@app/schemas/scheduling";
 import { documentAdmits } from "@app/testing/database";
 import type { OpenAPIV3 } from "openapi-types";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -221,12 +222,26 @@ const cases: BodyCase[] = [
     field: "slug",
   },
   {
-    rule: "a time zone is a tz database name (pattern; the name itself is checked too, as described)",
+    rule: "a time zone is a name of the TimeZone enum, letter case as listed (enum)",
     method: "POST",
     url: () => "/api/v1/teams",
     schema: () => property("TeamCreate", "timeZone"),
     body: (timeZone) => ({ name: "Zoned", timeZone }),
-    values: ["+01:00", "", "Europe/London\u0000", "Europe/ London", "Europe/London", "utc", "Etc/GMT+5"],
+    values: [
+      "+01:00",
+      "",
+      "Europe/London\u0000",
+      "Europe/ London",
+      "Europe/London",
+      "europe/london",
+      "utc",
+      "UTC",
+      "Etc/GMT+5",
+      "US/Eastern",
+      "Asia/Calcutta",
+      "Mars/Olympus_Mons",
+      "UTC+1",
+    ],
     field: "timeZone",
   },
   {
@@ -318,8 +333,9 @@ describe("body rules", () => {
     });
     expect(property("AvailabilityCreate", "days")).toMatchObject({ uniqueItems: true });
     expect(property("AvailabilityEdit", "days")).toMatchObject({ uniqueItems: true });
-    const zone = property("ScheduleCreate", "timeZone") as Schema & { description: string };
-    expect(zone.pattern).toBeDefined();
+    const zone = doc.components!.schemas!.TimeZone as Schema & { description: string; enum: string[] };
+    expect(zone.enum).toHaveLength(TIME_ZONES.length);
+    expect(zone.enum).toEqual(expect.arrayContaining(["Europe/London", "UTC", "US/Eastern"]));
     expect(zone.description).toMatch(/IANA/);
     expect(admits(property("EventTypeCreate", "description"), "a\u0000")).toBe(false);
     expect(admits(property("EventTypeCreate", "hosts"), [])).toBe(true);
@@ -328,8 +344,9 @@ describe("body rules", () => {
     );
   });
 
-  it("every time zone and slug field, parameters included, describes its rule", () => {
-    const described: { where: string; description: string }[] = [];
+  it("every time zone field a client sends, parameters included, is the TimeZone enum; every slug field describes its rule", () => {
+    const zones: string[] = [];
+    const slugs: { where: string; description: string }[] = [];
     const visit = (value: unknown, where: string, description?: string): void => {
       if (Array.isArray(value)) {
         for (const [i, item] of value.entries()) visit(item, `${where}/${i}`);
@@ -337,37 +354,53 @@ describe("body rules", () => {
       }
       if (value === null || typeof value !== "object") return;
       const node = value as Record<string, unknown>;
-      const pattern = typeof node.pattern === "string" ? node.pattern : "";
-      if (pattern.startsWith("^[A-Za-z][\\w+-]*") || pattern.includes("\\u0130")) {
-        described.push({ where, description: String(node.description ?? description ?? "") });
+      if (node.$ref === "#/components/schemas/TimeZone") zones.push(where);
+      if (typeof node.pattern === "string" && node.pattern.includes("\\u0130")) {
+        slugs.push({ where, description: String(node.description ?? description ?? "") });
       }
       for (const [key, child] of Object.entries(node)) {
         visit(child, `${where}/${key}`, key === "schema" ? (node.description as string) : undefined);
       }
     };
     visit(doc, "");
-    expect(described.length).toBeGreaterThan(15);
-    expect(described.map(({ where }) => where)).toContainEqual(
-      expect.stringMatching(/^\/paths\/\/api\/v1\/slots\//),
-    );
-    for (const { where, description } of described) {
-      expect(description, where).toMatch(/IANA time zone name|needs a letter or a digit/);
+    expect(zones.length).toBeGreaterThan(10);
+    expect(zones).toContainEqual(expect.stringMatching(/^\/paths\/\/api\/v1\/slots\//));
+    for (const [component, field] of [
+      ["TeamCreate", "timeZone"],
+      ["SchedulingUserEdit", "timeZone"],
+      ["ScheduleCreate", "timeZone"],
+      ["AttendeeCreate", "timeZone"],
+      ["BookingCreate", "timeZone"],
+      ["EventTypeCreate", "timeZone"],
+    ] as const) {
+      expect(JSON.stringify(property(component, field)), `${component}.${field}`).toContain(
+        '"#/components/schemas/TimeZone"',
+      );
     }
+    expect(slugs.length).toBeGreaterThan(3);
+    for (const { where, description } of slugs)
+      expect(description, where).toMatch(/needs a letter or a digit/);
   });
 
-  it("time zones: a name of the right shape that the tz database does not know is refused, as described", async () => {
-    const zone = property("TeamCreate", "timeZone");
-    for (const name of ["Mars/Olympus_Mons", "UTC+1"]) {
-      expect(admits(zone, name), name).toBe(true);
-      const response = await t.app.inject({
-        method: "POST",
-        url: withKey("/api/v1/teams", apiKey),
-        payload: { name: "Zoned", timeZone: name },
-      });
-      expect(response.statusCode, name).toBe(400);
-      expect(response.json().issues).toEqual([
-        { path: "timeZone", message: "must be an IANA time zone such as Europe/London" },
-      ]);
-    }
+  it("time zones: a name the enum lacks is refused with the enum's message; a listed alias is kept as sent", async () => {
+    const refused = await t.app.inject({
+      method: "POST",
+      url: withKey("/api/v1/teams", apiKey),
+      payload: { name: "Zoned", timeZone: "Mars/Olympus_Mons" },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues).toEqual([
+      {
+        path: "timeZone",
+        message: "must be an IANA time zone such as Europe/London (letter case as in the tz database)",
+      },
+    ]);
+    const kept = await t.app.inject({
+      method: "POST",
+      url: withKey("/api/v1/teams", apiKey),
+      payload: { name: "Zoned", timeZone: "Asia/Calcutta" },
+    });
+    expect(kept.statusCode, kept.body).toBe(201);
+    expect(kept.json().team.timeZone).toBe("Asia/Calcutta");
   });
 });

@@ -48,7 +48,7 @@ export function tidyComponents<T extends object>(document: T): T {
  * `pnpm openapi:lint`), without changing what is accepted; returns a copy.
  * - `nullable: true` counts only next to `type` (3.0.3, Schema Object): beside an `anyOf` it
  *   becomes one more member that accepts null alone (the form the document already uses for
- *   `z.null()`); on a schema with no `type` and no composition (any value, which already
+ *   `z.null()`), and so does a nullable reference (`allOf` of one `$ref`); on a schema with no `type` and no composition (any value, which already
  *   includes null) it is dropped.
  * - An `anyOf` of one member is that member (when no keyword would be overwritten).
  */
@@ -66,6 +66,13 @@ function fitNode(value: unknown): unknown {
   const schema = Object.fromEntries(
     Object.entries(value).map(([key, child]) => [key, fitNode(child)]),
   ) as Json;
+  const allOf = Array.isArray(schema.allOf) ? (schema.allOf as Json[]) : undefined;
+  if (schema.nullable === true && !("type" in schema) && !schema.anyOf && allOf?.length === 1) {
+    // A nullable reference (`allOf: [$ref]`): the reference or null.
+    delete schema.nullable;
+    delete schema.allOf;
+    schema.anyOf = [allOf[0], { ...NULL_ONLY }];
+  }
   const anyOf = Array.isArray(schema.anyOf) ? (schema.anyOf as Json[]) : undefined;
   if (schema.nullable === true && !("type" in schema)) {
     if (anyOf) {

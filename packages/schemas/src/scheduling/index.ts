@@ -16,4 +16,5 @@ export * from "./schedules.ts";
 export * from "./selected-calendars.ts";
 export * from "./slots.ts";
 export * from "./teams.ts";
+export * from "./time-zones.ts";
 export * from "./users.ts";
