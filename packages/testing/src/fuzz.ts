@@ -6,9 +6,15 @@
 // "a 4xx changes nothing" (a checksum of every table before and after), and every answer is
 // also checked against the document by the conformance watcher the app helpers install.
 import { readFileSync } from "node:fs";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { toJsonSchema } from "./conformance.ts";
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -143,8 +149,11 @@ export function schemaArbitraries(document: object, { maxArray = 4 } = {}): Sche
     const maxLength = typeof schema.maxLength === "number" ? Math.min(schema.maxLength, 60) : 30;
     if (typeof schema.pattern === "string") {
       try {
+        // fast-check cannot invert lookarounds: generate from the pattern without them (the
+        // positive direction filters what that lets through with the real pattern).
+        const invertible = schema.pattern.replace(/\(\?<?[=!](?:[^()\\]|\\.|\([^()]*\))*\)/g, "");
         return fc
-          .stringMatching(new RegExp(schema.pattern))
+          .stringMatching(new RegExp(invertible))
           .filter(
             (text) =>
               text.length >= minLength &&
@@ -187,6 +196,27 @@ export function schemaArbitraries(document: object, { maxArray = 4 } = {}): Sche
     }
     if (Array.isArray(schema.enum)) return wrap(fc.constantFrom(...(schema.enum as unknown[])));
     const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+    if (alternatives && schema.properties) {
+      // Properties beside `anyOf` (a body that needs one set of fields or another): one
+      // alternative merged into the properties, its required fields added.
+      const { anyOf: _anyOf, oneOf: _oneOf, ...base } = schema;
+      return fc.oneof(
+        ...alternatives.map(resolve).map((alternative) =>
+          valid(
+            {
+              ...base,
+              ...alternative,
+              properties: { ...(base.properties as Json), ...((alternative.properties ?? {}) as Json) },
+              required: [
+                ...((base.required ?? []) as string[]),
+                ...((alternative.required ?? []) as string[]),
+              ],
+            },
+            depth,
+          ),
+        ),
+      );
+    }
     if (alternatives) return wrap(fc.oneof(...alternatives.map((alternative) => valid(alternative, depth))));
     switch (schema.type) {
       case "string":
@@ -312,6 +342,25 @@ export function schemaArbitraries(document: object, { maxArray = 4 } = {}): Sche
   return { valid: (schema) => valid(schema), invalid };
 }
 
+/**
+ * Whether the document admits a value for one of its schemas, by ajv (the document's OpenAPI
+ * 3.0 schemas as JSON Schema, formats as ajv-formats checks them, `$ref`s into its components).
+ */
+export function documentValidator(document: object): (schema: Schema, value: unknown) => boolean {
+  const components = toJsonSchema({ components: (document as Json).components ?? {} }) as Json;
+  const ajv = new Ajv({ strict: false, validateSchema: false, logger: false });
+  addFormats(ajv);
+  const compiled = new WeakMap<Schema, ValidateFunction>();
+  return (schema, value) => {
+    let validate = compiled.get(schema);
+    if (!validate) {
+      validate = ajv.compile({ allOf: [toJsonSchema(schema)], ...components });
+      compiled.set(schema, validate);
+    }
+    return validate(value) === true;
+  };
+}
+
 export interface RequestOptions {
   /** Query key → value the caller adds for authentication, per caller. */
   auth: (caller: string) => { query?: Record<string, string>; headers?: Record<string, string> };
@@ -321,6 +370,11 @@ export interface RequestOptions {
   knownIds?: (operation: Operation, parameter: string) => string[];
   /** Largest body the service accepts; the fuzzer also sends one past it. */
   bodyLimit?: number;
+  /**
+   * Only what the document admits: a known caller, seeded ids, declared query parameters with
+   * valid values (or absent), a valid body. For the positive direction: the server takes it.
+   */
+  validOnly?: boolean;
 }
 
 /** A value as it goes into a URL: strings as they are, everything else as JSON. */
@@ -336,8 +390,20 @@ export function requestsFor(
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
 
+  const validOnly = options.validOnly === true;
+  const admits = validOnly ? documentValidator(document) : () => true;
+  /** A value the document admits for `schema`: generated, then checked (the generator approximates). */
+  const admitted = (schema: Schema) => schemas.valid(schema).filter((value) => admits(schema, value));
   const pathValue = (parameter: Operation["parameters"][number]) => {
     const known = options.knownIds?.(operation, parameter.name) ?? [];
+    if (validOnly) {
+      const pattern =
+        typeof parameter.schema.pattern === "string" ? new RegExp(parameter.schema.pattern, "u") : /^/;
+      const fitting = known.filter((id) => pattern.test(decodeURIComponent(id)));
+      return fitting.length > 0
+        ? fc.constantFrom(...fitting)
+        : admitted(parameter.schema).map((value) => encodeURIComponent(asText(value)));
+    }
     const rawHostile = ["%zz", "%00", "..%2F..%2Fetc", "%2e%2e", "1%20", "1;2", "1,2"];
     return fc.oneof(
       ...(known.length > 0 ? [{ weight: 6, arbitrary: fc.constantFrom(...known) }] : []),
@@ -356,12 +422,18 @@ export function requestsFor(
   };
 
   // Each declared query parameter: absent, valid, or hostile; sometimes an unknown or repeated key.
+  // A valid array goes as repeated keys (OpenAPI's default query style, form + explode).
+  const asQueryValue = (value: unknown) => (Array.isArray(value) ? value.map(asText) : asText(value));
   const queryValue = (parameter: Operation["parameters"][number]) =>
-    fc.oneof(
-      { weight: 4, arbitrary: fc.constant(undefined) },
-      { weight: 3, arbitrary: schemas.valid(parameter.schema).map(asText) },
-      { weight: 2, arbitrary: hostileValue.map((value) => asText(value).slice(0, 5000)) },
-    );
+    validOnly
+      ? parameter.required
+        ? admitted(parameter.schema).map(asQueryValue)
+        : fc.option(admitted(parameter.schema).map(asQueryValue), { nil: undefined })
+      : fc.oneof(
+          { weight: 4, arbitrary: fc.constant(undefined) },
+          { weight: 3, arbitrary: schemas.valid(parameter.schema).map(asText) },
+          { weight: 2, arbitrary: hostileValue.map((value) => asText(value).slice(0, 5000)) },
+        );
   const query = fc.record(
     Object.fromEntries(
       queryParameters
@@ -369,23 +441,27 @@ export function requestsFor(
         .map((parameter) => [
           parameter.name,
           parameter.name === "key" || parameter.name === "version"
-            ? fc.oneof(
-                { weight: 9, arbitrary: fc.constant(undefined) },
-                { weight: 1, arbitrary: queryValue(parameter) },
-              )
+            ? validOnly
+              ? fc.constant(undefined)
+              : fc.oneof(
+                  { weight: 9, arbitrary: fc.constant(undefined) },
+                  { weight: 1, arbitrary: queryValue(parameter) },
+                )
             : queryValue(parameter),
         ]),
     ),
   );
-  const extraQuery = fc.oneof(
-    { weight: 8, arbitrary: fc.constant<[string, string][]>([]) },
-    {
-      weight: 1,
-      arbitrary: fc
-        .tuple(fc.constantFrom("foo", "apiKey[]", "take", "__proto__", "a\u0000"), hostileValue)
-        .map(([name, value]): [string, string][] => [[name, asText(value).slice(0, 200)]]),
-    },
-  );
+  const extraQuery = validOnly
+    ? fc.constant<[string, string][]>([])
+    : fc.oneof(
+        { weight: 8, arbitrary: fc.constant<[string, string][]>([]) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.constantFrom("foo", "apiKey[]", "take", "__proto__", "a\u0000"), hostileValue)
+            .map(([name, value]): [string, string][] => [[name, asText(value).slice(0, 200)]]),
+        },
+      );
 
   type Body = { payload?: string; contentType?: string };
   const json = (value: unknown): Body => ({
@@ -393,40 +469,46 @@ export function requestsFor(
     contentType: "application/json",
   });
   const limit = options.bodyLimit ?? 1_048_576;
-  const body: fc.Arbitrary<Body> = operation.body
-    ? fc.oneof(
-        { weight: 5, arbitrary: schemas.valid(operation.body).map(json) },
-        { weight: 5, arbitrary: schemas.invalid(operation.body).map(json) },
-        {
-          weight: 1,
-          arbitrary: fc.constantFrom<Body>(
-            {},
-            { payload: "", contentType: "application/json" },
-            { payload: "{", contentType: "application/json" },
-            { payload: '{"a":1}', contentType: "text/plain" },
-            { payload: "a=1", contentType: "application/x-www-form-urlencoded" },
-            { payload: `{"pad":"${"z".repeat(limit)}"}`, contentType: "application/json" },
-            { payload: '{"__proto__":{"admin":true}}', contentType: "application/json" },
-            { payload: "\u0000\u0001\u00ff", contentType: "application/json" },
-          ),
-        },
-      )
-    : fc.oneof(
-        { weight: 9, arbitrary: fc.constant<Body>({}) },
-        {
-          weight: 1,
-          arbitrary: fc.constantFrom<Body>(
-            { payload: '{"a":1}', contentType: "application/json" },
-            { payload: "x", contentType: "text/plain" },
-          ),
-        },
-      );
+  const body: fc.Arbitrary<Body> = validOnly
+    ? operation.body
+      ? admitted(operation.body).map(json)
+      : fc.constant<Body>({})
+    : operation.body
+      ? fc.oneof(
+          { weight: 5, arbitrary: schemas.valid(operation.body).map(json) },
+          { weight: 5, arbitrary: schemas.invalid(operation.body).map(json) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom<Body>(
+              {},
+              { payload: "", contentType: "application/json" },
+              { payload: "{", contentType: "application/json" },
+              { payload: '{"a":1}', contentType: "text/plain" },
+              { payload: "a=1", contentType: "application/x-www-form-urlencoded" },
+              { payload: `{"pad":"${"z".repeat(limit)}"}`, contentType: "application/json" },
+              { payload: '{"__proto__":{"admin":true}}', contentType: "application/json" },
+              { payload: "\u0000\u0001\u00ff", contentType: "application/json" },
+            ),
+          },
+        )
+      : fc.oneof(
+          { weight: 9, arbitrary: fc.constant<Body>({}) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom<Body>(
+              { payload: '{"a":1}', contentType: "application/json" },
+              { payload: "x", contentType: "text/plain" },
+            ),
+          },
+        );
 
   const caller = operation.secured
-    ? fc.oneof(
-        { weight: 10, arbitrary: fc.constantFrom(...options.callers) },
-        { weight: 1, arbitrary: fc.constant("anonymous") },
-      )
+    ? validOnly
+      ? fc.constantFrom(...options.callers)
+      : fc.oneof(
+          { weight: 10, arbitrary: fc.constantFrom(...options.callers) },
+          { weight: 1, arbitrary: fc.constant("anonymous") },
+        )
     : fc.constant("anonymous");
 
   return fc
@@ -443,8 +525,11 @@ export function requestsFor(
         url = url.replace(`{${parameter.name}}`, path[index]!);
       });
       const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(values))
-        if (value !== undefined) search.append(name, value as string);
+      for (const [name, value] of Object.entries(values)) {
+        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+          search.append(name, item as string);
+        }
+      }
       for (const [name, value] of extra) search.append(name, value);
       const credentials = who === "anonymous" ? {} : options.auth(who);
       for (const [name, value] of Object.entries(credentials.query ?? {})) search.append(name, value);
@@ -554,6 +639,56 @@ export async function assertNoServerErrorNorChange(
   );
 }
 
+/**
+ * A rule the server holds that its document cannot state (one field bounded by another, a row
+ * that must exist or be in some state), and how its refusal looks. The positive direction
+ * accepts a 400 or 422 to a request the document admits only when one of these explains it.
+ */
+export interface UnstatableRule {
+  rule: string;
+  /** Why the document cannot say it. */
+  reason: string;
+  refuses: (operation: Operation, answer: { statusCode: number; body: string }) => boolean;
+}
+
+/**
+ * Sends requests the document admits and fails on a refusal (400, 422) that no rule of `rules`
+ * explains; counts which rules refused, into `explained`.
+ */
+export async function assertAdmittedIsAccepted(
+  operation: Operation,
+  arbitrary: fc.Arbitrary<FuzzRequest & { caller: string }>,
+  {
+    app,
+    rules,
+    explained,
+    settings,
+  }: {
+    app: FuzzTarget;
+    rules: UnstatableRule[];
+    explained: Map<string, number>;
+    settings: { numRuns: number; seed: number };
+  },
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (request) => {
+      const { caller, ...sent } = request;
+      const response = await app.inject(sent);
+      if (response.statusCode >= 500)
+        throw new Error(`server error: ${caller} ${request.method} ${request.url}`);
+      if (response.statusCode !== 400 && response.statusCode !== 422) return;
+      const rule = rules.find((candidate) => candidate.refuses(operation, response));
+      if (!rule) {
+        throw new Error(
+          `refused what the document admits: ${caller} ${request.method} ${request.url.slice(0, 300)} ${request.payload?.slice(0, 500) ?? ""} → ${response.statusCode} ${response.body.slice(0, 400)}`,
+        );
+      }
+      explained.set(rule.rule, (explained.get(rule.rule) ?? 0) + 1);
+    }),
+    { ...settings, endOnFailure: true },
+  );
+}
+
 export interface FuzzSuiteOptions {
   /**
    * The service's committed document: the test names are known before the app starts (the
@@ -567,6 +702,8 @@ export interface FuzzSuiteOptions {
   /** Callers, their credentials and the seeded ids, once the file's setup has run. */
   requests: () => RequestOptions;
   settings: { numRuns: number; seed: number };
+  /** The rules the document cannot state (see UnstatableRule); none by default. */
+  unstatable?: UnstatableRule[];
 }
 
 /**
@@ -576,6 +713,7 @@ export interface FuzzSuiteOptions {
 export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): void {
   const operations = operationsInOrder(JSON.parse(readFileSync(options.committedDocument, "utf8")));
   const statuses = new Map<number, number>();
+  const explained = new Map<string, number>();
   let served: object;
   let client: pg.Client;
   describe(title, () => {
@@ -592,6 +730,7 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
         "fuzz statuses",
         JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))),
       );
+      console.log("refusals explained by unstatable rules", JSON.stringify(Object.fromEntries(explained)));
     });
     it.each(operations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
       "%s: no 5xx, and a 4xx changes nothing",
@@ -603,6 +742,23 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
           statuses,
           settings: options.settings,
         });
+      },
+      120_000,
+    );
+    // The positive direction: what the document admits, the server takes (issue 17 item 9).
+    it.each(operations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
+      "%s: what the document admits is not refused",
+      async (_name, operation) => {
+        await assertAdmittedIsAccepted(
+          operation,
+          requestsFor(served, operation, { ...options.requests(), validOnly: true }),
+          {
+            app: options.target().app,
+            rules: options.unstatable ?? [],
+            explained,
+            settings: options.settings,
+          },
+        );
       },
       120_000,
     );

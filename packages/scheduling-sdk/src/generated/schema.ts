@@ -844,7 +844,9 @@ export interface components {
             timeZone: components["schemas"]["TimeZone"];
             /** @description Default: "<event type> between <host> and <booker>" */
             title?: string;
-        } | unknown | unknown;
+        } | unknown | {
+            name: unknown;
+        };
         BookingCreated: {
             attendees: ({
                 email: string;

@@ -177,7 +177,14 @@ export const BookingCreateBody = z
   })
   // The booker is named one of two ways (booking-operations.ts refuses a body with neither):
   // no keyword of the object's own says so, `anyOf` of `required` does.
-  .meta({ id: "BookingCreate", anyOf: [{ required: ["responses"] }, { required: ["name", "email"] }] });
+  .meta({
+    id: "BookingCreate",
+    anyOf: [
+      { required: ["responses"] },
+      // The server takes an empty legacy name as none (v1's `!body.name`).
+      { required: ["name", "email"], properties: { name: { minLength: 1 } } },
+    ],
+  });
 
 export const BookingListQuery = listQuery({
   attendeeEmail: repeatable(email())
