@@ -75,7 +75,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   // The stop line, then the visit log: onClose hooks run last-added first, so the line counts
   // the visits the drain stores.
   logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
-  await app.register(visitLogPlugin);
+  await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
     reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],

@@ -28,6 +28,13 @@ export const ShortenerConfigSchema = z
       .min(1024, "must be a whole number of bytes, at least 1024")
       .default(16_384)
       .describe("Largest request body in bytes"),
+    VISIT_IP: z
+      .enum(["full", "anonymized", "none"], { error: "must be one of full, anonymized, none" })
+      .default("full")
+      .describe(
+        "What a visit row keeps of the visitor's IP address: full, anonymized (IPv4 /24, IPv6 /48) or none. " +
+          "The country and the visitor hash are derived from the full address first, then it is dropped.",
+      ),
     SHORTENER_METRICS_PORT: optionalPort(
       "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
     ),

@@ -2,6 +2,7 @@ import { type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { visitLogMetrics } from "./metrics.ts";
+import { VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
 
 export interface Visit {
   shortId: string;
@@ -37,6 +38,8 @@ export interface VisitLogOptions {
    */
   concurrency?: number;
   observer?: VisitLogObserver;
+  /** What the rows keep of the visitor's address (VISIT_IP); default "full". */
+  ipMode?: VisitIpMode;
 }
 
 /**
@@ -44,7 +47,9 @@ export interface VisitLogOptions {
  * committed, so a redirect is only sent after its log row is stored. Visits that arrive
  * while an INSERT is in flight wait and go out together in the next multi-row INSERT:
  * an idle service writes each visit at once, a busy one writes few large batches
- * instead of one round trip per visit. See docs/decisions.md.
+ * instead of one round trip per visit. Each batch is enriched (visit-enrichment.ts) and stored
+ * with its hourly aggregates in one statement: the aggregates never disagree with the rows.
+ * See docs/adr (the visit log's group commit; visit analytics).
  */
 export class VisitLog {
   private readonly queue: Pending[] = [];
@@ -64,14 +69,21 @@ export class VisitLog {
   private readonly concurrency: number;
   private readonly observer: VisitLogObserver | undefined;
   private readonly pool: ReturnType<typeof poolOf>;
+  private readonly enricher: VisitEnricher;
+  private readonly salts: VisitorSalts;
 
-  constructor(prisma: PrismaClient, { maxBatch = 1000, concurrency = 1, observer }: VisitLogOptions = {}) {
+  constructor(
+    prisma: PrismaClient,
+    { maxBatch = 1000, concurrency = 1, observer, ipMode = "full" }: VisitLogOptions = {},
+  ) {
     // The write path is one statement per batch on the driver itself: Prisma's createMany
     // costs more per row than the INSERT does (docs/performance.md).
     this.pool = poolOf(prisma);
     this.maxBatch = maxBatch;
     this.concurrency = concurrency;
     this.observer = observer;
+    this.enricher = new VisitEnricher(ipMode);
+    this.salts = new VisitorSalts(prisma);
   }
 
   /** Visits waiting for their row, queued or being written. */
@@ -111,12 +123,22 @@ export class VisitLog {
   private async write(batch: Pending[]): Promise<void> {
     const started = performance.now();
     try {
-      // One multi-row INSERT, committed on its own (autocommit): its rows are durable when it returns.
+      const { salt } = await this.salts.today();
+      const rows = batch.map((p) => ({ ...p.visit, ...this.enricher.enrich(p.visit, salt) }));
+      // One statement, committed on its own (autocommit): the rows and their aggregates are
+      // durable together when it returns.
       await this.pool.query(INSERT_VISITS, [
-        batch.map((p) => p.visit.shortId),
-        batch.map((p) => p.visit.ipAddress),
-        batch.map((p) => p.visit.userAgent),
-        batch.map((p) => p.visit.referer),
+        rows.map((r) => r.shortId),
+        rows.map((r) => r.ipAddress),
+        rows.map((r) => r.userAgent),
+        rows.map((r) => r.referer),
+        rows.map((r) => r.isBot),
+        rows.map((r) => r.browser),
+        rows.map((r) => r.os),
+        rows.map((r) => r.device),
+        rows.map((r) => r.country),
+        rows.map((r) => r.referrerHost),
+        rows.map((r) => r.visitor),
       ]);
       this.written += batch.length;
       this.observer?.batchCommitted(batch.length, (performance.now() - started) / 1000);
@@ -127,14 +149,43 @@ export class VisitLog {
         batch[0]!.reject(isForeignKeyViolation(error) ? new ShortGone() : error);
         return;
       }
-      // One bad row (a short deleted meanwhile) must not fail its neighbours: retry alone.
+      // One bad row (a short deleted meanwhile) must not fail its neighbours, and two instances'
+      // batches may deadlock on the same aggregate rows (PostgreSQL aborts one): retry alone.
       await Promise.all(batch.map((p) => this.write([p])));
     }
   }
 }
 
-const INSERT_VISITS = `INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer")
-  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[])`;
+/**
+ * The batch's rows, then their aggregates by hour: totals, one row per value of each
+ * dimension, and the visitor hashes seen. Inserts are sorted by key so that concurrent batches
+ * lock aggregate rows in one order.
+ */
+const INSERT_VISITS = `WITH visits AS (
+  INSERT INTO "shortener"."short_logs"
+    ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country", "referrer_host", "visitor")
+  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::bool[], $6::varchar[],
+    $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int8[])
+  RETURNING "short_id", date_trunc('hour', "created_at") AS "hour", "is_bot", "browser", "os", "device",
+    "country", "referrer_host", "visitor"
+), totals AS (
+  INSERT INTO "shortener"."visit_hours" AS t ("short_id", "hour", "visits", "humans")
+  SELECT "short_id", "hour", count(*), count(*) FILTER (WHERE NOT "is_bot") FROM visits
+  GROUP BY 1, 2 ORDER BY 1, 2
+  ON CONFLICT ("short_id", "hour")
+  DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"
+), dimension_values AS (
+  INSERT INTO "shortener"."visit_hour_values" AS d ("short_id", "hour", "dimension", "value", "visits", "humans")
+  SELECT "short_id", "hour", v."dimension", v."value", count(*), count(*) FILTER (WHERE NOT "is_bot")
+  FROM visits, LATERAL (VALUES ('browser', "browser"), ('os', "os"), ('device', "device"),
+    ('country', "country"), ('referrer', "referrer_host")) AS v("dimension", "value")
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  ON CONFLICT ("short_id", "hour", "dimension", "value")
+  DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+)
+INSERT INTO "shortener"."visit_hour_visitors" ("short_id", "hour", "visitor")
+SELECT DISTINCT "short_id", "hour", "visitor" FROM visits ORDER BY 1, 2, 3
+ON CONFLICT DO NOTHING`;
 
 /** SQLSTATE 23503: the short was deleted meanwhile. */
 function isForeignKeyViolation(error: unknown): boolean {
@@ -145,9 +196,10 @@ function isForeignKeyViolation(error: unknown): boolean {
  * The app's `visitLog`, with its metrics; as the service stops, in-flight requests finish first
  * (their visits join the queue), then the queue is drained before the pool closes.
  */
-async function visitLogPlugin(app: FastifyInstance): Promise<void> {
+async function visitLogPlugin(app: FastifyInstance, { ipMode }: { ipMode: VisitIpMode }): Promise<void> {
   const visitLog: VisitLog = new VisitLog(app.prisma, {
     observer: visitLogMetrics(app.metrics, () => visitLog.depth),
+    ipMode,
   });
   app.decorate("visitLog", visitLog);
   app.addHook("preClose", (done) => {

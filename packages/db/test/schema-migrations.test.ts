@@ -101,6 +101,7 @@ function expectedType(f: DmmfField): string {
       String: "text",
       Int: "integer",
       BigInt: "bigint",
+      Bytes: "bytea",
       Boolean: "boolean",
       DateTime: "timestamp(3) without time zone",
       Json: "jsonb",

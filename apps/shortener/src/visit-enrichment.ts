@@ -1,0 +1,180 @@
+// What a visit row says about its visitor besides the raw headers: bot or human, browser, OS,
+// device type, country, the referrer's host and a visitor hash. Computed in the visit-log
+// batch (never on the response path); each part is an established package working on local
+// data: isbot (Unlicense), ua-parser-js 1.x (MIT), and an IP-to-country database shipped in an
+// npm package (@ip-location-db/geo-whois-asn-country-mmdb, CC0), read from disk once at start.
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isIP } from "node:net";
+import type { PrismaClient } from "@app/db";
+import { isbot } from "isbot";
+import { Reader } from "mmdb-lib";
+import UAParser from "ua-parser-js";
+
+/** What VISIT_IP keeps of the visitor's address on the row. */
+export type VisitIpMode = "full" | "anonymized" | "none";
+
+export interface Enrichment {
+  /** The address as VISIT_IP keeps it. */
+  ipAddress: string;
+  isBot: boolean;
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  referrerHost: string;
+  /** Decimal text of a signed 64-bit hash: the day's salt, the full IP and the user agent. */
+  visitor: string;
+}
+
+interface Agent {
+  isBot: boolean;
+  browser: string;
+  os: string;
+  device: string;
+}
+
+const require = createRequire(import.meta.url);
+const COUNTRY_DATABASE = "@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb";
+/** Distinct user agents remembered: real traffic repeats a few hundred of them. */
+const AGENT_CACHE_SIZE = 5_000;
+
+/** The database's record: a country code only (not MaxMind's own record shape). */
+type CountryRecord = { country_code?: string };
+
+/** The country database, loaded once per process (8 MB, about 10 ms). */
+let countries: Reader<never> | undefined;
+function countryReader(): Reader<never> {
+  countries ??= new Reader<never>(readFileSync(require.resolve(COUNTRY_DATABASE)));
+  return countries;
+}
+
+/** ISO 3166-1 alpha-2 of the address's registry country; "" for private or unknown ones. */
+export function countryOf(ip: string): string {
+  if (isIP(ip) === 0) return "";
+  try {
+    const record = countryReader().get(ip) as CountryRecord | null;
+    return record?.country_code?.slice(0, 2) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** IPv4 to its /24, IPv6 to its /48 (an IPv4-mapped IPv6 address as IPv4). */
+export function anonymizeIp(ip: string): string {
+  const mapped = ip.toLowerCase().startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+  if (isIP(mapped) === 4) return `${mapped.split(".").slice(0, 3).join(".")}.0`;
+  if (isIP(mapped) === 6) {
+    const [head = "", tail = ""] = mapped.split("::");
+    const left = head === "" ? [] : head.split(":");
+    const right = tail === "" ? [] : tail.split(":");
+    const groups = mapped.includes("::")
+      ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right]
+      : left;
+    return `${groups
+      .slice(0, 3)
+      .map((group) => group.replace(/^0+(?=.)/, ""))
+      .join(":")}::`;
+  }
+  return "";
+}
+
+/** The host of a Referer header, lower case; "" when absent or not a URL. */
+export function referrerHostOf(referer: string): string {
+  if (referer === "") return "";
+  try {
+    return new URL(referer).hostname.toLowerCase().slice(0, 255);
+  } catch {
+    return "";
+  }
+}
+
+const cut = (text: string | undefined, max: number) => (text ?? "").slice(0, max);
+
+function parseAgent(userAgent: string): Agent {
+  const bot = isbot(userAgent);
+  const { browser, os, device } = new UAParser(userAgent).getResult();
+  return {
+    isBot: bot,
+    browser: cut(browser.name, 32),
+    os: cut(os.name, 32),
+    // ua-parser leaves desktops untyped; an empty user agent says nothing.
+    device: bot ? "bot" : cut(device.type ?? (userAgent === "" ? "" : "desktop"), 16),
+  };
+}
+
+/** One UTC day's salt: random, stored so every instance uses the same one. */
+export class VisitorSalts {
+  private current: { day: string; salt: Buffer } | undefined;
+  private loading: Promise<Buffer> | undefined;
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** The salt of today (UTC), from memory after the first call of the day. */
+  async today(now = new Date()): Promise<{ day: string; salt: Buffer }> {
+    const day = now.toISOString().slice(0, 10);
+    if (this.current?.day === day) return this.current;
+    this.loading ??= this.load(day).finally(() => {
+      this.loading = undefined;
+    });
+    const salt = await this.loading;
+    this.current = { day, salt };
+    return this.current;
+  }
+
+  private async load(day: string): Promise<Buffer> {
+    const date = new Date(`${day}T00:00:00Z`);
+    // The first instance to need the day's salt writes it; the others read that one.
+    await this.prisma.$executeRaw`
+      INSERT INTO "shortener"."visitor_salts" ("day", "salt") VALUES (${date}::date, ${randomBytes(32)})
+      ON CONFLICT ("day") DO NOTHING`;
+    // Yesterday's is kept for visits stored just after midnight; older ones could only help
+    // to reverse a hash (an IPv4 address space is small), so they go.
+    await this.prisma.$executeRaw`
+      DELETE FROM "shortener"."visitor_salts" WHERE "day" < ${date}::date - 1`;
+    const row = await this.prisma.visitorSalt.findUniqueOrThrow({ where: { day: date } });
+    return Buffer.from(row.salt);
+  }
+}
+
+/** Derives a visit's stored fields; one per service, its caches shared by every batch. */
+export class VisitEnricher {
+  private readonly agents = new Map<string, Agent>();
+
+  constructor(private readonly ipMode: VisitIpMode) {
+    countryReader();
+  }
+
+  enrich(visit: { ipAddress: string; userAgent: string; referer: string }, salt: Buffer): Enrichment {
+    const agent = this.agent(visit.userAgent);
+    const hash = createHash("sha256")
+      .update(salt)
+      .update(visit.ipAddress)
+      .update("\n")
+      .update(visit.userAgent);
+    return {
+      ipAddress:
+        this.ipMode === "full"
+          ? visit.ipAddress
+          : this.ipMode === "anonymized"
+            ? anonymizeIp(visit.ipAddress)
+            : "",
+      ...agent,
+      // From the full address, before anonymizing.
+      country: countryOf(visit.ipAddress),
+      referrerHost: referrerHostOf(visit.referer),
+      visitor: hash.digest().readBigInt64BE(0).toString(),
+    };
+  }
+
+  private agent(userAgent: string): Agent {
+    let agent = this.agents.get(userAgent);
+    if (!agent) {
+      agent = parseAgent(userAgent);
+      if (this.agents.size >= AGENT_CACHE_SIZE) this.agents.delete(this.agents.keys().next().value as string);
+      this.agents.set(userAgent, agent);
+    }
+    return agent;
+  }
+}

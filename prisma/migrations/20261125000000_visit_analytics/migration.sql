@@ -1,0 +1,74 @@
+-- Visit analytics (issue 18, first part): each visit row carries what the visit-log batch
+-- derives from it (bot or human, browser, OS, device, country, referrer host, a salted daily
+-- visitor hash), and hourly aggregates are kept by the same statement that stores each batch.
+-- Constant defaults: adding the columns rewrites no row (PostgreSQL 11+).
+
+-- AlterTable
+ALTER TABLE "shortener"."short_logs"
+    ADD COLUMN "is_bot" BOOLEAN NOT NULL DEFAULT false,
+    ADD COLUMN "browser" VARCHAR(32) NOT NULL DEFAULT '',
+    ADD COLUMN "os" VARCHAR(32) NOT NULL DEFAULT '',
+    ADD COLUMN "device" VARCHAR(16) NOT NULL DEFAULT '',
+    ADD COLUMN "country" VARCHAR(2) NOT NULL DEFAULT '',
+    ADD COLUMN "referrer_host" VARCHAR(255) NOT NULL DEFAULT '',
+    ADD COLUMN "visitor" BIGINT;
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_hours" (
+    "short_id" UUID NOT NULL,
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_hours_pkey" PRIMARY KEY ("short_id","hour")
+);
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_hour_values" (
+    "short_id" UUID NOT NULL,
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "dimension" VARCHAR(8) NOT NULL,
+    "value" VARCHAR(255) NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_hour_values_pkey" PRIMARY KEY ("short_id","hour","dimension","value")
+);
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_hour_visitors" (
+    "short_id" UUID NOT NULL,
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "visitor" BIGINT NOT NULL,
+
+    CONSTRAINT "visit_hour_visitors_pkey" PRIMARY KEY ("short_id","hour","visitor")
+);
+
+-- CreateTable
+CREATE TABLE "shortener"."visitor_salts" (
+    "day" DATE NOT NULL,
+    "salt" BYTEA NOT NULL,
+
+    CONSTRAINT "visitor_salts_pkey" PRIMARY KEY ("day")
+);
+
+-- AddForeignKey
+ALTER TABLE "shortener"."visit_hours" ADD CONSTRAINT "visit_hours_short_id_fkey" FOREIGN KEY ("short_id") REFERENCES "shortener"."shorts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "shortener"."visit_hour_values" ADD CONSTRAINT "visit_hour_values_short_id_fkey" FOREIGN KEY ("short_id") REFERENCES "shortener"."shorts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "shortener"."visit_hour_visitors" ADD CONSTRAINT "visit_hour_visitors_short_id_fkey" FOREIGN KEY ("short_id") REFERENCES "shortener"."shorts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Visits stored before this migration enter the aggregates as they are: counted as human visits
+-- with unknown browser, OS, device, country and referrer, and without a visitor hash (so not
+-- among unique visitors): exactly what their rows say.
+INSERT INTO "shortener"."visit_hours" ("short_id", "hour", "visits", "humans")
+SELECT "short_id", date_trunc('hour', "created_at"), count(*), count(*)
+FROM "shortener"."short_logs" GROUP BY 1, 2;
+
+INSERT INTO "shortener"."visit_hour_values" ("short_id", "hour", "dimension", "value", "visits", "humans")
+SELECT h."short_id", h."hour", d."dimension", '', h."visits", h."humans"
+FROM "shortener"."visit_hours" h
+CROSS JOIN (VALUES ('browser'), ('os'), ('device'), ('country'), ('referrer')) AS d("dimension");
