@@ -1,4 +1,4 @@
-// Regenerates packages/schemas/src/scheduling/time-zones.ts: the tz database names that
+// Regenerates packages/schemas/src/time-zones.ts: the tz database names that
 // PostgreSQL lists (psql on DATABASE_URL, default the local server) and that Intl accepts on
 // this Node and on Node 24 (run through `npx node@24`). Usage: node scripts/time-zones.mjs
 import { execFileSync } from "node:child_process";
@@ -39,7 +39,7 @@ const node24 = new Set(
   ),
 );
 const zones = here.filter((name) => node24.has(name));
-const file = new URL("../packages/schemas/src/scheduling/time-zones.ts", import.meta.url);
+const file = new URL("../packages/schemas/src/time-zones.ts", import.meta.url);
 const header = readFileSync(file, "utf8").split("export const TIME_ZONES")[0];
 writeFileSync(
   file,

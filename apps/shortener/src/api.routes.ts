@@ -1,17 +1,22 @@
 import {
   ErrorBody,
   ListQuery,
+  LogsQuery,
   NewShort,
   Short,
   ShortIdParams,
   ShortList,
   ShortLogList,
+  ShortStats,
+  StatsQuery,
   User,
+  UserStats,
 } from "@app/schemas/shortener";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
 import { NotFound } from "./errors.ts";
+import { streamLogsCsv, wantsCsv } from "./logs-csv.ts";
 import { plainText } from "./openapi.ts";
 
 const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
@@ -21,7 +26,7 @@ const security = [{ bearerAuth: [] }];
 /** The bearer-protected API: /me, /shorts and a short's logs. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(bearerAuth);
-  const { shorts } = app;
+  const { shorts, stats } = app;
   // Unknown API paths are answered after authentication too: no probing without a token.
   app.setNotFoundHandler(() => {
     throw new NotFound();
@@ -134,12 +139,65 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "listShortLogs",
         tags: ["shorts"],
         summary: "The visits of one of the caller's shorts, newest first",
+        description:
+          "JSON by default. With `format=csv` or `Accept: text/csv`, every visit the query selects is " +
+          "streamed as CSV (a header line, then one line per visit; a field starting with =, +, -, @ " +
+          "or a tab is prefixed with ' so spreadsheets do not run it).",
         security,
         params: ShortIdParams,
-        querystring: ListQuery,
-        response: { 200: ShortLogList, 400: ErrorBody, 401: unauthorized, 404: notFound, default: ErrorBody },
+        querystring: LogsQuery,
+        response: {
+          200: ShortLogList,
+          400: ErrorBody,
+          401: unauthorized,
+          404: notFound,
+          default: ErrorBody,
+        },
       },
     },
-    async (request) => shorts.logs(request.user.id, request.params.id, request.query),
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!wantsCsv(request.query.format, request.headers.accept)) {
+        return shorts.logs(request.user.id, id, request.query);
+      }
+      const shortId = await shorts.ownedId(request.user.id, id);
+      return streamLogsCsv(app.prisma, reply, shortId, request.query);
+    },
+  );
+
+  app.get(
+    "/shorts/:id/stats",
+    {
+      schema: {
+        operationId: "getShortStats",
+        tags: ["stats"],
+        summary: "Visit statistics of one of the caller's shorts",
+        description:
+          "Totals, a timeseries in the given time zone and the top 10 referrers, countries, browsers, " +
+          "operating systems and device types, from hourly aggregates kept with the visits (exact).",
+        security,
+        params: ShortIdParams,
+        querystring: StatsQuery,
+        response: { 200: ShortStats, 400: ErrorBody, 401: unauthorized, 404: notFound, default: ErrorBody },
+      },
+    },
+    async (request) =>
+      stats.forShort(await shorts.ownedId(request.user.id, request.params.id), request.query),
+  );
+
+  app.get(
+    "/stats",
+    {
+      schema: {
+        operationId: "getStats",
+        tags: ["stats"],
+        summary: "Visit statistics across all of the caller's shorts",
+        description: "As a short's statistics, over every short of the caller, with the top 10 shorts.",
+        security,
+        querystring: StatsQuery,
+        response: { 200: UserStats, 400: ErrorBody, 401: unauthorized, default: ErrorBody },
+      },
+    },
+    async (request) => stats.forUser(request.user.id, request.query),
   );
 };

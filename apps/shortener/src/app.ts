@@ -25,6 +25,7 @@ import { loggerOptions, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import shortsPlugin from "./shorts.service.ts";
+import statsPlugin from "./stats.service.ts";
 import "./types.ts";
 import visitLogPlugin from "./visit-log.ts";
 
@@ -76,6 +77,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   // the visits the drain stores.
   logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
   await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
+  await app.register(statsPlugin);
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
     reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],

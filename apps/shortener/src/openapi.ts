@@ -20,6 +20,15 @@ export const plainText = (description: string) =>
     .describe(description)
     .meta({ [PLAIN_TEXT_MARKER]: true });
 
+/**
+ * Operations whose 200 is also served as text/csv (on `format=csv` or `Accept: text/csv`), with
+ * what the CSV holds: zod describes the JSON only, so the document gains the CSV entry here.
+ */
+export const CSV_RESPONSES: Record<string, string> = {
+  listShortLogs:
+    "The visits as CSV, newest first: id, createdAt, ipAddress, userAgent, referer, isBot, browser, os, device, country, referrerHost",
+};
+
 type Json = Record<string, unknown>;
 
 export function markPlainTextResponses<T extends object>(document: T): T {
@@ -27,6 +36,9 @@ export function markPlainTextResponses<T extends object>(document: T): T {
   for (const operations of Object.values(paths ?? {})) {
     for (const operation of Object.values(operations)) {
       const responses = (operation.responses ?? {}) as Record<string, Json>;
+      const csv = CSV_RESPONSES[String(operation.operationId)];
+      const ok = responses["200"]?.content as Record<string, unknown> | undefined;
+      if (csv && ok) ok["text/csv"] = { schema: { type: "string", description: csv } };
       for (const response of Object.values(responses)) {
         const content = response.content as Record<string, { schema?: Json }> | undefined;
         const schema = content?.["application/json"]?.schema;
@@ -58,6 +70,7 @@ async function openApiPlugin(app: FastifyInstance, { config }: { config: Shorten
       tags: [
         { name: "user", description: "The current user" },
         { name: "shorts", description: "Short links and their access logs" },
+        { name: "stats", description: "Visit statistics from exact hourly aggregates" },
         { name: "redirect", description: "The public short URLs" },
         { name: "operations", description: "Health and readiness" },
       ],

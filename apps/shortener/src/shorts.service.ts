@@ -1,5 +1,11 @@
 import { isUniqueViolation, type PrismaClient } from "@app/db";
-import { type ListQuery, SHORT_ID_PATTERN, type Short, type ShortLog } from "@app/schemas/shortener";
+import {
+  type ListQuery,
+  type LogsQuery,
+  SHORT_ID_PATTERN,
+  type Short,
+  type ShortLog,
+} from "@app/schemas/shortener";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
@@ -44,14 +50,27 @@ export class ShortsService {
     return this.reserved.has(name.toLowerCase());
   }
 
-  toShort(row: ShortRow): Short {
+  toShort(row: ShortRow, visits = 0): Short {
     return {
       id: row.id,
       url: row.url,
       name: row.name,
       shorturl: `${this.options.shortBaseUrl}/${row.name}`,
       createdAt: row.createdAt.toISOString(),
+      visits,
     };
+  }
+
+  /** Each short with its visit count, from the hourly aggregates (never a scan of the visits). */
+  private async withVisits(rows: ShortRow[]): Promise<Short[]> {
+    if (rows.length === 0) return [];
+    const sums = await this.prisma.visitHour.groupBy({
+      by: ["shortId"],
+      where: { shortId: { in: rows.map((row) => row.id) } },
+      _sum: { visits: true },
+    });
+    const visits = new Map(sums.map((sum) => [sum.shortId, sum._sum.visits ?? 0]));
+    return rows.map((row) => this.toShort(row, visits.get(row.id) ?? 0));
   }
 
   async create(userId: string, input: { url: string; name?: string | undefined }): Promise<Short> {
@@ -85,12 +104,13 @@ export class ShortsService {
       take: page.limit,
       skip: page.offset,
     });
-    return rows.map((row) => this.toShort(row));
+    return this.withVisits(rows);
   }
 
   /** The caller's short; someone else's is exactly as missing as a nonexistent one. */
   async get(userId: string, id: string): Promise<Short> {
-    return this.toShort(await this.findOwned(userId, id));
+    const [short] = await this.withVisits([await this.findOwned(userId, id)]);
+    return short!;
   }
 
   async delete(userId: string, id: string): Promise<void> {
@@ -104,22 +124,24 @@ export class ShortsService {
     if (deleted.length === 0) throw new NotFound();
   }
 
-  async logs(userId: string, id: string, page: ListQuery): Promise<ShortLog[]> {
+  /**
+   * A page of a short's visits, newest first. `before` pages by id (keyset: stable while visits
+   * arrive); `offset` is kept for the seed's clients.
+   */
+  async logs(userId: string, id: string, page: LogsQuery): Promise<ShortLog[]> {
     const short = await this.findOwned(userId, id);
     const rows = await this.prisma.shortLog.findMany({
-      where: { shortId: short.id },
+      where: { shortId: short.id, ...(page.before === undefined ? {} : { id: { lt: BigInt(page.before) } }) },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: page.limit,
       skip: page.offset,
     });
-    return rows.map((row) => ({
-      id: row.id.toString(),
-      shortID: row.shortId,
-      ipAddress: row.ipAddress,
-      userAgent: row.userAgent,
-      referer: row.referer,
-      createdAt: row.createdAt.toISOString(),
-    }));
+    return rows.map(toShortLog);
+  }
+
+  /** The owned short's id (404 otherwise), for routes that read its visits another way. */
+  async ownedId(userId: string, id: string): Promise<string> {
+    return (await this.findOwned(userId, id)).id;
   }
 
   /** What the redirect needs, by name: from the cache when it holds it. */
@@ -149,6 +171,38 @@ export class ShortsService {
     if (!row) throw new NotFound();
     return row;
   }
+}
+
+interface LogRow {
+  id: bigint;
+  shortId: string;
+  ipAddress: string;
+  userAgent: string;
+  referer: string;
+  createdAt: Date;
+  isBot: boolean;
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  referrerHost: string;
+}
+
+function toShortLog(row: LogRow): ShortLog {
+  return {
+    id: row.id.toString(),
+    shortID: row.shortId,
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    referer: row.referer,
+    createdAt: row.createdAt.toISOString(),
+    isBot: row.isBot,
+    browser: row.browser,
+    os: row.os,
+    device: row.device,
+    country: row.country,
+    referrerHost: row.referrerHost,
+  };
 }
 
 /** Ids are UUIDs; anything else cannot name a short (and must not reach the uuid column). */

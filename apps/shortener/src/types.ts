@@ -3,6 +3,7 @@
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
 import type { ShortsService } from "./shorts.service.ts";
+import type { StatsService } from "./stats.service.ts";
 import type { VisitLog } from "./visit-log.ts";
 
 /** Who is calling, set by the bearer auth hook on every API request. */
@@ -16,6 +17,7 @@ declare module "fastify" {
   interface FastifyInstance {
     prisma: PrismaClient;
     shorts: ShortsService;
+    stats: StatsService;
     visitLog: VisitLog;
     apiPrefix: string;
     /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */

@@ -9,6 +9,8 @@ export interface Visit {
   ipAddress: string;
   userAgent: string;
   referer: string;
+  /** When the redirect was asked for; default: when `record()` is called. */
+  at?: Date;
 }
 
 /** The short was deleted between the redirect's lookup and the write of its visit. */
@@ -93,7 +95,7 @@ export class VisitLog {
 
   record(visit: Visit): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ visit, resolve, reject });
+      this.queue.push({ visit: visit.at ? visit : { ...visit, at: new Date() }, resolve, reject });
       this.pump();
     });
   }
@@ -139,6 +141,7 @@ export class VisitLog {
         rows.map((r) => r.country),
         rows.map((r) => r.referrerHost),
         rows.map((r) => r.visitor),
+        rows.map((r) => r.at),
       ]);
       this.written += batch.length;
       this.observer?.batchCommitted(batch.length, (performance.now() - started) / 1000);
@@ -163,9 +166,10 @@ export class VisitLog {
  */
 const INSERT_VISITS = `WITH visits AS (
   INSERT INTO "shortener"."short_logs"
-    ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country", "referrer_host", "visitor")
+    ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
+     "referrer_host", "visitor", "created_at")
   SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::bool[], $6::varchar[],
-    $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int8[])
+    $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int8[], $12::timestamptz[])
   RETURNING "short_id", date_trunc('hour', "created_at") AS "hour", "is_bot", "browser", "os", "device",
     "country", "referrer_host", "visitor"
 ), totals AS (

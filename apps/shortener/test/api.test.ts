@@ -90,6 +90,7 @@ describe("shorts", () => {
       name: "Custom_name-1",
       shorturl: "https://sho.rt/Custom_name-1",
       createdAt: expect.any(String),
+      visits: 0,
     });
     expect(res.headers.location).toBe(`/api/shorts/${short.id}`);
     const read = await ctx.app.inject({ url: res.headers.location as string, headers: user.headers });
@@ -210,7 +211,7 @@ describe("shorts", () => {
     expect(await ctx.prisma.short.count({ where: { id: short.id } })).toBe(1);
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(1);
     const own = await ctx.app.inject({ url: `/api/shorts/${short.id}`, headers: owner.headers });
-    expect(own.json()).toEqual(short);
+    expect(own.json()).toEqual({ ...short, visits: 1 });
   });
 
   it("answers 404 text/plain for ids that are not ids", async () => {
@@ -264,6 +265,13 @@ describe("logs", () => {
         userAgent: "second-agent",
         referer: "",
         createdAt: expect.any(String),
+        // isbot reads any "…agent" string as a tool's.
+        isBot: true,
+        browser: "",
+        os: "",
+        device: "bot",
+        country: "",
+        referrerHost: "",
       },
       {
         id: expect.stringMatching(/^\d+$/),
@@ -272,6 +280,13 @@ describe("logs", () => {
         userAgent: "first-agent",
         referer: "https://ref.example/",
         createdAt: expect.any(String),
+        // isbot reads any "…agent" string as a tool's.
+        isBot: true,
+        browser: "",
+        os: "",
+        device: "bot",
+        country: "",
+        referrerHost: "ref.example",
       },
     ]);
     const page = await ctx.app.inject({ url: `/api/shorts/${short.id}/logs?limit=1`, headers: user.headers });

@@ -42,6 +42,14 @@ const UNSTATABLE: UnstatableRule[] = [
     refuses: (_operation, answer) =>
       answer.statusCode === 400 && /url must be an absolute http\(s\) URL/.test(answer.body),
   },
+  {
+    rule: "a stats range starts before it ends (to defaults to now) and holds at most 1000 buckets",
+    reason:
+      "a rule relating two parameters, the clock and the interval: OpenAPI 3.0 cannot relate parameters",
+    refuses: (_operation, answer) =>
+      answer.statusCode === 400 &&
+      /from must be before to|the range holds more than \d+ \w+ buckets/.test(answer.body),
+  },
 ];
 
 function knownIds(operation: Operation): string[] {

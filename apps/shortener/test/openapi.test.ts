@@ -56,6 +56,8 @@ describe("GET /docs", () => {
         "GET /api/shorts/{id}",
         "DELETE /api/shorts/{id}",
         "GET /api/shorts/{id}/logs",
+        "GET /api/shorts/{id}/stats",
+        "GET /api/stats",
         "GET /{name}",
         "GET /health",
         "GET /ready",

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { HTTP_URL, isUri } from "./patterns.ts";
 import { queryInteger } from "./query.ts";
+import { TIME_ZONES } from "./time-zones.ts";
 
 export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_URL_LENGTH = 2048;
@@ -66,6 +67,7 @@ export const Short = z
     name: z.string().describe("Name of the short"),
     shorturl: z.string().describe("The resulting short URL"),
     createdAt: z.iso.datetime().describe("Creation date"),
+    visits: z.int().min(0).describe("Visits stored for this short, bots included"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -80,6 +82,14 @@ export const ShortLog = z
     userAgent: z.string().describe('Client User-Agent header ("" when absent)'),
     referer: z.string().describe('Client Referer header ("" when absent)'),
     createdAt: z.iso.datetime().describe("When the visit happened"),
+    isBot: z.boolean().describe("The user agent is a known bot or crawler (isbot)"),
+    browser: z.string().describe('Browser name from the user agent ("" when unknown)'),
+    os: z.string().describe('Operating system from the user agent ("" when unknown)'),
+    device: z
+      .string()
+      .describe('desktop, mobile, tablet, bot, or another ua-parser device type ("" when unknown)'),
+    country: z.string().describe('ISO 3166-1 alpha-2 country of the IP address ("" when unknown)'),
+    referrerHost: z.string().describe('Host of the Referer header, lower case ("" when none)'),
   })
   .meta({ id: "ShortLog" });
 export type ShortLog = z.infer<typeof ShortLog>;
@@ -121,3 +131,89 @@ export const ListQuery = z.strictObject({
   offset: queryInteger(0, 1_000_000_000).optional().describe("Skip this many items first"),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
+
+/** A visit log's id: digits, as ShortLog.id gives them. */
+const LOG_ID = /^[1-9][0-9]{0,18}$/;
+
+export const LogsQuery = ListQuery.extend({
+  before: z
+    .string()
+    .regex(LOG_ID, "before must be a visit id (digits)")
+    .optional()
+    .describe(
+      "Keyset paging: only visits older than the visit with this id (newest first, stable while " +
+        "visits arrive). Pass the last id of a page to get the next.",
+    ),
+  format: z
+    .enum(["json", "csv"])
+    .optional()
+    .describe("csv streams the visits as text/csv (as does Accept: text/csv); default json"),
+});
+export type LogsQuery = z.infer<typeof LogsQuery>;
+
+export const STATS_INTERVALS = ["hour", "day", "week", "month"] as const;
+export type StatsInterval = (typeof STATS_INTERVALS)[number];
+
+const instant = (description: string) =>
+  z.iso.datetime({ offset: true }).optional().describe(`${description} (ISO 8601 date-time)`);
+
+export const StatsQuery = z.strictObject({
+  from: instant("Start, inclusive, rounded down to the hour; default: 30 days before `to`"),
+  to: instant("End, exclusive, rounded up to the hour; default: now"),
+  interval: z.enum(STATS_INTERVALS).default("day").describe("Timeseries bucket; at most 1000 buckets"),
+  timezone: z
+    .enum(TIME_ZONES, { error: "timezone must be an IANA time zone such as Europe/London" })
+    .default("UTC")
+    .describe(
+      "Zone of the buckets: a day is local midnight to midnight (23 or 25 hours across a DST change). " +
+        "Visits are aggregated by UTC hour: in a zone whose offset is not whole hours, a bucket starts " +
+        "at the UTC hour holding its local start.",
+    ),
+});
+export type StatsQuery = z.infer<typeof StatsQuery>;
+
+const Count = z.int().min(0);
+
+const TopList = (what: string) =>
+  z
+    .array(z.object({ value: z.string(), visits: Count, humans: Count }))
+    .describe(`Top 10 ${what} by visits ("" is unknown or none)`);
+
+export const ShortStats = z
+  .object({
+    from: z.iso.datetime().describe("Start of the range, inclusive (whole hour, UTC)"),
+    to: z.iso.datetime().describe("End of the range, exclusive (whole hour, UTC)"),
+    interval: z.enum(STATS_INTERVALS),
+    timezone: z.string(),
+    totals: z.object({
+      visits: Count,
+      humans: Count,
+      bots: Count,
+      uniqueVisitors: Count.describe(
+        "Distinct visitors: a hash of IP and user agent under a salt that changes every UTC day",
+      ),
+    }),
+    timeseries: z
+      .array(
+        z.object({
+          start: z.string().describe("Bucket start in the time zone, with its offset"),
+          visits: Count,
+          humans: Count,
+        }),
+      )
+      .describe("Every bucket of the range, empty ones included"),
+    referrers: TopList("referrer hosts"),
+    countries: TopList("countries"),
+    browsers: TopList("browsers"),
+    os: TopList("operating systems"),
+    devices: TopList("device types"),
+  })
+  .meta({ id: "ShortStats" });
+export type ShortStats = z.infer<typeof ShortStats>;
+
+export const UserStats = ShortStats.extend({
+  shorts: z
+    .array(z.object({ id: z.string(), name: z.string(), visits: Count, humans: Count }))
+    .describe("Top 10 shorts by visits in the range"),
+}).meta({ id: "UserStats" });
+export type UserStats = z.infer<typeof UserStats>;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { decimalRange, HTTP_URL, isUri, NO_NUL, NOT_BLANK } from "../patterns.ts";
 import { queryInteger } from "../query.ts";
-import { TIME_ZONES } from "./time-zones.ts";
+import { TIME_ZONES } from "../time-zones.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
 export const INT4_MAX = 2_147_483_647;

@@ -1,5 +1,7 @@
 // The scheduling API's schemas: one per concept and resource (create body, edit body,
 // public shape, list query). Validation, response serialization, OpenAPI and tests all use these.
+
+export * from "../time-zones.ts";
 export * from "./attendees.ts";
 export * from "./availabilities.ts";
 export * from "./booking-references.ts";
@@ -16,5 +18,4 @@ export * from "./schedules.ts";
 export * from "./selected-calendars.ts";
 export * from "./slots.ts";
 export * from "./teams.ts";
-export * from "./time-zones.ts";
 export * from "./users.ts";

@@ -1,4 +1,4 @@
-// The time zones the scheduling API takes: the names of the tz database (canonical names and
+// The time zones both services take (scheduling fields, the shortener's stats): the names of the tz database (canonical names and
 // their backward-compatible aliases such as US/Eastern or Asia/Calcutta) that PostgreSQL 15
 // lists in pg_timezone_names and that Intl accepts on Node 20 and on Node 24 alike (597 names,
 // the same set on both). Shipped as data, not read from Intl at run time, because the served

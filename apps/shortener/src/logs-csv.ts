@@ -1,0 +1,103 @@
+// A short's visits as CSV, streamed from a server-side cursor: memory stays flat whatever the
+// number of visits (rows are fetched 1,000 at a time and written as the client reads them).
+import { pipeline, Transform } from "node:stream";
+import { type PrismaClient, poolOf } from "@app/db";
+import type { LogsQuery } from "@app/schemas/shortener";
+import type { FastifyReply } from "fastify";
+import QueryStream from "pg-query-stream";
+
+const COLUMNS = [
+  "id",
+  "createdAt",
+  "ipAddress",
+  "userAgent",
+  "referer",
+  "isBot",
+  "browser",
+  "os",
+  "device",
+  "country",
+  "referrerHost",
+] as const;
+
+/** `format` decides; without it, an Accept header asking for text/csv before JSON. */
+export function wantsCsv(format: "json" | "csv" | undefined, accept: string | undefined): boolean {
+  if (format !== undefined) return format === "csv";
+  const types = (accept ?? "")
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .filter((type) => type === "text/csv" || type === "application/json");
+  return types[0] === "text/csv";
+}
+
+/**
+ * One CSV field: quoted when it holds a comma, quote or line break; a leading =, +, -, @, tab or
+ * carriage return gets a ' first, so a spreadsheet shows the text instead of running it.
+ */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+interface Row {
+  id: string;
+  created_at: Date;
+  ip_address: string;
+  user_agent: string;
+  referer: string;
+  is_bot: boolean;
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  referrer_host: string;
+}
+
+const line = (row: Row) =>
+  `${[
+    row.id,
+    row.created_at.toISOString(),
+    row.ip_address,
+    row.user_agent,
+    row.referer,
+    String(row.is_bot),
+    row.browser,
+    row.os,
+    row.device,
+    row.country,
+    row.referrer_host,
+  ]
+    .map(csvField)
+    .join(",")}\r\n`;
+
+/** Sends the visits `query` selects (newest first) as text/csv on `reply`. */
+export async function streamLogsCsv(
+  prisma: PrismaClient,
+  reply: FastifyReply,
+  shortId: string,
+  query: LogsQuery,
+): Promise<FastifyReply> {
+  const values: unknown[] = [shortId];
+  let sql = `SELECT "id"::text AS "id", "created_at", "ip_address", "user_agent", "referer", "is_bot", "browser",
+    "os", "device", "country", "referrer_host" FROM "shortener"."short_logs" WHERE "short_id" = $1::uuid`;
+  if (query.before !== undefined) sql += ` AND "id" < $${values.push(query.before)}::int8`;
+  sql += ` ORDER BY "created_at" DESC, "id" DESC`;
+  if (query.limit !== undefined) sql += ` LIMIT $${values.push(query.limit)}`;
+  if (query.offset !== undefined) sql += ` OFFSET $${values.push(query.offset)}`;
+
+  const client = await poolOf(prisma).connect();
+  const rows = client.query(new QueryStream(sql, values, { batchSize: 1000 }));
+  const csv = new Transform({
+    writableObjectMode: true,
+    transform(row: Row, _encoding, done) {
+      done(null, line(row));
+    },
+  });
+  csv.push(`${COLUMNS.join(",")}\r\n`);
+  // Ends with the response, however it ends (done, failed, or the client went away).
+  pipeline(rows, csv, (error) => client.release(error ?? undefined));
+  return reply
+    .header("content-type", "text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="short-${shortId}-visits.csv"`)
+    .send(csv);
+}

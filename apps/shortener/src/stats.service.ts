@@ -1,0 +1,228 @@
+// Visit statistics, read from the hourly aggregates only (never a scan of the visits): totals,
+// a timeseries in the caller's time zone, top values of each dimension, and for a user's whole
+// account the top shorts. The aggregates are written by the statement that stores each batch
+// of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
+import { type PrismaClient, poolOf } from "@app/db";
+import type { ShortStats, StatsInterval, StatsQuery, UserStats } from "@app/schemas/shortener";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { BadRequest } from "./errors.ts";
+
+const HOUR = 3_600_000;
+const DEFAULT_RANGE = 30 * 24 * HOUR;
+/** The most buckets one timeseries may have. */
+export const MAX_BUCKETS = 1000;
+/** The fewest hours each interval's bucket can have (a DST day has 23). */
+const MIN_HOURS: Record<StatsInterval, number> = { hour: 1, day: 23, week: 167, month: 671 };
+const DIMENSIONS = {
+  referrer: "referrers",
+  country: "countries",
+  browser: "browsers",
+  os: "os",
+  device: "devices",
+};
+const TOP = 10;
+
+/** Whose visits: one short, or every short of one user. */
+type Scope = { shortId: string } | { userId: string };
+
+interface Range {
+  from: Date;
+  to: Date;
+  interval: StatsInterval;
+  timezone: string;
+}
+
+/** `from` down and `to` up to whole hours; the range checked against the bucket limit. */
+export function statsRange(query: StatsQuery, now = new Date()): Range {
+  const to = new Date(Math.ceil((query.to ? Date.parse(query.to) : now.getTime()) / HOUR) * HOUR);
+  const from = new Date(
+    query.from ? Math.floor(Date.parse(query.from) / HOUR) * HOUR : to.getTime() - DEFAULT_RANGE,
+  );
+  if (from.getTime() >= to.getTime()) throw new BadRequest("from must be before to");
+  const hours = (to.getTime() - from.getTime()) / HOUR;
+  if (hours / MIN_HOURS[query.interval] > MAX_BUCKETS) {
+    throw new BadRequest(`the range holds more than ${MAX_BUCKETS} ${query.interval} buckets`);
+  }
+  return { from, to, interval: query.interval, timezone: query.timezone };
+}
+
+/** `2026-03-29T00:00:00` local and its instant → `2026-03-29T00:00:00+01:00`. */
+function withOffset(local: string, instant: Date): string {
+  const minutes = Math.round((Date.parse(`${local}Z`) - instant.getTime()) / 60_000);
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}
+
+export class StatsService {
+  private readonly pool: ReturnType<typeof poolOf>;
+
+  constructor(prisma: PrismaClient) {
+    this.pool = poolOf(prisma);
+  }
+
+  async forShort(shortId: string, query: StatsQuery): Promise<ShortStats> {
+    return this.stats({ shortId }, statsRange(query));
+  }
+
+  async forUser(userId: string, query: StatsQuery): Promise<UserStats> {
+    const range = statsRange(query);
+    const scope = { userId };
+    const [stats, shorts] = await Promise.all([this.stats(scope, range), this.topShorts(scope, range)]);
+    return { ...stats, shorts };
+  }
+
+  private async stats(scope: Scope, range: Range): Promise<ShortStats> {
+    const [totals, uniques, timeseries, top] = await Promise.all([
+      this.query<{ visits: string; humans: string }>(
+        scope,
+        range,
+        `SELECT coalesce(sum("visits"), 0)::int8 AS "visits", coalesce(sum("humans"), 0)::int8 AS "humans"
+         FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to`,
+      ),
+      this.query<{ visitors: string }>(
+        scope,
+        range,
+        `SELECT count(DISTINCT "visitor")::int8 AS "visitors"
+         FROM "shortener"."visit_hour_visitors" WHERE $scope AND "hour" >= :from AND "hour" < :to`,
+      ),
+      this.timeseries(scope, range),
+      this.query<{ dimension: keyof typeof DIMENSIONS; value: string; visits: string; humans: string }>(
+        scope,
+        range,
+        `SELECT "dimension", "value", "visits", "humans" FROM (
+           SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans",
+             row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
+           FROM "shortener"."visit_hour_values" WHERE $scope AND "hour" >= :from AND "hour" < :to
+           GROUP BY 1, 2
+         ) AS ranked WHERE "rank" <= ${TOP} ORDER BY "dimension", "rank"`,
+      ),
+    ]);
+    const visits = Number(totals[0]!.visits);
+    const humans = Number(totals[0]!.humans);
+    const lists = Object.fromEntries(Object.values(DIMENSIONS).map((name) => [name, [] as TopValue[]]));
+    for (const row of top) {
+      lists[DIMENSIONS[row.dimension]]!.push({
+        value: row.value,
+        visits: Number(row.visits),
+        humans: Number(row.humans),
+      });
+    }
+    return {
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      interval: range.interval,
+      timezone: range.timezone,
+      totals: { visits, humans, bots: visits - humans, uniqueVisitors: Number(uniques[0]!.visitors) },
+      timeseries,
+      referrers: lists.referrers!,
+      countries: lists.countries!,
+      browsers: lists.browsers!,
+      os: lists.os!,
+      devices: lists.devices!,
+    };
+  }
+
+  /**
+   * Every bucket of the range, empty ones too. Hours are UTC hours, labelled in the zone; days,
+   * weeks and months run from local midnight (so a DST day has 23 or 25 hours) and hold the
+   * aggregated UTC hours that begin in them.
+   */
+  private async timeseries(scope: Scope, range: Range): Promise<ShortStats["timeseries"]> {
+    const sql =
+      range.interval === "hour"
+        ? `WITH sums AS (
+             SELECT "hour" AS "instant", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans"
+             FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
+           )
+           SELECT to_char(b."instant" AT TIME ZONE :zone, 'YYYY-MM-DD"T"HH24:MI:SS') AS "local", b."instant",
+             coalesce(s."visits", 0) AS "visits", coalesce(s."humans", 0) AS "humans"
+           FROM generate_series(:from::timestamptz, :to::timestamptz - interval '1 hour', interval '1 hour') AS b("instant")
+           LEFT JOIN sums s USING ("instant") ORDER BY b."instant"`
+        : `WITH sums AS (
+             SELECT date_trunc(:interval, "hour" AT TIME ZONE :zone) AS "local", sum("visits")::int8 AS "visits",
+               sum("humans")::int8 AS "humans"
+             FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
+           )
+           SELECT to_char(b."local", 'YYYY-MM-DD"T"HH24:MI:SS') AS "local", b."local" AT TIME ZONE :zone AS "instant",
+             coalesce(s."visits", 0) AS "visits", coalesce(s."humans", 0) AS "humans"
+           FROM generate_series(
+             date_trunc(:interval, :from::timestamptz AT TIME ZONE :zone),
+             (:to::timestamptz - interval '1 hour') AT TIME ZONE :zone,
+             ('1 ' || :interval)::interval
+           ) AS b("local")
+           LEFT JOIN sums s USING ("local") ORDER BY b."local"`;
+    const rows = await this.query<{ local: string; instant: Date; visits: string; humans: string }>(
+      scope,
+      range,
+      sql,
+    );
+    return rows.map((row) => ({
+      start: withOffset(row.local, row.instant),
+      visits: Number(row.visits),
+      humans: Number(row.humans),
+    }));
+  }
+
+  private topShorts(scope: Scope, range: Range): Promise<UserStats["shorts"]> {
+    return this.query<{ id: string; name: string; visits: string; humans: string }>(
+      scope,
+      range,
+      `SELECT s."id", s."name", t."visits", t."humans" FROM (
+         SELECT "short_id", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans"
+         FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to
+         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${TOP}
+       ) AS t JOIN "shortener"."shorts" s ON s."id" = t."short_id" ORDER BY t."visits" DESC, s."id"`,
+    ).then((rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        visits: Number(row.visits),
+        humans: Number(row.humans),
+      })),
+    );
+  }
+
+  /**
+   * Runs `sql` with `$scope` (whose visits) and named values: :from, :to, :interval, :zone. Each
+   * name used becomes a numbered parameter (PostgreSQL refuses parameters a statement leaves unused).
+   */
+  private async query<T>(scope: Scope, range: Range, sql: string): Promise<T[]> {
+    const where =
+      "shortId" in scope
+        ? `"short_id" = :whom::uuid`
+        : `"short_id" IN (SELECT "id" FROM "shortener"."shorts" WHERE "user_id" = :whom::uuid)`;
+    const values: Record<string, unknown> = {
+      from: range.from,
+      to: range.to,
+      interval: range.interval,
+      zone: range.timezone,
+      whom: "shortId" in scope ? scope.shortId : scope.userId,
+    };
+    const used: string[] = [];
+    const text = sql
+      .replaceAll("$scope", where)
+      .replace(/(?<!:):(from|to|interval|zone|whom)\b/g, (_, name: string) => {
+        if (!used.includes(name)) used.push(name);
+        return `$${used.indexOf(name) + 1}`;
+      });
+    const result = await this.pool.query(
+      text,
+      used.map((name) => values[name]),
+    );
+    return result.rows as T[];
+  }
+}
+
+interface TopValue {
+  value: string;
+  visits: number;
+  humans: number;
+}
+
+async function statsPlugin(app: FastifyInstance): Promise<void> {
+  app.decorate("stats", new StatsService(app.prisma));
+}
+
+export default fp(statsPlugin, { name: "stats", fastify: "5.x", decorators: { fastify: ["prisma"] } });

@@ -1,0 +1,355 @@
+// Visit analytics (issue 18): every visit row is enriched in the visit-log batch, the hourly
+// aggregates written with it agree with the rows, and the stats API answers exactly what a
+// GROUP BY over the stored visits says: totals, unique visitors, the timeseries in a time zone
+// (DST days included) and the top lists, for one short and across a user's shorts.
+import { describe, expect, it } from "vitest";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
+
+const ctx = setupShortener();
+
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const AGENTS = [CHROME, IPHONE, GOOGLEBOT, "curl/8.5.0", ""];
+const IPS = ["81.2.69.160", "8.8.8.8", "2a00:1450:4001:80b::200e", "127.0.0.1", "81.2.69.161"];
+const REFERERS = ["https://news.example.com/a?b=1", "https://WWW.Search.example/", "", "not a url"];
+
+async function shortOf(user: Awaited<ReturnType<typeof newUser>>, name?: string) {
+  const response = await postShort(ctx.app, user, {
+    url: "https://example.com/target",
+    ...(name ? { name } : {}),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; name: string; visits: number };
+}
+
+function follow(name: string, i: number) {
+  return ctx.app.inject({
+    url: `/${name}`,
+    remoteAddress: IPS[i % IPS.length]!,
+    headers: { "user-agent": AGENTS[i % AGENTS.length]!, referer: REFERERS[i % REFERERS.length]! },
+  });
+}
+
+/** Visits at chosen times, through the visit log itself (as the redirect stores them). */
+async function visitAt(shortId: string, at: string, i = 0) {
+  await ctx.app.visitLog.record({
+    shortId,
+    ipAddress: IPS[i % IPS.length]!,
+    userAgent: AGENTS[i % AGENTS.length]!,
+    referer: REFERERS[i % REFERERS.length]!,
+    at: new Date(at),
+  });
+}
+
+async function stats(user: { headers: Record<string, string> }, url: string) {
+  const response = await ctx.app.inject({ url, headers: user.headers });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+/** The truth: figures computed from the stored visit rows. */
+async function fromRows(shortIds: string[], from: string, to: string) {
+  const where = `"short_id" = ANY($1::uuid[]) AND "created_at" >= $2 AND "created_at" < $3`;
+  const args = [shortIds, from, to];
+  const [totals] = await ctx.prisma.$queryRawUnsafe<{ visits: bigint; humans: bigint; visitors: bigint }[]>(
+    `SELECT count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans,
+       count(DISTINCT "visitor") AS visitors FROM "shortener"."short_logs" WHERE ${where}`,
+    ...args,
+  );
+  const top = async (column: string) =>
+    (
+      await ctx.prisma.$queryRawUnsafe<{ value: string; visits: bigint; humans: bigint }[]>(
+        `SELECT "${column}" AS value, count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans
+         FROM "shortener"."short_logs" WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+        ...args,
+      )
+    ).map((row) => ({ value: row.value, visits: Number(row.visits), humans: Number(row.humans) }));
+  return {
+    totals: {
+      visits: Number(totals!.visits),
+      humans: Number(totals!.humans),
+      bots: Number(totals!.visits - totals!.humans),
+      uniqueVisitors: Number(totals!.visitors),
+    },
+    referrers: await top("referrer_host"),
+    countries: await top("country"),
+    browsers: await top("browser"),
+    os: await top("os"),
+    devices: await top("device"),
+  };
+}
+
+/** Raw visits per bucket: each visit in the bucket its UTC hour's start falls in, in `zone`. */
+async function bucketsFromRows(shortIds: string[], from: string, to: string, interval: string, zone: string) {
+  const rows = await ctx.prisma.$queryRawUnsafe<{ instant: Date; visits: bigint }[]>(
+    `SELECT date_trunc($4, date_trunc('hour', "created_at") AT TIME ZONE $5) AT TIME ZONE $5 AS instant,
+       count(*) AS visits
+     FROM "shortener"."short_logs"
+     WHERE "short_id" = ANY($1::uuid[]) AND "created_at" >= $2 AND "created_at" < $3 GROUP BY 1`,
+    shortIds,
+    from,
+    to,
+    interval,
+    zone,
+  );
+  return new Map(rows.map((row) => [row.instant.getTime(), Number(row.visits)]));
+}
+
+describe("enrichment", () => {
+  it("stores bot, browser, OS, device, country and referrer host with each visit", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    for (let i = 0; i < 5; i++) expect((await follow(short.name, i)).statusCode).toBe(302);
+    const logs = await ctx.app.inject({ url: `/api/shorts/${short.id}/logs`, headers: user.headers });
+    const byAgent = Object.fromEntries(
+      (logs.json() as Record<string, unknown>[]).map((log) => [log.userAgent as string, log]),
+    );
+    expect(byAgent[CHROME]).toMatchObject({
+      isBot: false,
+      browser: "Chrome",
+      os: "Windows",
+      device: "desktop",
+      country: "GB",
+      referrerHost: "news.example.com",
+      ipAddress: "81.2.69.160",
+    });
+    expect(byAgent[IPHONE]).toMatchObject({
+      isBot: false,
+      browser: "Mobile Safari",
+      os: "iOS",
+      device: "mobile",
+      country: "US",
+      referrerHost: "www.search.example",
+    });
+    expect(byAgent[GOOGLEBOT]).toMatchObject({ isBot: true, device: "bot", country: "IE", referrerHost: "" });
+    expect(byAgent["curl/8.5.0"]).toMatchObject({ isBot: true, country: "", referrerHost: "" });
+    expect(byAgent[""]).toMatchObject({ isBot: false, browser: "", os: "", device: "", country: "GB" });
+    // The visitor hash is stored, never returned.
+    expect(Object.keys(byAgent[CHROME]!)).not.toContain("visitor");
+  });
+});
+
+describe("stats of one short", () => {
+  it("equal a GROUP BY over the stored visits after a burst of parallel redirects", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => follow(short.name, i)));
+    expect(answers.every((answer) => answer.statusCode === 302)).toBe(true);
+    const body = await stats(user, `/api/shorts/${short.id}/stats?interval=hour`);
+    const truth = await fromRows([short.id], body.from, body.to);
+    expect(body.totals).toEqual(truth.totals);
+    expect(body.totals).toMatchObject({ visits: 200, humans: 120, bots: 80 });
+    // Five IPs cycling with five agents: 5 distinct (IP, agent) pairs.
+    expect(body.totals.uniqueVisitors).toBe(5);
+    for (const list of ["referrers", "countries", "browsers", "os", "devices"] as const) {
+      expect(body[list], list).toEqual(truth[list]);
+    }
+    expect(body.timeseries.reduce((sum: number, bucket: { visits: number }) => sum + bucket.visits, 0)).toBe(
+      200,
+    );
+    // The short's own visit count agrees, in the list and alone.
+    const got = await ctx.app.inject({ url: `/api/shorts/${short.id}`, headers: user.headers });
+    expect(got.json().visits).toBe(200);
+    const list = await ctx.app.inject({ url: "/api/shorts", headers: user.headers });
+    expect(list.json()[0]).toMatchObject({ id: short.id, visits: 200 });
+  });
+
+  it("buckets days from local midnight in the caller's zone: 23 and 25 hours across DST", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    // Europe/London: 2026-03-29 lost an hour (01:00 GMT → 02:00 BST), 2026-10-25 gained one.
+    const visits = [
+      "2026-03-28T23:30:00Z", // 28 March local
+      "2026-03-29T00:10:00Z", // 29 March 00:10 GMT
+      "2026-03-29T22:59:00Z", // 29 March 23:59 BST
+      "2026-03-29T23:00:00Z", // 30 March 00:00 BST
+      "2026-10-25T00:30:00Z", // 25 October 01:30 BST
+      "2026-10-25T23:30:00Z", // 25 October 23:30 GMT
+      "2026-10-26T00:00:00Z", // 26 October
+    ];
+    for (const [i, at] of visits.entries()) await visitAt(short.id, at, i);
+    const spring = await stats(
+      user,
+      `/api/shorts/${short.id}/stats?from=2026-03-28T00:00:00Z&to=2026-03-30T23:00:00Z&interval=day&timezone=Europe/London`,
+    );
+    expect(spring.timeseries.map((b: { start: string; visits: number }) => [b.start, b.visits])).toEqual([
+      ["2026-03-28T00:00:00+00:00", 1],
+      ["2026-03-29T00:00:00+00:00", 2],
+      ["2026-03-30T00:00:00+01:00", 1],
+    ]);
+    const autumn = await stats(
+      user,
+      `/api/shorts/${short.id}/stats?from=2026-10-24T23:00:00Z&to=2026-10-27T00:00:00Z&interval=day&timezone=Europe/London`,
+    );
+    expect(autumn.timeseries.map((b: { start: string; visits: number }) => [b.start, b.visits])).toEqual([
+      ["2026-10-25T00:00:00+01:00", 2],
+      ["2026-10-26T00:00:00+00:00", 1],
+    ]);
+    // The 25-hour day has 25 hourly buckets, labelled in local time (01:00 twice).
+    const hours = await stats(
+      user,
+      `/api/shorts/${short.id}/stats?from=2026-10-24T23:00:00Z&to=2026-10-26T00:00:00Z&interval=hour&timezone=Europe/London`,
+    );
+    expect(hours.timeseries).toHaveLength(25);
+    expect(
+      hours.timeseries
+        .filter((b: { start: string }) => b.start.includes("T01:00:00"))
+        .map((b: { start: string }) => b.start),
+    ).toEqual(["2026-10-25T01:00:00+01:00", "2026-10-25T01:00:00+00:00"]);
+  });
+
+  it("every bucket, in several zones and intervals, equals the stored visits of its hours", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    // 120 visits spread over about 100 days, at uneven hours.
+    for (let i = 0; i < 120; i++) {
+      await visitAt(short.id, new Date(start + ((i * 7919 * 60_000) % (100 * 86_400_000))).toISOString(), i);
+    }
+    const from = "2026-01-01T00:00:00Z";
+    const to = "2026-04-15T00:00:00Z";
+    for (const zone of [
+      "UTC",
+      "America/New_York",
+      "Asia/Kolkata",
+      "Australia/Lord_Howe",
+      "Pacific/Chatham",
+    ]) {
+      for (const interval of ["day", "week", "month"]) {
+        const body = await stats(
+          user,
+          `/api/shorts/${short.id}/stats?from=${from}&to=${to}&interval=${interval}&timezone=${zone}`,
+        );
+        const truth = await bucketsFromRows([short.id], from, to, interval, zone);
+        const got = new Map<number, number>(
+          body.timeseries
+            .filter((b: { visits: number }) => b.visits > 0)
+            .map((b: { start: string; visits: number }) => [Date.parse(b.start), b.visits]),
+        );
+        expect(got, `${zone} ${interval}`).toEqual(truth);
+        expect(body.totals.visits).toBe(120);
+      }
+    }
+  });
+
+  it("refuses a bad query with a 400 and another user's short with a 404", async () => {
+    const user = await newUser(ctx.prisma);
+    const other = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    for (const query of [
+      "timezone=Mars/Olympus",
+      "timezone=europe/london",
+      "interval=year",
+      "from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z",
+      "from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z&interval=hour",
+      "from=yesterday",
+      "extra=1",
+    ]) {
+      const response = await ctx.app.inject({
+        url: `/api/shorts/${short.id}/stats?${query}`,
+        headers: user.headers,
+      });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json(), query).toHaveProperty("error");
+    }
+    const theirs = await ctx.app.inject({ url: `/api/shorts/${short.id}/stats`, headers: other.headers });
+    expect(theirs.statusCode).toBe(404);
+  });
+});
+
+describe("stats across a user's shorts", () => {
+  it("sum every short of the caller and only theirs, with the top shorts", async () => {
+    const user = await newUser(ctx.prisma);
+    const other = await newUser(ctx.prisma);
+    const shorts = [await shortOf(user), await shortOf(user), await shortOf(user)];
+    const theirs = await shortOf(other);
+    const counts = [5, 12, 3];
+    await Promise.all(
+      shorts.flatMap((short, s) => Array.from({ length: counts[s]! }, (_, i) => follow(short.name, i))),
+    );
+    await Promise.all(Array.from({ length: 7 }, (_, i) => follow(theirs.name, i)));
+    const body = await stats(user, "/api/stats");
+    const truth = await fromRows(
+      shorts.map((short) => short.id),
+      body.from,
+      body.to,
+    );
+    expect(body.totals).toEqual(truth.totals);
+    expect(body.totals.visits).toBe(20);
+    expect(body.referrers).toEqual(truth.referrers);
+    expect(body.shorts.map((s: { name: string; visits: number }) => [s.name, s.visits])).toEqual([
+      [shorts[1]!.name, 12],
+      [shorts[0]!.name, 5],
+      [shorts[2]!.name, 3],
+    ]);
+    const empty = await newUser(ctx.prisma);
+    const none = await stats(empty, "/api/stats?interval=week");
+    expect(none.totals).toEqual({ visits: 0, humans: 0, bots: 0, uniqueVisitors: 0 });
+    expect(none.shorts).toEqual([]);
+    expect(none.timeseries.every((b: { visits: number }) => b.visits === 0)).toBe(true);
+  });
+});
+
+describe("the access log", () => {
+  it("pages by id, newest first, stable while visits arrive (before=)", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    for (let i = 0; i < 25; i++) await follow(short.name, i);
+    const seen: string[] = [];
+    let before = "";
+    for (;;) {
+      const page = await ctx.app.inject({
+        url: `/api/shorts/${short.id}/logs?limit=10${before ? `&before=${before}` : ""}`,
+        headers: user.headers,
+      });
+      const rows = page.json() as { id: string }[];
+      if (rows.length === 0) break;
+      seen.push(...rows.map((row) => row.id));
+      before = rows.at(-1)!.id;
+      // Visits arriving meanwhile are newer: they never shift the pages still to come.
+      await Promise.all([follow(short.name, 1), follow(short.name, 2)]);
+    }
+    expect(seen).toHaveLength(25);
+    expect(new Set(seen).size).toBe(25);
+    expect([...seen].sort((a, b) => Number(b) - Number(a))).toEqual(seen);
+    const bad = await ctx.app.inject({
+      url: `/api/shorts/${short.id}/logs?before=abc`,
+      headers: user.headers,
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("exports as CSV on format=csv or Accept: text/csv, fields escaped", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    await ctx.app.inject({
+      url: `/${short.name}`,
+      remoteAddress: "8.8.8.8",
+      headers: { "user-agent": '=cmd|"x",\nnext', referer: "https://r.example/" },
+    });
+    await follow(short.name, 0);
+    for (const request of [
+      { url: `/api/shorts/${short.id}/logs?format=csv`, headers: user.headers },
+      { url: `/api/shorts/${short.id}/logs`, headers: { ...user.headers, accept: "text/csv" } },
+    ]) {
+      const response = await ctx.app.inject(request);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
+      const lines = response.body.split("\r\n");
+      expect(lines[0]).toBe(
+        "id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost",
+      );
+      expect(lines).toHaveLength(4);
+      expect(lines[1]).toContain(",81.2.69.160,");
+      expect(lines[2]).toContain(`,8.8.8.8,"'=cmd|""x"",\nnext",https://r.example/,`);
+    }
+    const json = await ctx.app.inject({
+      url: `/api/shorts/${short.id}/logs?format=json`,
+      headers: { ...user.headers, accept: "text/csv" },
+    });
+    expect(json.headers["content-type"]).toMatch(/^application\/json/);
+  });
+});
