@@ -1,5 +1,6 @@
 // The database's connections are killed during a burst of visits: every 302 sent has its
-// row, and a visit that could not be stored is answered 5xx, never 302.
+// row, a visit that could not be stored is answered 5xx, never 302, and the statistics (read
+// from the aggregates) equal what the stored rows say.
 import type { AddressInfo } from "node:net";
 import { adminQuery } from "@app/testing/database";
 import { expect, inject, it } from "vitest";
@@ -37,4 +38,21 @@ it("stores a row for every 302 while pg_terminate_backend kills the pool mid-bur
   // Anything else is a server error the client may retry, never a silent loss.
   expect(statuses.every((s) => s === 302 || (s >= 500 && s < 600))).toBe(true);
   expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(answered302);
+
+  const stats = await ctx.app.inject({
+    url: `/api/shorts/${short.id}/stats?interval=hour`,
+    headers: user.headers,
+  });
+  expect(stats.statusCode).toBe(200);
+  const [rows] = await ctx.prisma.$queryRaw<{ visits: bigint; humans: bigint; visitors: bigint }[]>`
+    SELECT count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans, count(DISTINCT "visitor") AS visitors
+    FROM "shortener"."short_logs" WHERE "short_id" = ${short.id}::uuid`;
+  expect(stats.json().totals).toEqual({
+    visits: answered302,
+    humans: Number(rows!.humans),
+    bots: answered302 - Number(rows!.humans),
+    uniqueVisitors: Number(rows!.visitors),
+  });
+  const series = stats.json().timeseries as { visits: number }[];
+  expect(series.reduce((sum, bucket) => sum + bucket.visits, 0)).toBe(answered302);
 });

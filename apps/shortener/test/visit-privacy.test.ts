@@ -1,0 +1,71 @@
+// VISIT_IP: what a visit row keeps of the visitor's address. The country and the visitor hash
+// are derived from the full address first, whatever is kept.
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { anonymizeIp, countryOf, referrerHostOf } from "../src/visit-enrichment.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
+
+const ctx = setupShortener({ VISIT_IP: "anonymized" });
+
+async function visitFrom(app: typeof ctx.app, ip: string) {
+  const user = await newUser(ctx.prisma);
+  const short = (await postShort(ctx.app, user, { url: "https://example.com/" })).json();
+  expect(
+    (await app.inject({ url: `/${short.name}`, remoteAddress: ip, headers: { "user-agent": "Mozilla/5.0" } }))
+      .statusCode,
+  ).toBe(302);
+  return ctx.prisma.shortLog.findFirstOrThrow({ where: { shortId: short.id } });
+}
+
+describe("VISIT_IP", () => {
+  it("anonymized keeps the IPv4 /24 and the IPv6 /48; the country comes from the full address", async () => {
+    const v4 = await visitFrom(ctx.app, "81.2.69.160");
+    expect([v4.ipAddress, v4.country]).toEqual(["81.2.69.0", "GB"]);
+    const v6 = await visitFrom(ctx.app, "2a00:1450:4001:80b::200e");
+    expect([v6.ipAddress, v6.country]).toEqual(["2a00:1450:4001::", "IE"]);
+    expect(v4.visitor).not.toBeNull();
+  });
+
+  it("none keeps no address at all, and still counts the visitor and the country", async () => {
+    const app = await buildApp({ config: { ...ctx.config, VISIT_IP: "none" }, prisma: ctx.prisma });
+    try {
+      const row = await visitFrom(app, "8.8.8.8");
+      expect([row.ipAddress, row.country]).toEqual(["", "US"]);
+      expect(row.visitor).not.toBeNull();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("refuses any other value at start", async () => {
+    const { loadConfig } = await import("../src/config.ts");
+    expect(() => loadConfig({ VISIT_IP: "partial" })).toThrow(/VISIT_IP.*full, anonymized, none.*partial/s);
+  });
+});
+
+describe("the enrichment's pure parts", () => {
+  it.each([
+    ["192.168.1.77", "192.168.1.0"],
+    ["::ffff:10.1.2.3", "10.1.2.0"],
+    ["2001:db8::1", "2001:db8:0::"],
+    ["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "2001:db8:85a3::"],
+    ["::1", "0:0:0::"],
+    ["not an ip", ""],
+  ])("anonymizes %s as %s", (ip, network) => {
+    expect(anonymizeIp(ip)).toBe(network);
+  });
+
+  it("finds countries for IPv4 and IPv6, none for private or bad addresses", () => {
+    expect(countryOf("8.8.8.8")).toBe("US");
+    expect(countryOf("2a00:1450:4001:80b::200e")).toBe("IE");
+    expect(countryOf("10.0.0.1")).toBe("");
+    expect(countryOf("garbage")).toBe("");
+  });
+
+  it("takes the referrer's host in lower case, nothing from a non-URL", () => {
+    expect(referrerHostOf("https://WWW.Example.com:8443/path?q")).toBe("www.example.com");
+    expect(referrerHostOf("android-app://com.google.android.gm/")).toBe("com.google.android.gm");
+    expect(referrerHostOf("not a url")).toBe("");
+    expect(referrerHostOf("")).toBe("");
+  });
+});
