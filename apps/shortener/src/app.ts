@@ -28,6 +28,7 @@ import shortsPlugin from "./shorts.service.ts";
 import statsPlugin from "./stats.service.ts";
 import "./types.ts";
 import visitLogPlugin from "./visit-log.ts";
+import visitMaintenancePlugin from "./visit-maintenance.ts";
 
 export interface BuildAppOptions {
   config: ShortenerConfig;
@@ -78,6 +79,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
   await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
   await app.register(statsPlugin);
+  await app.register(visitMaintenancePlugin, { retentionDays: config.VISIT_RETENTION_DAYS });
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
     reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],

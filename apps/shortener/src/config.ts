@@ -35,6 +35,15 @@ export const ShortenerConfigSchema = z
         "What a visit row keeps of the visitor's IP address: full, anonymized (IPv4 /24, IPv6 /48) or none. " +
           "The country and the visitor hash are derived from the full address first, then it is dropped.",
       ),
+    VISIT_RETENTION_DAYS: z.coerce
+      .number({ error: "must be a whole number of days, at least 1" })
+      .int("must be a whole number of days, at least 1")
+      .min(1, "must be a whole number of days, at least 1")
+      .optional()
+      .describe(
+        "Raw visits are kept this many days (whole months are dropped once all their days are older); " +
+          "the hourly statistics are kept. Unset: keep every visit.",
+      ),
     SHORTENER_METRICS_PORT: optionalPort(
       "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
     ),

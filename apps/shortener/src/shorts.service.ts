@@ -28,6 +28,8 @@ export interface ShortsServiceOptions {
   reservedNames: Iterable<string>;
   /** The redirect's cache of targets by name; none: every redirect reads the database. */
   targets?: TargetCache;
+  /** Told after a short is deleted (its visits are then removed in the background). */
+  onDeleted?: () => void;
 }
 
 /** Shorts and their visit logs, always scoped to one owner. */
@@ -113,26 +115,34 @@ export class ShortsService {
     return short!;
   }
 
+  /**
+   * Deletes the short at once, whatever its visit count: its visits and aggregates are queued
+   * (deleted_shorts) and go in the background (visit-maintenance.ts). Every instance's redirect
+   * cache hears of it at commit.
+   */
   async delete(userId: string, id: string): Promise<void> {
-    // Logs go with it (ON DELETE CASCADE). Every instance's redirect cache hears of it at commit.
     const deleted = await this.prisma.$queryRaw<{ name: string }[]>`
       WITH gone AS (
         DELETE FROM "shortener"."shorts" WHERE "id" = ${validId(id)}::uuid AND "user_id" = ${userId}::uuid
-        RETURNING "name"
+        RETURNING "id", "name"
+      ), queued AS (
+        INSERT INTO "shortener"."deleted_shorts" ("short_id") SELECT "id" FROM gone ON CONFLICT DO NOTHING
       )
       SELECT gone."name" FROM gone, LATERAL (SELECT pg_notify(${SHORT_DELETED_CHANNEL}, gone."name")) AS notified`;
     if (deleted.length === 0) throw new NotFound();
+    this.options.onDeleted?.();
   }
 
   /**
-   * A page of a short's visits, newest first. `before` pages by id (keyset: stable while visits
-   * arrive); `offset` is kept for the seed's clients.
+   * A page of a short's visits, newest first: by id, the order they were stored in (createdAt
+   * follows it but may tie). `before` pages by id (keyset: stable while visits arrive, one index
+   * range per page); `offset` is kept for the seed's clients.
    */
   async logs(userId: string, id: string, page: LogsQuery): Promise<ShortLog[]> {
     const short = await this.findOwned(userId, id);
     const rows = await this.prisma.shortLog.findMany({
       where: { shortId: short.id, ...(page.before === undefined ? {} : { id: { lt: BigInt(page.before) } }) },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      orderBy: { id: "desc" },
       take: page.limit,
       skip: page.offset,
     });
@@ -226,7 +236,16 @@ async function shortsPlugin(
   });
   app.addHook("onReady", () => targets.start());
   app.addHook("onClose", () => targets.stop());
-  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets }));
+  const onDeleted = () => {
+    void app.visitMaintenance
+      .sweep()
+      .catch((err: unknown) => app.log.error({ err }, "deleted short: sweep failed"));
+  };
+  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets, onDeleted }));
 }
 
-export default fp(shortsPlugin, { name: "shorts", fastify: "5.x", decorators: { fastify: ["prisma"] } });
+export default fp(shortsPlugin, {
+  name: "shorts",
+  fastify: "5.x",
+  decorators: { fastify: ["prisma", "visitMaintenance"] },
+});

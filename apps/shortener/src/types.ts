@@ -5,6 +5,7 @@ import type { Registry } from "@app/server/metrics";
 import type { ShortsService } from "./shorts.service.ts";
 import type { StatsService } from "./stats.service.ts";
 import type { VisitLog } from "./visit-log.ts";
+import type { VisitMaintenance } from "./visit-maintenance.ts";
 
 /** Who is calling, set by the bearer auth hook on every API request. */
 export interface AuthenticatedUser {
@@ -19,6 +20,7 @@ declare module "fastify" {
     shorts: ShortsService;
     stats: StatsService;
     visitLog: VisitLog;
+    visitMaintenance: VisitMaintenance;
     apiPrefix: string;
     /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
     metrics: Registry;

@@ -129,7 +129,7 @@ export class VisitLog {
       const rows = batch.map((p) => ({ ...p.visit, ...this.enricher.enrich(p.visit, salt) }));
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
-      await this.pool.query(INSERT_VISITS, [
+      const stored = await this.pool.query<{ short_id: string }>(INSERT_VISITS, [
         rows.map((r) => r.shortId),
         rows.map((r) => r.ipAddress),
         rows.map((r) => r.userAgent),
@@ -143,17 +143,22 @@ export class VisitLog {
         rows.map((r) => r.visitor),
         rows.map((r) => r.at),
       ]);
-      this.written += batch.length;
-      this.observer?.batchCommitted(batch.length, (performance.now() - started) / 1000);
-      for (const p of batch) p.resolve();
+      const kept = new Set(stored.rows.map((row) => row.short_id));
+      const written = batch.filter((p) => kept.has(p.visit.shortId));
+      this.written += written.length;
+      this.observer?.batchCommitted(written.length, (performance.now() - started) / 1000);
+      for (const p of batch) {
+        if (kept.has(p.visit.shortId)) p.resolve();
+        else p.reject(new ShortGone());
+      }
     } catch (error) {
       this.observer?.batchFailed?.(batch.length);
       if (batch.length === 1) {
-        batch[0]!.reject(isForeignKeyViolation(error) ? new ShortGone() : error);
+        batch[0]!.reject(error);
         return;
       }
-      // One bad row (a short deleted meanwhile) must not fail its neighbours, and two instances'
-      // batches may deadlock on the same aggregate rows (PostgreSQL aborts one): retry alone.
+      // One bad row must not fail its neighbours, and two instances' batches may deadlock on the
+      // same aggregate rows (PostgreSQL aborts one): retry each alone.
       await Promise.all(batch.map((p) => this.write([p])));
     }
   }
@@ -169,7 +174,10 @@ const INSERT_VISITS = `WITH visits AS (
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
      "referrer_host", "visitor", "created_at")
   SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::bool[], $6::varchar[],
-    $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int8[], $12::timestamptz[])
+    $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int8[], $12::timestamptz[]) AS v("short_id")
+  -- Only shorts that exist, locked against deletion until this commits (what a foreign key
+  -- would do): a short deleted meanwhile gets no visit, and its redirect a 404.
+  WHERE v."short_id" IN (SELECT "id" FROM "shortener"."shorts" WHERE "id" = ANY($1::uuid[]) FOR KEY SHARE)
   RETURNING "short_id", date_trunc('hour', "created_at") AS "hour", "is_bot", "browser", "os", "device",
     "country", "referrer_host", "visitor"
 ), totals AS (
@@ -186,15 +194,12 @@ const INSERT_VISITS = `WITH visits AS (
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("short_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+), visitors AS (
+  INSERT INTO "shortener"."visit_hour_visitors" ("short_id", "hour", "visitor")
+  SELECT DISTINCT "short_id", "hour", "visitor" FROM visits ORDER BY 1, 2, 3
+  ON CONFLICT DO NOTHING
 )
-INSERT INTO "shortener"."visit_hour_visitors" ("short_id", "hour", "visitor")
-SELECT DISTINCT "short_id", "hour", "visitor" FROM visits ORDER BY 1, 2, 3
-ON CONFLICT DO NOTHING`;
-
-/** SQLSTATE 23503: the short was deleted meanwhile. */
-function isForeignKeyViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23503";
-}
+SELECT DISTINCT "short_id" FROM visits`;
 
 /**
  * The app's `visitLog`, with its metrics; as the service stops, in-flight requests finish first

@@ -168,6 +168,8 @@ describe("shorts", () => {
     });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe("");
+    // The visits go in the background (the sweep the DELETE started); awaited here.
+    await ctx.app.visitMaintenance.sweep();
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(0);
     for (const url of [`/api/shorts/${short.id}`, `/api/shorts/${short.id}/logs`]) {
       expect((await ctx.app.inject({ url, headers: user.headers })).statusCode).toBe(404);

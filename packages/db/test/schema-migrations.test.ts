@@ -121,8 +121,9 @@ function hasDbDefault(f: DmmfField): boolean {
 describe("prisma/schema.prisma agrees with prisma/migrations", () => {
   it("has the same tables", async () => {
     const { rows } = await client.query<{ t: string }>(
-      `SELECT table_schema || '.' || table_name AS t FROM information_schema.tables
-        WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE'`,
+      // A partitioned table is one table (its partitions are storage, not models).
+      `SELECT n.nspname || '.' || cl.relname AS t FROM pg_class cl JOIN pg_namespace n ON n.oid = cl.relnamespace
+        WHERE n.nspname = ANY($1) AND cl.relkind IN ('r', 'p') AND NOT cl.relispartition`,
       [SCHEMAS],
     );
     expect(rows.map((r) => r.t).sort()).toEqual(models().map(tableOf).sort());
@@ -141,7 +142,8 @@ describe("prisma/schema.prisma agrees with prisma/migrations", () => {
               a.atthasdef AS dflt
          FROM pg_attribute a JOIN pg_class cl ON cl.oid = a.attrelid
          JOIN pg_namespace n ON n.oid = cl.relnamespace
-        WHERE n.nspname = ANY($1) AND cl.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`,
+        WHERE n.nspname = ANY($1) AND cl.relkind IN ('r', 'p') AND NOT cl.relispartition
+          AND a.attnum > 0 AND NOT a.attisdropped`,
       [SCHEMAS],
     );
     const actual = rows
@@ -173,7 +175,7 @@ describe("prisma/schema.prisma agrees with prisma/migrations", () => {
                  JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS cols
          FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
          JOIN pg_namespace n ON n.oid = t.relnamespace
-        WHERE n.nspname = ANY($1)`,
+        WHERE n.nspname = ANY($1) AND NOT t.relispartition`,
       [SCHEMAS],
     );
     const actual = rows.map((r) => `${r.t} ${r.kind} (${r.cols})`).sort();
@@ -203,7 +205,7 @@ describe("prisma/schema.prisma agrees with prisma/migrations", () => {
               c.confdeltype::text AS fk
          FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
          JOIN pg_class r ON r.oid = c.confrelid JOIN pg_namespace rn ON rn.oid = r.relnamespace
-        WHERE c.contype = 'f' AND n.nspname = ANY($1)`,
+        WHERE c.contype = 'f' AND n.nspname = ANY($1) AND NOT t.relispartition`,
       [SCHEMAS],
     );
     const rule: Record<string, string> = {

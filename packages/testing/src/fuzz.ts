@@ -614,16 +614,19 @@ export async function assertNoServerErrorNorChange(
     schemas,
     statuses,
     settings,
+    settle = async () => {},
   }: {
     app: FuzzTarget;
     client: Pick<pg.Client, "query">;
     schemas: string[];
     statuses: Map<number, number>;
     settings: { numRuns: number; seed: number };
+    settle?: () => Promise<unknown>;
   },
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(arbitrary, async (request) => {
+      await settle();
       const before = await databaseChecksum(client, schemas);
       const { caller, ...sent } = request;
       const response = await app.inject(sent);
@@ -631,7 +634,7 @@ export async function assertNoServerErrorNorChange(
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       const label = `${caller} ${request.method} ${request.url.slice(0, 300)} → ${status} ${response.body.slice(0, 300)}`;
       if (status >= 500) throw new Error(`server error: ${label}`);
-      if (status >= 400 && (await databaseChecksum(client, schemas)) !== before) {
+      if (status >= 400 && (await settle(), await databaseChecksum(client, schemas)) !== before) {
         throw new Error(`state changed: ${label}`);
       }
     }),
@@ -704,6 +707,8 @@ export interface FuzzSuiteOptions {
   settings: { numRuns: number; seed: number };
   /** The rules the document cannot state (see UnstatableRule); none by default. */
   unstatable?: UnstatableRule[];
+  /** Waits for the service's background work (before each checksum), so only requests change state. */
+  settle?: () => Promise<unknown>;
 }
 
 /**
@@ -741,6 +746,7 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
           schemas: options.schemas,
           statuses,
           settings: options.settings,
+          ...(options.settle ? { settle: options.settle } : {}),
         });
       },
       120_000,

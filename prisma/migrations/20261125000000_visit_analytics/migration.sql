@@ -52,14 +52,8 @@ CREATE TABLE "shortener"."visitor_salts" (
     CONSTRAINT "visitor_salts_pkey" PRIMARY KEY ("day")
 );
 
--- AddForeignKey
-ALTER TABLE "shortener"."visit_hours" ADD CONSTRAINT "visit_hours_short_id_fkey" FOREIGN KEY ("short_id") REFERENCES "shortener"."shorts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "shortener"."visit_hour_values" ADD CONSTRAINT "visit_hour_values_short_id_fkey" FOREIGN KEY ("short_id") REFERENCES "shortener"."shorts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "shortener"."visit_hour_visitors" ADD CONSTRAINT "visit_hour_visitors_short_id_fkey" FOREIGN KEY ("short_id") REFERENCES "shortener"."shorts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- No foreign keys to shorts: a deleted short's aggregates go in the background with its visits
+-- (shorts.service.ts), so deleting a short never waits on them.
 
 -- Visits stored before this migration enter the aggregates as they are: counted as human visits
 -- with unknown browser, OS, device, country and referrer, and without a visitor hash (so not

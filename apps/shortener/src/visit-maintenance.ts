@@ -1,0 +1,225 @@
+// Keeping the visit table in shape, in the background of every instance (they coordinate
+// through the database, so any number may run):
+// - monthly partitions of short_logs are created ahead (this month and the next two, UTC);
+// - with VISIT_RETENTION_DAYS, a partition whose whole month is older than that is detached
+//   and dropped (the hourly aggregates stay, so statistics still answer for that time);
+// - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
+//   DELETE that removed the short answered at once.
+import { type PrismaClient, poolOf } from "@app/db";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+
+// Any constant: one instance at a time manages partitions.
+const PARTITION_LOCK_KEY = 72_797_101;
+const MONTHS_AHEAD = 2;
+/** Rows removed per statement: short transactions, so redirects never wait long on them. */
+export const SWEEP_CHUNK = 10_000;
+/** Tables holding a deleted short's rows, emptied in this order (the queue row goes last). */
+const SWEPT_TABLES = ["short_logs", "visit_hour_visitors", "visit_hour_values", "visit_hours"] as const;
+const SWEPT_KEYS: Record<(typeof SWEPT_TABLES)[number], string> = {
+  short_logs: `"short_id", "id", "created_at"`,
+  visit_hour_visitors: `"short_id", "hour", "visitor"`,
+  visit_hour_values: `"short_id", "hour", "dimension", "value"`,
+  visit_hours: `"short_id", "hour"`,
+};
+
+export interface Partition {
+  name: string;
+  /** Inclusive lower bound; null for none (MINVALUE). */
+  from: Date | null;
+  /** Exclusive upper bound; null for none (MAXVALUE). */
+  until: Date | null;
+}
+
+export interface VisitMaintenanceOptions {
+  /** Partitions whose month ended more than this many days ago are dropped; undefined: keep all. */
+  retentionDays?: number | undefined;
+  /** How often partitions are checked (default hourly). */
+  intervalMs?: number;
+  /** How often the deletion queue is looked at when idle (default 5 s). */
+  sweepIntervalMs?: number;
+  log?: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+const monthStart = (date: Date, plus = 0) =>
+  new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + plus, 1));
+const partitionName = (month: Date) =>
+  `short_logs_${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
+
+export class VisitMaintenance {
+  private readonly pool: ReturnType<typeof poolOf>;
+  private timers: NodeJS.Timeout[] = [];
+  private sweeping: Promise<number> | undefined;
+  private stopped = false;
+
+  constructor(
+    prisma: PrismaClient,
+    private readonly options: VisitMaintenanceOptions = {},
+  ) {
+    this.pool = poolOf(prisma);
+  }
+
+  /** The partitions of short_logs, by upper bound. */
+  async partitions(): Promise<Partition[]> {
+    const { rows } = await this.pool.query<Partition>(
+      `SELECT c.relname AS "name",
+         (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz AS "from",
+         (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS "until"
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = '"shortener"."short_logs"'::regclass ORDER BY 3 NULLS LAST`,
+    );
+    return rows;
+  }
+
+  /**
+   * Creates a partition for each month from this one through MONTHS_AHEAD months after it that no
+   * partition covers yet, and drops those past the retention. Returns what it did, for the log.
+   */
+  async maintainPartitions(now = new Date()): Promise<{ created: string[]; dropped: string[] }> {
+    const created: string[] = [];
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock($1)", [PARTITION_LOCK_KEY]);
+      const existing = await this.partitions();
+      const covered = (month: Date) =>
+        existing.some((p) => (p.from === null || p.from <= month) && (p.until === null || month < p.until));
+      for (
+        let month = monthStart(now);
+        month <= monthStart(now, MONTHS_AHEAD);
+        month = monthStart(month, 1)
+      ) {
+        if (covered(month)) continue;
+        const name = partitionName(month);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS "shortener"."${name}" PARTITION OF "shortener"."short_logs"
+           FOR VALUES FROM ('${month.toISOString()}') TO ('${monthStart(month, 1).toISOString()}')`,
+        );
+        created.push(name);
+      }
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    const dropped: string[] = [];
+    const { retentionDays } = this.options;
+    if (retentionDays !== undefined) {
+      const cutoff = now.getTime() - retentionDays * 86_400_000;
+      for (const partition of await this.partitions()) {
+        if (partition.until === null || partition.until.getTime() > cutoff) continue;
+        // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a transaction).
+        await this.pool.query(
+          `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${partition.name}" CONCURRENTLY`,
+        );
+        await this.pool.query(`DROP TABLE "shortener"."${partition.name}"`);
+        dropped.push(partition.name);
+      }
+    }
+    return { created, dropped };
+  }
+
+  /**
+   * Removes one chunk of a deleted short's rows; when nothing is left of it, its queue row.
+   * Returns the rows removed (0: the queue is empty or another instance holds its head).
+   */
+  async sweepChunk(): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ short_id: string }>(
+        `SELECT "short_id" FROM "shortener"."deleted_shorts" ORDER BY "deleted_at"
+         LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      );
+      const shortId = rows[0]?.short_id;
+      if (!shortId) {
+        await client.query("COMMIT");
+        return 0;
+      }
+      let removed = 0;
+      for (const table of SWEPT_TABLES) {
+        const keys = SWEPT_KEYS[table];
+        const result = await client.query(
+          `DELETE FROM "shortener"."${table}" WHERE (${keys}) IN (
+             SELECT ${keys} FROM "shortener"."${table}" WHERE "short_id" = $1 LIMIT ${SWEEP_CHUNK})`,
+          [shortId],
+        );
+        removed += result.rowCount ?? 0;
+        if (removed > 0) break;
+      }
+      if (removed === 0) {
+        await client.query(`DELETE FROM "shortener"."deleted_shorts" WHERE "short_id" = $1`, [shortId]);
+        removed = 1;
+      }
+      await client.query("COMMIT");
+      return removed;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Sweeps until the queue is empty; concurrent calls share one run. */
+  sweep(): Promise<number> {
+    this.sweeping ??= (async () => {
+      let total = 0;
+      for (let removed = 1; removed > 0 && !this.stopped; ) {
+        removed = await this.sweepChunk();
+        total += removed;
+      }
+      return total;
+    })().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  start(): void {
+    const { intervalMs = 3_600_000, sweepIntervalMs = 5_000, log } = this.options;
+    const partitions = () =>
+      this.maintainPartitions().then(
+        ({ dropped }) => {
+          if (dropped.length > 0)
+            log?.info({ dropped }, "visit partitions past VISIT_RETENTION_DAYS dropped");
+        },
+        (err: unknown) => log?.error({ err }, "visit partitions: maintenance failed; retrying later"),
+      );
+    const sweep = () =>
+      this.sweep().catch((err: unknown) =>
+        log?.error({ err }, "deleted shorts: removing their visits failed; retrying later"),
+      );
+    void partitions();
+    void sweep();
+    this.timers = [setInterval(partitions, intervalMs), setInterval(sweep, sweepIntervalMs)];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  /** Stops the timers and waits for a sweep in progress to finish its chunk. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await this.sweeping?.catch(() => {});
+  }
+}
+
+async function visitMaintenancePlugin(
+  app: FastifyInstance,
+  options: Omit<VisitMaintenanceOptions, "log">,
+): Promise<void> {
+  const maintenance = new VisitMaintenance(app.prisma, { ...options, log: app.log });
+  app.decorate("visitMaintenance", maintenance);
+  app.addHook("onReady", () => {
+    maintenance.start();
+  });
+  app.addHook("onClose", () => maintenance.stop());
+}
+
+export default fp(visitMaintenancePlugin, {
+  name: "visit-maintenance",
+  fastify: "5.x",
+  decorators: { fastify: ["prisma"] },
+});

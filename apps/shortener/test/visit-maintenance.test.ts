@@ -1,0 +1,184 @@
+// The visit table kept in shape (issue 18): monthly partitions created ahead, whole months
+// dropped past VISIT_RETENTION_DAYS with the statistics kept, and a deleted short removed at
+// once from every API and the redirect while its visits go in the background.
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { VisitMaintenance } from "../src/visit-maintenance.ts";
+import { newUser, postShort, setupShortener, visit } from "./helpers.ts";
+
+const ctx = setupShortener();
+
+async function partitionNames(): Promise<string[]> {
+  return (await ctx.app.visitMaintenance.partitions()).map((partition) => partition.name);
+}
+
+/** `count` visits of `shortId` straight into the table and its aggregates, `daysAgo` days back. */
+async function seedVisits(shortId: string, count: number, at: string) {
+  await ctx.prisma.$executeRawUnsafe(
+    `WITH rows AS (
+       INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer", "created_at", "visitor")
+       SELECT $1::uuid, '198.51.100.7', 'seed', '', $2::timestamptz + (i % 3600) * interval '1 second', i % 50
+       FROM generate_series(1, ${count}) AS i RETURNING "short_id", date_trunc('hour', "created_at") AS "hour", "visitor"
+     ), totals AS (
+       INSERT INTO "shortener"."visit_hours" SELECT "short_id", "hour", count(*), count(*) FROM rows GROUP BY 1, 2
+     ), v AS (
+       INSERT INTO "shortener"."visit_hour_visitors" SELECT DISTINCT "short_id", "hour", "visitor" FROM rows
+     )
+     INSERT INTO "shortener"."visit_hour_values"
+     SELECT "short_id", "hour", d, '', count(*), count(*) FROM rows,
+       unnest(ARRAY['browser', 'os', 'device', 'country', 'referrer']) AS d GROUP BY 1, 2, 3`,
+    shortId,
+    at,
+  );
+}
+
+describe("partitions", () => {
+  it("are monthly, created ahead through the month after next, idempotently", async () => {
+    const now = new Date();
+    const month = (plus: number) => {
+      const date = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + plus, 1));
+      return `short_logs_${date.getUTCFullYear()}${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
+    };
+    const [{ kind }] = (await ctx.prisma.$queryRaw<{ kind: string }[]>`
+      SELECT relkind::text AS kind FROM pg_class WHERE oid = '"shortener"."short_logs"'::regclass`) as [
+      { kind: string },
+    ];
+    expect(kind).toBe("p");
+    const names = await partitionNames();
+    // The table from before partitioning holds everything up to the first monthly partition.
+    expect(names[0]).toBe("short_logs_legacy");
+    expect(names).toEqual(expect.arrayContaining([month(1), month(2)]));
+    const again = await ctx.app.visitMaintenance.maintainPartitions();
+    expect(again.created).toEqual([]);
+    const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 3, 15));
+    const ahead = await ctx.app.visitMaintenance.maintainPartitions(later);
+    expect(ahead.created).toEqual([month(3), month(4), month(5)]);
+    // Every partition has the key index (the parent's, one per partition).
+    const [{ missing }] = (await ctx.prisma.$queryRaw<{ missing: bigint }[]>`
+      SELECT count(*) AS missing FROM pg_inherits i
+      WHERE i.inhparent = '"shortener"."short_logs"'::regclass
+        AND NOT EXISTS (SELECT 1 FROM pg_index x WHERE x.indrelid = i.inhrelid AND x.indisunique)`) as [
+      { missing: bigint },
+    ];
+    expect(Number(missing)).toBe(0);
+  });
+
+  it("past the retention are dropped whole; the statistics of that time still answer", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = (await postShort(ctx.app, user, { url: "https://example.com/kept" })).json();
+    const now = new Date();
+    const thisMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 10));
+    await seedVisits(short.id, 500, thisMonth.toISOString());
+    const range = `from=${new Date(thisMonth.getTime() - 3_600_000).toISOString()}&to=${new Date(thisMonth.getTime() + 7_200_000).toISOString()}`;
+    const before = await ctx.app.inject({
+      url: `/api/shorts/${short.id}/stats?${range}`,
+      headers: user.headers,
+    });
+    expect(before.json().totals).toMatchObject({ visits: 500, uniqueVisitors: 50 });
+
+    // Five months on, with 30 days kept: this month's partition and everything before go.
+    const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30 });
+    const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 5, 2));
+    const { dropped } = await retention.maintainPartitions(later);
+    expect(dropped).toContain("short_logs_legacy");
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(0);
+    const names = await partitionNames();
+    expect(names).not.toContain("short_logs_legacy");
+    const cutoff = later.getTime() - 30 * 86_400_000;
+    for (const partition of await ctx.app.visitMaintenance.partitions()) {
+      expect(partition.until!.getTime()).toBeGreaterThan(cutoff);
+    }
+    const after = await ctx.app.inject({
+      url: `/api/shorts/${short.id}/stats?${range}`,
+      headers: user.headers,
+    });
+    expect(after.json().totals).toEqual(before.json().totals);
+    expect(after.json().timeseries).toEqual(before.json().timeseries);
+    // Back to the real date (the test moved the clock five months on): a month no partition
+    // covers gets one again, and redirects are stored.
+    const current = `short_logs_${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+    expect((await ctx.app.visitMaintenance.maintainPartitions()).created).toContain(current);
+    expect((await ctx.app.inject({ url: `/${short.name}` })).statusCode).toBe(302);
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(1);
+  });
+});
+
+describe("deleting a short", () => {
+  it("removes it at once from the API, the stats and the redirect; its visits go in the background", async () => {
+    const user = await newUser(ctx.prisma);
+    const keep = (await postShort(ctx.app, user, { url: "https://example.com/keep" })).json();
+    const gone = (await postShort(ctx.app, user, { url: "https://example.com/gone" })).json();
+    await seedVisits(gone.id, 50_000, new Date(Date.now() - 7_200_000).toISOString());
+    await seedVisits(keep.id, 10, new Date(Date.now() - 7_200_000).toISOString());
+    await ctx.app.visitMaintenance.stop();
+    const del = await ctx.app.inject({
+      method: "DELETE",
+      url: `/api/shorts/${gone.id}`,
+      headers: user.headers,
+    });
+    expect(del.statusCode).toBe(204);
+    // The DELETE removed the short only: its 50,000 visits are still there, queued.
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: gone.id } })).toBe(50_000);
+    expect(await ctx.prisma.deletedShort.count({ where: { shortId: gone.id } })).toBe(1);
+    for (const url of [
+      `/api/shorts/${gone.id}`,
+      `/api/shorts/${gone.id}/logs`,
+      `/api/shorts/${gone.id}/stats`,
+    ]) {
+      expect((await ctx.app.inject({ url, headers: user.headers })).statusCode, url).toBe(404);
+    }
+    expect((await ctx.app.inject({ url: `/${gone.name}` })).statusCode).toBe(404);
+    const stats = await ctx.app.inject({ url: "/api/stats", headers: user.headers });
+    expect(stats.json().totals.visits).toBe(10);
+
+    const sweeper = new VisitMaintenance(ctx.prisma);
+    const removed = await sweeper.sweep();
+    expect(removed).toBeGreaterThanOrEqual(50_000);
+    for (const table of [
+      "short_logs",
+      "visit_hours",
+      "visit_hour_values",
+      "visit_hour_visitors",
+      "deleted_shorts",
+    ]) {
+      const [{ left }] = (await ctx.prisma.$queryRawUnsafe<{ left: bigint }[]>(
+        `SELECT count(*) AS left FROM "shortener"."${table}" WHERE "short_id" = $1::uuid`,
+        gone.id,
+      )) as [{ left: bigint }];
+      expect(Number(left), table).toBe(0);
+    }
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: keep.id } })).toBe(10);
+  });
+
+  it("during a burst of its redirects leaves no visit behind: each 302 came before the delete", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = (
+      await postShort(ctx.app, user, { url: "https://example.com/burst", name: "burst-del" })
+    ).json();
+    await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const statuses: number[] = [];
+    let deleted = false;
+    const worker = async () => {
+      for (let i = 0; i < 60; i++) statuses.push(await visit(port, "/burst-del"));
+    };
+    const deleter = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const del = await ctx.app.inject({
+        method: "DELETE",
+        url: `/api/shorts/${short.id}`,
+        headers: user.headers,
+      });
+      expect(del.statusCode).toBe(204);
+      deleted = true;
+    })();
+    await Promise.all([...Array.from({ length: 8 }, worker), deleter]);
+    expect(deleted).toBe(true);
+    expect(statuses.filter((status) => status === 302).length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 302 || status === 404)).toBe(true);
+    await new VisitMaintenance(ctx.prisma).sweep();
+    // Nothing stored after the sweep: no visit of the deleted short was written once it was gone.
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(0);
+    expect(await ctx.prisma.visitHour.count({ where: { shortId: short.id } })).toBe(0);
+  });
+});
