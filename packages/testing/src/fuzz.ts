@@ -634,8 +634,9 @@ export async function assertNoServerErrorNorChange(
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       const label = `${caller} ${request.method} ${request.url.slice(0, 300)} → ${status} ${response.body.slice(0, 300)}`;
       if (status >= 500) throw new Error(`server error: ${label}`);
-      if (status >= 400 && (await settle(), await databaseChecksum(client, schemas)) !== before) {
-        throw new Error(`state changed: ${label}`);
+      if (status >= 400) {
+        await settle();
+        if ((await databaseChecksum(client, schemas)) !== before) throw new Error(`state changed: ${label}`);
       }
     }),
     { ...settings, endOnFailure: true },
