@@ -1,0 +1,94 @@
+// The migration to a partitioned visit table, on a copy holding 1,000,000 visits, while the
+// shortener runs and takes visits (issue 18): no visit is lost (every 302 has its row, the old
+// rows are all there), none is refused for good, and the statistics equal the rows afterwards.
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPrisma, defaultMigrationsDir, migrate } from "@app/db";
+import { createTestDatabase } from "@app/testing/database";
+import { expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { defaultConfig } from "../src/config.ts";
+import { createUser } from "../src/credentials.ts";
+import { visit } from "./helpers.ts";
+
+const PARTITIONING = "20261125010000_visit_partitions";
+const ANALYTICS = "20261125000000_visit_analytics";
+const ROWS = 1_000_000;
+
+/** A migrations folder holding those before `name`. */
+async function migrationsBefore(name: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
+  for (const entry of await readdir(defaultMigrationsDir, { withFileTypes: true })) {
+    if (entry.isDirectory() && entry.name < name) {
+      await cp(path.join(defaultMigrationsDir, entry.name), path.join(dir, entry.name), { recursive: true });
+    }
+  }
+  await cp(path.join(defaultMigrationsDir, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
+  return dir;
+}
+
+it("partitions a table of 1,000,000 visits while redirects keep being served: none lost", async () => {
+  const db = await createTestDatabase({ empty: true });
+  const beforeAnalytics = await migrationsBefore(ANALYTICS);
+  const beforePartitioning = await migrationsBefore(PARTITIONING);
+  const prisma = createPrisma(db.url, { poolMax: 5 });
+  try {
+    // Today's single table, as deployed, with a million visits.
+    await migrate(db.url, { dir: beforeAnalytics });
+    const user = await createUser(prisma, "mover@example.com");
+    const short = await prisma.short.create({
+      data: { userId: user.id, name: "moving", url: "https://example.com/" },
+    });
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer", "created_at")
+       SELECT $1::uuid, '192.0.2.1', 'old', '', now() - i * interval '1 second' FROM generate_series(1, ${ROWS}) AS i`,
+      short.id,
+    );
+    await migrate(db.url, { dir: beforePartitioning });
+
+    const app = await buildApp({ config: defaultConfig({ SHORT_BASE_URL: "https://sho.rt" }), prisma });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = app.server.address() as AddressInfo;
+    const statuses: number[] = [];
+    let migrating = true;
+    const worker = async () => {
+      while (migrating) statuses.push(await visit(port, "/moving"));
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    const { applied } = await migrate(db.url);
+    const took = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    migrating = false;
+    await Promise.all(workers);
+
+    const served = statuses.filter((status) => status === 302).length;
+    console.log(
+      `partitioning ${ROWS} visits took ${took.toFixed(0)} ms; ${served} redirects served meanwhile`,
+    );
+    expect(applied).toEqual([PARTITIONING]);
+    expect(served).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 302)).toBe(true);
+    const [{ kind }] = (await prisma.$queryRaw<{ kind: string }[]>`
+      SELECT relkind::text AS kind FROM pg_class WHERE oid = '"shortener"."short_logs"'::regclass`) as [
+      { kind: string },
+    ];
+    expect(kind).toBe("p");
+    expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(ROWS + served);
+    const stats = await app.stats.forShort(short.id, {
+      from: new Date(Date.now() - 20 * 86_400_000).toISOString(),
+      interval: "day",
+      timezone: "UTC",
+    });
+    expect(stats.totals.visits).toBe(ROWS + served);
+    await app.close();
+  } finally {
+    await prisma.$disconnect();
+    await db.drop();
+    await rm(beforeAnalytics, { recursive: true, force: true });
+    await rm(beforePartitioning, { recursive: true, force: true });
+  }
+}, 240_000);
