@@ -138,16 +138,36 @@ export class VisitorSalts {
   }
 }
 
-/** Derives a visit's stored fields; one per service, its caches shared by every batch. */
+/** A bounded memo: the oldest entry goes when it is full (visits repeat agents, IPs, referrers). */
+class Memo<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(
+    private readonly size: number,
+    private readonly compute: (key: string) => V,
+  ) {}
+  get(key: string): V {
+    let value = this.entries.get(key);
+    if (value === undefined) {
+      value = this.compute(key);
+      if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+}
+
+/** Derives a visit's stored fields; one per service, its memos shared by every batch. */
 export class VisitEnricher {
-  private readonly agents = new Map<string, Agent>();
+  private readonly agents = new Memo(AGENT_CACHE_SIZE, parseAgent);
+  private readonly countries = new Memo(50_000, countryOf);
+  private readonly referrers = new Memo(10_000, referrerHostOf);
 
   constructor(private readonly ipMode: VisitIpMode) {
     countryReader();
   }
 
   enrich(visit: { ipAddress: string; userAgent: string; referer: string }, salt: Buffer): Enrichment {
-    const agent = this.agent(visit.userAgent);
+    const agent = this.agents.get(visit.userAgent);
     const hash = createHash("sha256")
       .update(salt)
       .update(visit.ipAddress)
@@ -160,21 +180,14 @@ export class VisitEnricher {
           : this.ipMode === "anonymized"
             ? anonymizeIp(visit.ipAddress)
             : "",
-      ...agent,
+      isBot: agent.isBot,
+      browser: agent.browser,
+      os: agent.os,
+      device: agent.device,
       // From the full address, before anonymizing.
-      country: countryOf(visit.ipAddress),
-      referrerHost: referrerHostOf(visit.referer),
+      country: this.countries.get(visit.ipAddress),
+      referrerHost: this.referrers.get(visit.referer),
       visitor: hash.digest().readBigInt64BE(0).toString(),
     };
-  }
-
-  private agent(userAgent: string): Agent {
-    let agent = this.agents.get(userAgent);
-    if (!agent) {
-      agent = parseAgent(userAgent);
-      if (this.agents.size >= AGENT_CACHE_SIZE) this.agents.delete(this.agents.keys().next().value as string);
-      this.agents.set(userAgent, agent);
-    }
-    return agent;
   }
 }

@@ -59,7 +59,7 @@ CREATE TABLE "shortener"."visitor_salts" (
 -- with unknown browser, OS, device, country and referrer, and without a visitor hash (so not
 -- among unique visitors): exactly what their rows say.
 INSERT INTO "shortener"."visit_hours" ("short_id", "hour", "visits", "humans")
-SELECT "short_id", date_trunc('hour', "created_at"), count(*), count(*)
+SELECT "short_id", date_trunc('hour', "created_at" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*), count(*)
 FROM "shortener"."short_logs" GROUP BY 1, 2;
 
 INSERT INTO "shortener"."visit_hour_values" ("short_id", "hour", "dimension", "value", "visits", "humans")
