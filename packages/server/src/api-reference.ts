@@ -1,6 +1,6 @@
 // The human-readable API reference both services serve at /docs/reference: Swagger UI, its
 // scripts and styles served by the service itself (no CDN, works offline), rendering the very
-// document GET /docs answers. See docs/decisions.md ("API reference page").
+// document GET /docs answers. See docs/adr/0086-0089.
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyContextConfig, FastifyInstance } from "fastify";
 

@@ -216,7 +216,7 @@ interface WatchableApp {
 }
 
 /**
- * Why an answer is not checked (see docs/decisions.md), or undefined when it is. `testRoutes`
+ * Why an answer is not checked (docs/adr/0122), or undefined when it is. `testRoutes`
  * are the routes a test added to the app after it was built (`METHOD url`).
  */
 export function skipReason(request: WatchedRequest, testRoutes: ReadonlySet<string>): string | undefined {

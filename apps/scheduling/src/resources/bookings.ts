@@ -14,7 +14,7 @@ import { ALL_OPERATIONS, defineResource } from "./resource.ts";
 /**
  * Bookings follow v1's own semantics (calcom-v1-bookings.md): create, list, read and delete
  * (which cancels) are the resource's custom operations; edit is the generic one with v1's
- * strict body. No API call removes a booking row, as in v1 (see docs/decisions.md).
+ * strict body. No API call removes a booking row, as in v1 (docs/adr/0058).
  */
 export const bookings = defineResource({
   path: "bookings",
