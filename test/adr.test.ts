@@ -4,7 +4,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const dir = new URL("../docs/adr/", import.meta.url);
-const files = readdirSync(dir).filter((name) => /^\d{4}-.+\.md$/.test(name)).sort();
+const files = readdirSync(dir)
+  .filter((name) => /^\d{4}-.+\.md$/.test(name))
+  .sort();
 const index = readFileSync(new URL("README.md", dir), "utf8");
 
 describe("decision records", () => {

@@ -1,4 +1,4 @@
-// CI does not run Docker (it was verified by hand: docs/decisions.md), so this test checks what
+// CI does not run Docker (it was verified by hand: docs/adr/0021), so this test checks what
 // compose would use: the services, the image, healthchecks, restart policy and variables,
 // against .env.example and the services' config schemas; and what the image build leaves out.
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A second, independent check of both committed documents: Redocly CLI's recommended rules
-// (redocly.yaml says which are off and docs/decisions.md why). Runs the CLI as `pnpm openapi:lint` does.
+// (redocly.yaml says which are off and docs/adr/0092 why). Runs the CLI as `pnpm openapi:lint` does.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

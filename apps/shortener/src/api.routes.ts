@@ -8,6 +8,7 @@ import {
   ShortList,
   ShortLogList,
   ShortStats,
+  StatsLink,
   StatsQuery,
   User,
   UserStats,
@@ -183,6 +184,50 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       stats.forShort(await shorts.ownedId(request.user.id, request.params.id), request.query),
+  );
+
+  app.post(
+    "/shorts/:id/stats-link",
+    {
+      schema: {
+        operationId: "createStatsLink",
+        tags: ["stats"],
+        summary: "Create a public link to a short's statistics page",
+        description:
+          "Anyone with the link sees the page (charts and figures of the short's visits, never a " +
+          "visitor's IP or user agent). A new link replaces the previous one, which stops working.",
+        security,
+        params: ShortIdParams,
+        response: { 201: StatsLink, 401: unauthorized, 404: notFound, default: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const shortId = await shorts.ownedId(request.user.id, request.params.id);
+      return reply.code(201).send(await stats.createLink(shortId));
+    },
+  );
+
+  app.delete(
+    "/shorts/:id/stats-link",
+    {
+      schema: {
+        operationId: "deleteStatsLink",
+        tags: ["stats"],
+        summary: "Revoke the short's public statistics link",
+        security,
+        params: ShortIdParams,
+        response: {
+          204: z.undefined().describe("Revoked; no body"),
+          401: unauthorized,
+          404: plainText("No short with this id belongs to the caller, or it has no link"),
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      await stats.deleteLink(await shorts.ownedId(request.user.id, request.params.id));
+      return reply.code(204).send();
+    },
   );
 
   app.get(

@@ -26,6 +26,7 @@ import openApi from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import shortsPlugin from "./shorts.service.ts";
 import statsPlugin from "./stats.service.ts";
+import { statsPageRoutes } from "./stats-page.routes.ts";
 import "./types.ts";
 import visitLogPlugin from "./visit-log.ts";
 import visitMaintenancePlugin from "./visit-maintenance.ts";
@@ -39,7 +40,7 @@ export interface BuildAppOptions {
 
 // Paths the service serves itself, besides the API prefix: never usable as short names
 // ("docs" covers /docs/reference too).
-const OWN_PATHS = ["docs", "health", "ready", "favicon.ico", "robots.txt"];
+const OWN_PATHS = ["docs", "health", "ready", "stats", "favicon.ico", "robots.txt"];
 
 /** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
 export async function buildApp({ config, prisma, logger = false }: BuildAppOptions) {
@@ -78,7 +79,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   // the visits the drain stores.
   logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
   await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
-  await app.register(statsPlugin);
+  await app.register(statsPlugin, { shortBaseUrl: config.SHORT_BASE_URL });
   await app.register(visitMaintenancePlugin, { retentionDays: config.VISIT_RETENTION_DAYS });
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
@@ -95,6 +96,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   await registerApiReference(app);
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: config.SHORTENER_API_PREFIX });
+  await app.register(statsPageRoutes);
   await app.register(redirectRoutes);
   // Last: every path answers the methods it does not offer with 405 + Allow.
   methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));

@@ -2,11 +2,20 @@
 // a timeseries in the caller's time zone, top values of each dimension, and for a user's whole
 // account the top shorts. The aggregates are written by the statement that stores each batch
 // of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
+import { randomBytes } from "node:crypto";
 import { type PrismaClient, poolOf } from "@app/db";
-import type { ShortStats, StatsInterval, StatsQuery, UserStats } from "@app/schemas/shortener";
+import {
+  type ShortStats,
+  STATS_TOKEN_PATTERN,
+  type StatsInterval,
+  type StatsLink,
+  type StatsQuery,
+  type UserStats,
+} from "@app/schemas/shortener";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { BadRequest } from "./errors.ts";
+import { hashToken } from "./credentials.ts";
+import { BadRequest, NotFound } from "./errors.ts";
 
 const HOUR = 3_600_000;
 const DEFAULT_RANGE = 30 * 24 * HOUR;
@@ -58,8 +67,42 @@ function withOffset(local: string, instant: Date): string {
 export class StatsService {
   private readonly pool: ReturnType<typeof poolOf>;
 
-  constructor(prisma: PrismaClient) {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly shortBaseUrl: string,
+  ) {
     this.pool = poolOf(prisma);
+  }
+
+  /**
+   * A new public link to the short's statistics page, replacing any earlier one (which stops
+   * working at once). The token is shown only in this answer; its SHA-256 is stored.
+   */
+  async createLink(shortId: string): Promise<StatsLink> {
+    const token = randomBytes(24).toString("base64url");
+    const row = await this.prisma.statsLink.upsert({
+      where: { shortId },
+      create: { shortId, tokenHash: hashToken(token) },
+      update: { tokenHash: hashToken(token), createdAt: new Date() },
+    });
+    return { url: `${this.shortBaseUrl}/stats/${token}`, createdAt: row.createdAt.toISOString() };
+  }
+
+  /** Revokes the short's link; 404 when it has none. */
+  async deleteLink(shortId: string): Promise<void> {
+    const { count } = await this.prisma.statsLink.deleteMany({ where: { shortId } });
+    if (count === 0) throw new NotFound();
+  }
+
+  /** The short a link's token opens (404 for any other value: unknown, revoked, malformed). */
+  async shortOfLink(token: string): Promise<{ id: string; name: string }> {
+    if (!STATS_TOKEN_PATTERN.test(token)) throw new NotFound();
+    const link = await this.prisma.statsLink.findUnique({
+      where: { tokenHash: hashToken(token) },
+      select: { short: { select: { id: true, name: true } } },
+    });
+    if (!link) throw new NotFound();
+    return link.short;
   }
 
   async forShort(shortId: string, query: StatsQuery): Promise<ShortStats> {
@@ -221,8 +264,8 @@ interface TopValue {
   humans: number;
 }
 
-async function statsPlugin(app: FastifyInstance): Promise<void> {
-  app.decorate("stats", new StatsService(app.prisma));
+async function statsPlugin(app: FastifyInstance, { shortBaseUrl }: { shortBaseUrl: string }): Promise<void> {
+  app.decorate("stats", new StatsService(app.prisma, shortBaseUrl));
 }
 
 export default fp(statsPlugin, { name: "stats", fastify: "5.x", decorators: { fastify: ["prisma"] } });

@@ -353,3 +353,51 @@ describe("the access log", () => {
     expect(json.headers["content-type"]).toMatch(/^application\/json/);
   });
 });
+
+describe("the public statistics link", () => {
+  it("is created by the owner only, replaced by a new one, revoked at once", async () => {
+    const user = await newUser(ctx.prisma);
+    const other = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    await follow(short.name, 0);
+    const url = `/api/shorts/${short.id}/stats-link`;
+    expect((await ctx.app.inject({ method: "POST", url, headers: other.headers })).statusCode).toBe(404);
+    const first = await ctx.app.inject({ method: "POST", url, headers: user.headers });
+    expect(first.statusCode).toBe(201);
+    const firstPath = new URL(first.json().url).pathname;
+    expect(first.json().url).toMatch(/^https:\/\/sho\.rt\/stats\/[A-Za-z0-9_-]{32}$/);
+    const data = await ctx.app.inject({ url: `${firstPath}/data?interval=week` });
+    expect(data.statusCode).toBe(200);
+    expect(data.json()).toMatchObject({ name: short.name, interval: "week", totals: { visits: 1 } });
+    const page = await ctx.app.inject({ url: firstPath });
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.headers["content-security-policy"]).toMatch(/script-src 'self'/);
+    // Only the token's hash is stored.
+    const token = firstPath.split("/").at(-1)!;
+    expect(JSON.stringify(await ctx.prisma.statsLink.findMany())).not.toContain(token);
+
+    const second = await ctx.app.inject({ method: "POST", url, headers: user.headers });
+    expect(second.statusCode).toBe(201);
+    expect((await ctx.app.inject({ url: firstPath })).statusCode).toBe(404);
+    const secondPath = new URL(second.json().url).pathname;
+    expect((await ctx.app.inject({ url: `${secondPath}/data` })).statusCode).toBe(200);
+
+    expect((await ctx.app.inject({ method: "DELETE", url, headers: other.headers })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: "DELETE", url, headers: user.headers })).statusCode).toBe(204);
+    expect((await ctx.app.inject({ method: "DELETE", url, headers: user.headers })).statusCode).toBe(404);
+    for (const path of [secondPath, `${secondPath}/data`, "/stats/not-a-token", "/stats/assets/missing.js"]) {
+      const gone = await ctx.app.inject({ url: path });
+      expect(gone.statusCode, path).toBe(404);
+      expect(gone.headers["content-type"], path).toMatch(/^text\/plain/);
+    }
+    // Its assets are served by the service itself.
+    const chart = await ctx.app.inject({ url: "/stats/assets/chart.umd.min.js" });
+    expect([chart.statusCode, chart.headers["content-type"]]).toEqual([
+      200,
+      "text/javascript; charset=utf-8",
+    ]);
+    // "stats" is the page's own path: no short may take it.
+    const taken = await postShort(ctx.app, user, { url: "https://example.com/", name: "stats" });
+    expect(taken.statusCode).toBe(400);
+  });
+});

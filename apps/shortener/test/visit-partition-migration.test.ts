@@ -69,7 +69,7 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
     console.log(
       `partitioning ${ROWS} visits took ${took.toFixed(0)} ms; ${served} redirects served meanwhile`,
     );
-    expect(applied).toEqual([PARTITIONING]);
+    expect(applied[0]).toBe(PARTITIONING);
     expect(served).toBeGreaterThan(0);
     expect(statuses.every((status) => status === 302)).toBe(true);
     const [{ kind }] = (await prisma.$queryRaw<{ kind: string }[]>`

@@ -211,6 +211,17 @@ export const ShortStats = z
   .meta({ id: "ShortStats" });
 export type ShortStats = z.infer<typeof ShortStats>;
 
+export const StatsLink = z
+  .object({
+    url: z.string().describe("The public statistics page; its token is shown only now"),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "StatsLink" });
+export type StatsLink = z.infer<typeof StatsLink>;
+
+/** A stats link's token: base64url of 24 random bytes. */
+export const STATS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
 export const UserStats = ShortStats.extend({
   shorts: z
     .array(z.object({ id: z.string(), name: z.string(), visits: Count, humans: Count }))
