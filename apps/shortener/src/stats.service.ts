@@ -117,18 +117,13 @@ export class StatsService {
   }
 
   private async stats(scope: Scope, range: Range): Promise<ShortStats> {
-    const [totals, uniques, timeseries, top] = await Promise.all([
-      this.query<{ visits: string; humans: string }>(
+    const [totals, timeseries, top] = await Promise.all([
+      this.query<{ visits: string; humans: string; visitors: string }>(
         scope,
         range,
-        `SELECT coalesce(sum("visits"), 0)::int8 AS "visits", coalesce(sum("humans"), 0)::int8 AS "humans"
+        `SELECT coalesce(sum("visits"), 0)::int8 AS "visits", coalesce(sum("humans"), 0)::int8 AS "humans",
+           coalesce(sum("visitors"), 0)::int8 AS "visitors"
          FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to`,
-      ),
-      this.query<{ visitors: string }>(
-        scope,
-        range,
-        `SELECT count(DISTINCT "visitor")::int8 AS "visitors"
-         FROM "shortener"."visit_hour_visitors" WHERE $scope AND "hour" >= :from AND "hour" < :to`,
       ),
       this.timeseries(scope, range),
       this.query<{ dimension: keyof typeof DIMENSIONS; value: string; visits: string; humans: string }>(
@@ -157,7 +152,7 @@ export class StatsService {
       to: range.to.toISOString(),
       interval: range.interval,
       timezone: range.timezone,
-      totals: { visits, humans, bots: visits - humans, uniqueVisitors: Number(uniques[0]!.visitors) },
+      totals: { visits, humans, bots: visits - humans, uniqueVisitors: Number(totals[0]!.visitors) },
       timeseries,
       referrers: lists.referrers!,
       countries: lists.countries!,

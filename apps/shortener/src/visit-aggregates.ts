@@ -19,20 +19,21 @@ export interface BatchAggregates {
     visits: number[];
     humans: number[];
   };
-  visitors: { shortId: string[]; hour: Date[]; visitor: string[] };
+  /** Each visitor of the batch once per short and UTC day, with the hour of its first visit. */
+  visitors: { shortId: string[]; day: string[]; visitor: string[]; hour: Date[] };
 }
 
 const HOUR = 3_600_000;
 const SEPARATOR = "\u0000";
 
 /**
- * Sums per (short, hour), per (short, hour, dimension, value) and the distinct visitors per
- * (short, hour), each sorted by key: concurrent batches then lock aggregate rows in one order.
+ * Sums per (short, hour), per (short, hour, dimension, value), and each visitor once per short
+ * and UTC day with the hour it first came in this batch, each sorted by key: concurrent batches then lock aggregate rows in one order.
  */
 export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
   const totals = new Map<string, { visits: number; humans: number }>();
   const values = new Map<string, { visits: number; humans: number }>();
-  const visitors = new Set<string>();
+  const visitors = new Map<string, number>();
   for (const visit of visits) {
     const hour = Math.floor(visit.at.getTime() / HOUR) * HOUR;
     const human = visit.isBot ? 0 : 1;
@@ -49,13 +50,15 @@ export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
       sum.humans += human;
       values.set(valueKey, sum);
     });
-    visitors.add(`${key}${SEPARATOR}${visit.visitor}`);
+    const day = new Date(hour).toISOString().slice(0, 10);
+    const visitorKey = `${visit.shortId}${SEPARATOR}${day}${SEPARATOR}${visit.visitor}`;
+    visitors.set(visitorKey, Math.min(visitors.get(visitorKey) ?? hour, hour));
   }
   const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const result: BatchAggregates = {
     totals: { shortId: [], hour: [], visits: [], humans: [] },
     values: { shortId: [], hour: [], dimension: [], value: [], visits: [], humans: [] },
-    visitors: { shortId: [], hour: [], visitor: [] },
+    visitors: { shortId: [], day: [], visitor: [], hour: [] },
   };
   for (const [key, sum] of sorted(totals)) {
     const [shortId, hour] = key.split(SEPARATOR) as [string, string];
@@ -73,11 +76,12 @@ export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
     result.values.visits.push(sum.visits);
     result.values.humans.push(sum.humans);
   }
-  for (const key of [...visitors].sort()) {
-    const [shortId, hour, visitor] = key.split(SEPARATOR) as [string, string, string];
+  for (const [key, hour] of sorted(visitors)) {
+    const [shortId, day, visitor] = key.split(SEPARATOR) as [string, string, string];
     result.visitors.shortId.push(shortId);
-    result.visitors.hour.push(new Date(Number(hour)));
+    result.visitors.day.push(day);
     result.visitors.visitor.push(visitor);
+    result.visitors.hour.push(new Date(hour));
   }
   return result;
 }

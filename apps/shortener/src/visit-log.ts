@@ -165,8 +165,9 @@ export class VisitLog {
           values.visits,
           values.humans,
           visitors.shortId,
-          visitors.hour,
+          visitors.day,
           visitors.visitor,
+          visitors.hour,
         ],
       });
       const kept = new Set(stored.rows.map((row) => row.short_id));
@@ -205,12 +206,27 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   SELECT * FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
     $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[]) AS v("short_id")
   WHERE v."short_id" IN (SELECT "id" FROM live)
-), totals AS (
-  INSERT INTO "shortener"."visit_hours" AS t ("short_id", "hour", "visits", "humans")
-  SELECT * FROM unnest($14::uuid[], $15::timestamptz[], $16::int[], $17::int[]) AS a("short_id")
+), first_visits AS (
+  -- A visitor's first visit of the day to a short: the insert that wins counts it, once.
+  INSERT INTO "shortener"."visit_day_visitors" ("short_id", "day", "visitor")
+  SELECT "short_id", "day", "visitor" FROM unnest($24::uuid[], $25::date[], $26::int8[]) AS a("short_id", "day", "visitor")
   WHERE a."short_id" IN (SELECT "id" FROM live)
-  ON CONFLICT ("short_id", "hour")
-  DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"
+  ON CONFLICT DO NOTHING
+  RETURNING "short_id", "day", "visitor"
+), new_visitors AS (
+  SELECT a."short_id", a."hour", count(*)::int AS "visitors"
+  FROM first_visits f
+  JOIN unnest($24::uuid[], $25::date[], $26::int8[], $27::timestamptz[]) AS a("short_id", "day", "visitor", "hour")
+    USING ("short_id", "day", "visitor")
+  GROUP BY 1, 2
+), totals AS (
+  INSERT INTO "shortener"."visit_hours" AS t ("short_id", "hour", "visits", "humans", "visitors")
+  SELECT a."short_id", a."hour", a."visits", a."humans", coalesce(n."visitors", 0)
+  FROM unnest($14::uuid[], $15::timestamptz[], $16::int[], $17::int[]) AS a("short_id", "hour", "visits", "humans")
+  LEFT JOIN new_visitors n USING ("short_id", "hour")
+  WHERE a."short_id" IN (SELECT "id" FROM live)
+  ON CONFLICT ("short_id", "hour") DO UPDATE SET "visits" = t."visits" + excluded."visits",
+    "humans" = t."humans" + excluded."humans", "visitors" = t."visitors" + excluded."visitors"
 ), dimension_values AS (
   INSERT INTO "shortener"."visit_hour_values" AS d ("short_id", "hour", "dimension", "value", "visits", "humans")
   SELECT * FROM unnest($18::uuid[], $19::timestamptz[], $20::varchar[], $21::varchar[], $22::int[], $23::int[])
@@ -218,11 +234,6 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   WHERE a."short_id" IN (SELECT "id" FROM live)
   ON CONFLICT ("short_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
-), visitors AS (
-  INSERT INTO "shortener"."visit_hour_visitors" ("short_id", "hour", "visitor")
-  SELECT * FROM unnest($24::uuid[], $25::timestamptz[], $26::int8[]) AS a("short_id")
-  WHERE a."short_id" IN (SELECT "id" FROM live)
-  ON CONFLICT DO NOTHING
 )
 SELECT "id" AS "short_id" FROM live`;
 

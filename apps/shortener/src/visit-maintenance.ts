@@ -15,10 +15,10 @@ const MONTHS_AHEAD = 2;
 /** Rows removed per statement: short transactions, so redirects never wait long on them. */
 export const SWEEP_CHUNK = 10_000;
 /** Tables holding a deleted short's rows, emptied in this order (the queue row goes last). */
-const SWEPT_TABLES = ["short_logs", "visit_hour_visitors", "visit_hour_values", "visit_hours"] as const;
+const SWEPT_TABLES = ["short_logs", "visit_day_visitors", "visit_hour_values", "visit_hours"] as const;
 const SWEPT_KEYS: Record<(typeof SWEPT_TABLES)[number], string> = {
   short_logs: `"short_id", "id", "created_at"`,
-  visit_hour_visitors: `"short_id", "hour", "visitor"`,
+  visit_day_visitors: `"short_id", "day", "visitor"`,
   visit_hour_values: `"short_id", "hour", "dimension", "value"`,
   visit_hours: `"short_id", "hour"`,
 };
@@ -103,6 +103,16 @@ export class VisitMaintenance {
       throw error;
     } finally {
       client.release();
+    }
+    // Visitors of days before yesterday can no longer come back the same day: their rows go.
+    for (let removed = SWEEP_CHUNK; removed === SWEEP_CHUNK; ) {
+      const result = await this.pool.query(
+        `DELETE FROM "shortener"."visit_day_visitors" WHERE ("short_id", "day", "visitor") IN (
+           SELECT "short_id", "day", "visitor" FROM "shortener"."visit_day_visitors"
+           WHERE "day" < $1::date - 1 LIMIT ${SWEEP_CHUNK})`,
+        [now.toISOString().slice(0, 10)],
+      );
+      removed = result.rowCount ?? 0;
     }
     const dropped: string[] = [];
     const { retentionDays } = this.options;

@@ -45,7 +45,8 @@ it("stores a row for every 302 while pg_terminate_backend kills the pool mid-bur
   });
   expect(stats.statusCode).toBe(200);
   const [rows] = await ctx.prisma.$queryRaw<{ visits: bigint; humans: bigint; visitors: bigint }[]>`
-    SELECT count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans, count(DISTINCT "visitor") AS visitors
+    SELECT count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans,
+      count(DISTINCT ("visitor", date_trunc('day', "created_at" AT TIME ZONE 'UTC'))) AS visitors
     FROM "shortener"."short_logs" WHERE "short_id" = ${short.id}::uuid`;
   expect(stats.json().totals).toEqual({
     visits: answered302,

@@ -54,9 +54,18 @@ async function stats(user: { headers: Record<string, string> }, url: string) {
 async function fromRows(shortIds: string[], from: string, to: string) {
   const where = `"short_id" = ANY($1::uuid[]) AND "created_at" >= $2 AND "created_at" < $3`;
   const args = [shortIds, from, to];
-  const [totals] = await ctx.prisma.$queryRawUnsafe<{ visits: bigint; humans: bigint; visitors: bigint }[]>(
-    `SELECT count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans,
-       count(DISTINCT "visitor") AS visitors FROM "shortener"."short_logs" WHERE ${where}`,
+  const [totals] = await ctx.prisma.$queryRawUnsafe<{ visits: bigint; humans: bigint }[]>(
+    `SELECT count(*) AS visits, count(*) FILTER (WHERE NOT "is_bot") AS humans
+     FROM "shortener"."short_logs" WHERE ${where}`,
+    ...args,
+  );
+  // A visitor counts once per short and UTC day, in the hour of its first visit that day.
+  const [unique] = await ctx.prisma.$queryRawUnsafe<{ visitors: bigint }[]>(
+    `SELECT count(*) AS visitors FROM (
+       SELECT min("created_at") AS first FROM "shortener"."short_logs"
+       WHERE "short_id" = ANY($1::uuid[]) AND "visitor" IS NOT NULL
+       GROUP BY "short_id", "visitor", date_trunc('day', "created_at" AT TIME ZONE 'UTC')
+     ) AS f WHERE first >= $2 AND first < $3`,
     ...args,
   );
   const top = async (column: string) =>
@@ -72,7 +81,7 @@ async function fromRows(shortIds: string[], from: string, to: string) {
       visits: Number(totals!.visits),
       humans: Number(totals!.humans),
       bots: Number(totals!.visits - totals!.humans),
-      uniqueVisitors: Number(totals!.visitors),
+      uniqueVisitors: Number(unique!.visitors),
     },
     referrers: await top("referrer_host"),
     countries: await top("country"),

@@ -20,9 +20,8 @@ async function seedVisits(shortId: string, count: number, at: string) {
        SELECT $1::uuid, '198.51.100.7', 'seed', '', $2::timestamptz + (i % 3600) * interval '1 second', i % 50
        FROM generate_series(1, ${count}) AS i RETURNING "short_id", date_trunc('hour', "created_at") AS "hour", "visitor"
      ), totals AS (
-       INSERT INTO "shortener"."visit_hours" SELECT "short_id", "hour", count(*), count(*) FROM rows GROUP BY 1, 2
-     ), v AS (
-       INSERT INTO "shortener"."visit_hour_visitors" SELECT DISTINCT "short_id", "hour", "visitor" FROM rows
+       INSERT INTO "shortener"."visit_hours"
+       SELECT "short_id", "hour", count(*), count(*), count(DISTINCT "visitor") FROM rows GROUP BY 1, 2
      )
      INSERT INTO "shortener"."visit_hour_values"
      SELECT "short_id", "hour", d, '', count(*), count(*) FROM rows,
@@ -138,7 +137,7 @@ describe("deleting a short", () => {
       "short_logs",
       "visit_hours",
       "visit_hour_values",
-      "visit_hour_visitors",
+      "visit_day_visitors",
       "deleted_shorts",
     ]) {
       const [{ left }] = (await ctx.prisma.$queryRawUnsafe<{ left: bigint }[]>(

@@ -190,7 +190,8 @@ export const ShortStats = z
       humans: Count,
       bots: Count,
       uniqueVisitors: Count.describe(
-        "Distinct visitors: a hash of IP and user agent under a salt that changes every UTC day",
+        "Visitors, each counted once per short and UTC day, in the hour of its first visit that day " +
+          "(a visitor is a hash of IP and user agent under a salt that changes every UTC day)",
       ),
     }),
     timeseries: z

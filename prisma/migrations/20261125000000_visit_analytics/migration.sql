@@ -19,6 +19,7 @@ CREATE TABLE "shortener"."visit_hours" (
     "hour" TIMESTAMPTZ(3) NOT NULL,
     "visits" INTEGER NOT NULL,
     "humans" INTEGER NOT NULL,
+    "visitors" INTEGER NOT NULL,
 
     CONSTRAINT "visit_hours_pkey" PRIMARY KEY ("short_id","hour")
 );
@@ -36,12 +37,15 @@ CREATE TABLE "shortener"."visit_hour_values" (
 );
 
 -- CreateTable
-CREATE TABLE "shortener"."visit_hour_visitors" (
+-- The visitors of each short seen so far on a UTC day: a visitor's first visit of the day counts
+-- once in visit_hours.visitors. Only today's and yesterday's rows are needed (the hash's salt
+-- changes daily); the service deletes older ones.
+CREATE TABLE "shortener"."visit_day_visitors" (
     "short_id" UUID NOT NULL,
-    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "day" DATE NOT NULL,
     "visitor" BIGINT NOT NULL,
 
-    CONSTRAINT "visit_hour_visitors_pkey" PRIMARY KEY ("short_id","hour","visitor")
+    CONSTRAINT "visit_day_visitors_pkey" PRIMARY KEY ("short_id","day","visitor")
 );
 
 -- CreateTable
@@ -58,8 +62,8 @@ CREATE TABLE "shortener"."visitor_salts" (
 -- Visits stored before this migration enter the aggregates as they are: counted as human visits
 -- with unknown browser, OS, device, country and referrer, and without a visitor hash (so not
 -- among unique visitors): exactly what their rows say.
-INSERT INTO "shortener"."visit_hours" ("short_id", "hour", "visits", "humans")
-SELECT "short_id", date_trunc('hour', "created_at" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*), count(*)
+INSERT INTO "shortener"."visit_hours" ("short_id", "hour", "visits", "humans", "visitors")
+SELECT "short_id", date_trunc('hour', "created_at" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*), count(*), 0
 FROM "shortener"."short_logs" GROUP BY 1, 2;
 
 INSERT INTO "shortener"."visit_hour_values" ("short_id", "hour", "dimension", "value", "visits", "humans")

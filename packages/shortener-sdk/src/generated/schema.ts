@@ -291,7 +291,7 @@ export interface components {
             totals: {
                 bots: number;
                 humans: number;
-                /** @description Distinct visitors: a hash of IP and user agent under a salt that changes every UTC day */
+                /** @description Visitors, each counted once per short and UTC day, in the hour of its first visit that day (a visitor is a hash of IP and user agent under a salt that changes every UTC day) */
                 uniqueVisitors: number;
                 visits: number;
             };
@@ -398,7 +398,7 @@ export interface components {
             totals: {
                 bots: number;
                 humans: number;
-                /** @description Distinct visitors: a hash of IP and user agent under a salt that changes every UTC day */
+                /** @description Visitors, each counted once per short and UTC day, in the hour of its first visit that day (a visitor is a hash of IP and user agent under a salt that changes every UTC day) */
                 uniqueVisitors: number;
                 visits: number;
             };
@@ -477,7 +477,7 @@ export interface components {
             totals: {
                 bots: number;
                 humans: number;
-                /** @description Distinct visitors: a hash of IP and user agent under a salt that changes every UTC day */
+                /** @description Visitors, each counted once per short and UTC day, in the hour of its first visit that day (a visitor is a hash of IP and user agent under a salt that changes every UTC day) */
                 uniqueVisitors: number;
                 visits: number;
             };
