@@ -38,9 +38,14 @@ type Scope = { shortId: string } | { userId: string };
 interface Range {
   from: Date;
   to: Date;
+  /** The whole UTC days inside the range: [dayStart, dayEnd), empty when dayStart = dayEnd. */
+  dayStart: Date;
+  dayEnd: Date;
   interval: StatsInterval;
   timezone: string;
 }
+
+const DAY = 24 * HOUR;
 
 /** `from` down and `to` up to whole hours; the range checked against the bucket limit. */
 export function statsRange(query: StatsQuery, now = new Date()): Range {
@@ -53,7 +58,17 @@ export function statsRange(query: StatsQuery, now = new Date()): Range {
   if (hours / MIN_HOURS[query.interval] > MAX_BUCKETS) {
     throw new BadRequest(`the range holds more than ${MAX_BUCKETS} ${query.interval} buckets`);
   }
-  return { from, to, interval: query.interval, timezone: query.timezone };
+  // No whole day inside (a range within one day): both at `to`, so the hours cover it all.
+  const dayStart = Math.min(Math.ceil(from.getTime() / DAY) * DAY, to.getTime());
+  const dayEnd = Math.max(dayStart, Math.floor(to.getTime() / DAY) * DAY);
+  return {
+    from,
+    to,
+    dayStart: new Date(dayStart),
+    dayEnd: new Date(dayEnd),
+    interval: query.interval,
+    timezone: query.timezone,
+  };
 }
 
 /** `2026-03-29T00:00:00` local and its instant → `2026-03-29T00:00:00+01:00`. */
@@ -129,10 +144,18 @@ export class StatsService {
       this.query<{ dimension: keyof typeof DIMENSIONS; value: string; visits: string; humans: string }>(
         scope,
         range,
+        // Whole UTC days from the daily rows, the hours before and after them from the hourly.
         `SELECT "dimension", "value", "visits", "humans" FROM (
            SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans",
              row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
-           FROM "shortener"."visit_hour_values" WHERE $scope AND "hour" >= :from AND "hour" < :to
+           FROM (
+             SELECT "dimension", "value", "visits", "humans" FROM "shortener"."visit_day_values"
+             WHERE $scope AND "day" >= (:dayStart::timestamptz AT TIME ZONE 'UTC')::date
+               AND "day" < (:dayEnd::timestamptz AT TIME ZONE 'UTC')::date
+             UNION ALL
+             SELECT "dimension", "value", "visits", "humans" FROM "shortener"."visit_hour_values"
+             WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
+           ) AS v
            GROUP BY 1, 2
          ) AS ranked WHERE "rank" <= ${TOP} ORDER BY "dimension", "rank"`,
       ),
@@ -234,6 +257,8 @@ export class StatsService {
     const values: Record<string, unknown> = {
       from: range.from,
       to: range.to,
+      dayStart: range.dayStart,
+      dayEnd: range.dayEnd,
       interval: range.interval,
       zone: range.timezone,
       whom: "shortId" in scope ? scope.shortId : scope.userId,
@@ -241,7 +266,7 @@ export class StatsService {
     const used: string[] = [];
     const text = sql
       .replaceAll("$scope", where)
-      .replace(/(?<!:):(from|to|interval|zone|whom)\b/g, (_, name: string) => {
+      .replace(/(?<!:):(from|to|dayStart|dayEnd|interval|zone|whom)\b/g, (_, name: string) => {
         if (!used.includes(name)) used.push(name);
         return `$${used.indexOf(name) + 1}`;
       });

@@ -19,6 +19,15 @@ export interface BatchAggregates {
     visits: number[];
     humans: number[];
   };
+  /** The values summed per UTC day (day as YYYY-MM-DD). */
+  dayValues: {
+    shortId: string[];
+    day: string[];
+    dimension: string[];
+    value: string[];
+    visits: number[];
+    humans: number[];
+  };
   /** Each visitor of the batch once per short and UTC day, with the hour of its first visit. */
   visitors: { shortId: string[]; day: string[]; visitor: string[]; hour: Date[] };
 }
@@ -33,6 +42,7 @@ const SEPARATOR = "\u0000";
 export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
   const totals = new Map<string, { visits: number; humans: number }>();
   const values = new Map<string, { visits: number; humans: number }>();
+  const dayValues = new Map<string, { visits: number; humans: number }>();
   const visitors = new Map<string, number>();
   for (const visit of visits) {
     const hour = Math.floor(visit.at.getTime() / HOUR) * HOUR;
@@ -42,15 +52,20 @@ export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
     total.visits++;
     total.humans += human;
     totals.set(key, total);
+    const day = new Date(hour).toISOString().slice(0, 10);
     const dimensionValues = [visit.browser, visit.os, visit.device, visit.country, visit.referrerHost];
     DIMENSIONS.forEach((dimension, i) => {
-      const valueKey = `${key}${SEPARATOR}${dimension}${SEPARATOR}${dimensionValues[i]}`;
-      const sum = values.get(valueKey) ?? { visits: 0, humans: 0 };
-      sum.visits++;
-      sum.humans += human;
-      values.set(valueKey, sum);
+      for (const [map, prefix] of [
+        [values, key],
+        [dayValues, `${visit.shortId}${SEPARATOR}${day}`],
+      ] as const) {
+        const valueKey = `${prefix}${SEPARATOR}${dimension}${SEPARATOR}${dimensionValues[i]}`;
+        const sum = map.get(valueKey) ?? { visits: 0, humans: 0 };
+        sum.visits++;
+        sum.humans += human;
+        map.set(valueKey, sum);
+      }
     });
-    const day = new Date(hour).toISOString().slice(0, 10);
     const visitorKey = `${visit.shortId}${SEPARATOR}${day}${SEPARATOR}${visit.visitor}`;
     visitors.set(visitorKey, Math.min(visitors.get(visitorKey) ?? hour, hour));
   }
@@ -58,6 +73,7 @@ export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
   const result: BatchAggregates = {
     totals: { shortId: [], hour: [], visits: [], humans: [] },
     values: { shortId: [], hour: [], dimension: [], value: [], visits: [], humans: [] },
+    dayValues: { shortId: [], day: [], dimension: [], value: [], visits: [], humans: [] },
     visitors: { shortId: [], day: [], visitor: [], hour: [] },
   };
   for (const [key, sum] of sorted(totals)) {
@@ -75,6 +91,15 @@ export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
     result.values.value.push(value);
     result.values.visits.push(sum.visits);
     result.values.humans.push(sum.humans);
+  }
+  for (const [key, sum] of sorted(dayValues)) {
+    const [shortId, day, dimension, value] = key.split(SEPARATOR) as [string, string, string, string];
+    result.dayValues.shortId.push(shortId);
+    result.dayValues.day.push(day);
+    result.dayValues.dimension.push(dimension);
+    result.dayValues.value.push(value);
+    result.dayValues.visits.push(sum.visits);
+    result.dayValues.humans.push(sum.humans);
   }
   for (const [key, hour] of sorted(visitors)) {
     const [shortId, day, visitor] = key.split(SEPARATOR) as [string, string, string];

@@ -132,7 +132,7 @@ export class VisitLog {
         at: p.visit.at!,
         ...this.enricher.enrich(p.visit, salt),
       }));
-      const { totals, values, visitors } = aggregateBatch(rows);
+      const { totals, values, dayValues, visitors } = aggregateBatch(rows);
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
       // Named: prepared once per connection, so each batch skips parsing and planning the
@@ -168,6 +168,12 @@ export class VisitLog {
           visitors.day,
           visitors.visitor,
           visitors.hour,
+          dayValues.shortId,
+          dayValues.day,
+          dayValues.dimension,
+          dayValues.value,
+          dayValues.visits,
+          dayValues.humans,
         ],
       });
       const kept = new Set(stored.rows.map((row) => row.short_id));
@@ -233,6 +239,13 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
     AS a("short_id")
   WHERE a."short_id" IN (SELECT "id" FROM live)
   ON CONFLICT ("short_id", "hour", "dimension", "value")
+  DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+), day_values AS (
+  INSERT INTO "shortener"."visit_day_values" AS d ("short_id", "day", "dimension", "value", "visits", "humans")
+  SELECT * FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
+    AS a("short_id")
+  WHERE a."short_id" IN (SELECT "id" FROM live)
+  ON CONFLICT ("short_id", "day", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
 )
 SELECT "id" AS "short_id" FROM live`;

@@ -15,10 +15,17 @@ const MONTHS_AHEAD = 2;
 /** Rows removed per statement: short transactions, so redirects never wait long on them. */
 export const SWEEP_CHUNK = 10_000;
 /** Tables holding a deleted short's rows, emptied in this order (the queue row goes last). */
-const SWEPT_TABLES = ["short_logs", "visit_day_visitors", "visit_hour_values", "visit_hours"] as const;
+const SWEPT_TABLES = [
+  "short_logs",
+  "visit_day_visitors",
+  "visit_day_values",
+  "visit_hour_values",
+  "visit_hours",
+] as const;
 const SWEPT_KEYS: Record<(typeof SWEPT_TABLES)[number], string> = {
   short_logs: `"short_id", "id", "created_at"`,
   visit_day_visitors: `"short_id", "day", "visitor"`,
+  visit_day_values: `"short_id", "day", "dimension", "value"`,
   visit_hour_values: `"short_id", "hour", "dimension", "value"`,
   visit_hours: `"short_id", "hour"`,
 };

@@ -410,3 +410,28 @@ describe("the public statistics link", () => {
     expect(taken.statusCode).toBe(400);
   });
 });
+
+describe("top lists over ranges of whole days and hours", () => {
+  it("equal the stored visits for ranges starting and ending mid-day, within a day, and over days", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const start = Date.parse("2026-02-01T00:00:00Z");
+    // In time order, as visits arrive (a visitor counts in the hour of its first visit of the day).
+    const times = Array.from({ length: 90 }, (_, i) => start + ((i * 5333 * 60_000) % (10 * 86_400_000)));
+    const order = times.map((time, i) => [time, i] as const).sort(([a], [b]) => a - b);
+    for (const [time, i] of order) await visitAt(short.id, new Date(time).toISOString(), i);
+    for (const [from, to] of [
+      ["2026-02-01T00:00:00Z", "2026-02-11T00:00:00Z"],
+      ["2026-02-02T07:00:00Z", "2026-02-08T13:00:00Z"],
+      ["2026-02-03T05:00:00Z", "2026-02-03T19:00:00Z"],
+      ["2026-02-04T22:00:00Z", "2026-02-05T03:00:00Z"],
+    ] as const) {
+      const body = await stats(user, `/api/shorts/${short.id}/stats?from=${from}&to=${to}&interval=hour`);
+      const truth = await fromRows([short.id], from, to);
+      for (const list of ["referrers", "countries", "browsers", "os", "devices"] as const) {
+        expect(body[list], `${from} ${to} ${list}`).toEqual(truth[list]);
+      }
+      expect(body.totals, `${from} ${to}`).toEqual(truth.totals);
+    }
+  });
+});
