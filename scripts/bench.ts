@@ -4,7 +4,7 @@
 // interleaved and medians printed with min/max. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
-//   pnpm bench --only redirect  only the redirect rows (or: scheduling), with their baselines
+//   pnpm bench --only redirect  only the redirect rows (or: scheduling, or stats), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -19,6 +19,7 @@ import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "@app/scheduling/hosting/secrets";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
+import { seedStatsFixture } from "./bench-stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -92,6 +93,23 @@ function cannon(url: string, connections: number, seconds: number, rate?: number
       errors: r.errors + r.timeouts,
     };
   });
+}
+
+/** autocannon with one request header (the stats rows need a bearer token; wrk is not used). */
+function cannonWithHeader(url: string, header: string, connections: number, seconds: number): Promise<Run> {
+  const args = [autocannon, "-j", "-c", String(connections), "-d", String(seconds), "-H", header, url];
+  const [command, argv] = pin
+    ? ["taskset", ["-c", "1", process.execPath, ...args]]
+    : [process.execPath, args];
+  return collect(command, argv as string[], (r) => ({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    status: Object.fromEntries(
+      Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]),
+    ),
+    errors: r.errors + r.timeouts,
+  }));
 }
 
 function wrk(url: string, connections: number, seconds: number): Promise<Run> {
@@ -173,6 +191,42 @@ async function settle(): Promise<void> {
     // No sync(1): the pause alone.
   }
   await new Promise((resolve) => setTimeout(resolve, 2_000));
+}
+
+/**
+ * The statistics rows: one short holding the aggregates of 10 M visits over 365 days (1 M with
+ * --quick), read daily over the whole year, and `GET /api/stats` for its user's 10,000 shorts
+ * (1,000 with --quick) over the default 30 days. One connection (the rows measure latency, the
+ * targets are p99 figures), each row after a warm-up.
+ */
+async function statsRows(shortenerUrl: string): Promise<void> {
+  const size = QUICK
+    ? { visits: 1_000_000, days: 365, shorts: 1_000 }
+    : { visits: 10_000_000, days: 365, shorts: 10_000 };
+  const seeding = performance.now();
+  const fixture = await seedStatsFixture(prisma, size);
+  console.log(
+    `\nstatistics: aggregates of ${size.visits.toLocaleString("en")} visits over ${size.days} days on one short, ` +
+      `and ${size.shorts.toLocaleString("en")} shorts of one user (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s); 1 connection`,
+  );
+  const from = new Date(Date.now() - size.days * 86_400_000).toISOString();
+  const rows = [
+    {
+      label: "one short, 365 days, daily",
+      url: `${shortenerUrl}/api/shorts/${fixture.shortId}/stats?from=${from}&interval=day`,
+    },
+    { label: `all ${size.shorts} shorts of a user, 30 days`, url: `${shortenerUrl}/api/stats` },
+  ];
+  console.log(`${"stats route".padEnd(38)} ${"req/s".padStart(7)}  p50 ms  p99 ms  answers`);
+  for (const row of rows) {
+    const header = `authorization=Bearer ${fixture.token}`;
+    await cannonWithHeader(row.url, header, 1, QUICK ? 1 : 3);
+    await settle();
+    const run = await cannonWithHeader(row.url, header, 1, SECONDS);
+    console.log(
+      `${row.label.padEnd(38)} ${fmt(run.rps)}  ${String(run.p50).padStart(6)}  ${String(run.p99).padStart(6)}  ${JSON.stringify(run.status)}`,
+    );
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -272,6 +326,7 @@ try {
   const GROUPS: Record<string, string[]> = {
     redirect: ["bare302", "select302", "naive302", "prototype302", "shortener"],
     scheduling: ["selectJson", "scheduling", "schedulingHosted"],
+    stats: [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -362,6 +417,7 @@ try {
           `${rowsAfter - rowsBefore} visit rows stored, ${other} other answers or errors`,
       );
     }
+    if (values.only === undefined || values.only === "stats") await statsRows(started.shortener!.url);
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");

@@ -2,7 +2,7 @@
 // a timeseries in the caller's time zone, top values of each dimension, and for a user's whole
 // account the top shorts. The aggregates are written by the statement that stores each batch
 // of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { type PrismaClient, poolOf } from "@app/db";
 import {
   type ShortStats,
