@@ -270,10 +270,9 @@ export class StatsService {
         if (!used.includes(name)) used.push(name);
         return `$${used.indexOf(name) + 1}`;
       });
-    const result = await this.pool.query(
-      text,
-      used.map((name) => values[name]),
-    );
+    // Named by its text: prepared once per connection (these take longer to plan than to run).
+    const name = `stats_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    const result = await this.pool.query({ name, text, values: used.map((key) => values[key]) });
     return result.rows as T[];
   }
 }

@@ -111,6 +111,11 @@ export class VisitorSalts {
 
   constructor(private readonly prisma: PrismaClient) {}
 
+  /** Today's salt if it is in memory already (the visit log then needs no await). */
+  cached(now = new Date()): Buffer | undefined {
+    return this.current?.day === now.toISOString().slice(0, 10) ? this.current.salt : undefined;
+  }
+
   /** The salt of today (UTC), from memory after the first call of the day. */
   async today(now = new Date()): Promise<{ day: string; salt: Buffer }> {
     const day = now.toISOString().slice(0, 10);

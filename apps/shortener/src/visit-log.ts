@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { visitLogMetrics } from "./metrics.ts";
 import { aggregateBatch } from "./visit-aggregates.ts";
-import { VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
+import { type Enrichment, VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
 
 export interface Visit {
   shortId: string;
@@ -20,7 +20,9 @@ export class ShortGone extends Error {
 }
 
 interface Pending {
-  visit: Visit;
+  visit: Visit & { at: Date };
+  /** Derived when the visit joins the queue, while the batch before it commits. */
+  enriched: Enrichment | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -95,8 +97,13 @@ export class VisitLog {
   }
 
   record(visit: Visit): Promise<void> {
+    const at = visit.at ?? new Date();
+    // Enriched now, while the batch in flight commits, so sending the next batch only sums and
+    // serializes it; the day's salt is in memory after its first batch (else: at send time).
+    const salt = this.salts.cached(at);
+    const enriched = salt ? this.enricher.enrich(visit, salt) : undefined;
     return new Promise((resolve, reject) => {
-      this.queue.push({ visit: visit.at ? visit : { ...visit, at: new Date() }, resolve, reject });
+      this.queue.push({ visit: { ...visit, at }, enriched, resolve, reject });
       this.pump();
     });
   }
@@ -127,11 +134,7 @@ export class VisitLog {
     const started = performance.now();
     try {
       const { salt } = await this.salts.today();
-      const rows = batch.map((p) => ({
-        ...p.visit,
-        at: p.visit.at!,
-        ...this.enricher.enrich(p.visit, salt),
-      }));
+      const rows = batch.map((p) => ({ ...p.visit, ...(p.enriched ?? this.enricher.enrich(p.visit, salt)) }));
       const { totals, values, dayValues, visitors } = aggregateBatch(rows);
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
