@@ -109,7 +109,10 @@ describe("path ids", () => {
 describe("numbers in queries", () => {
   it("a booking body names the booker by `responses` or by `name` and `email` (anyOf), as the server requires", async () => {
     const schema = doc.components!.schemas!.BookingCreate as { anyOf?: unknown };
-    expect(schema.anyOf).toEqual([{ required: ["responses"] }, { required: ["name", "email"] }]);
+    expect(schema.anyOf).toEqual([
+      { required: ["responses"] },
+      { required: ["name", "email"], properties: { name: { minLength: 1 } } },
+    ]);
     const neither = await t.app.inject({
       method: "POST",
       url: withKey("/api/v1/bookings", apiKey),
@@ -123,6 +126,20 @@ describe("numbers in queries", () => {
     });
     expect(neither.statusCode, neither.body).toBe(400);
     expect(neither.json().issues).toContainEqual(expect.objectContaining({ path: "responses" }));
+    // An empty legacy name counts as none, as the document's anyOf now says (minLength 1).
+    const emptyName = await t.app.inject({
+      method: "POST",
+      url: withKey("/api/v1/bookings", apiKey),
+      payload: {
+        eventTypeId: 1,
+        start: "2030-01-07T09:00:00Z",
+        timeZone: "UTC",
+        language: "en",
+        name: "",
+        email: "a@example.com",
+      },
+    });
+    expect(emptyName.statusCode, emptyName.body).toBe(400);
   });
 
   it("dateFrom and dateTo: the document and the server agree, the empty value included", async () => {
