@@ -86,7 +86,14 @@ export async function streamLogsCsv(
   if (query.offset !== undefined) sql += ` OFFSET $${values.push(query.offset)}`;
 
   const client = await poolOf(prisma).connect();
-  const rows = client.query(new QueryStream(sql, values, { batchSize: 1000 }));
+  // An export of millions of visits may take minutes: no statement timeout on the server for
+  // it (only in this transaction) and none on the client (the pool's are for queries).
+  await client.query("BEGIN READ ONLY");
+  await client.query("SET LOCAL statement_timeout = 0");
+  const stream = Object.assign(new QueryStream(sql, values, { batchSize: 1000 }), {
+    query_timeout: 2_147_483_647,
+  });
+  const rows = client.query(stream);
   const csv = new Transform({
     writableObjectMode: true,
     transform(row: Row, _encoding, done) {
@@ -95,7 +102,14 @@ export async function streamLogsCsv(
   });
   csv.push(`${COLUMNS.join(",")}\r\n`);
   // Ends with the response, however it ends (done, failed, or the client went away).
-  pipeline(rows, csv, (error) => client.release(error ?? undefined));
+  pipeline(rows, csv, (error) => {
+    if (error) client.release(error);
+    else
+      client.query("COMMIT").then(
+        () => client.release(),
+        (failed: Error) => client.release(failed),
+      );
+  });
   return reply
     .header("content-type", "text/csv; charset=utf-8")
     .header("content-disposition", `attachment; filename="short-${shortId}-visits.csv"`)

@@ -15,11 +15,14 @@ export interface ShortenerContext {
 }
 
 /** The real app on this file's own database, built once for the file. */
-export function setupShortener(overrides: Partial<ShortenerConfig> = {}): ShortenerContext {
+export function setupShortener(
+  overrides: Partial<ShortenerConfig> = {},
+  database: { statementTimeoutMs?: number } = {},
+): ShortenerContext {
   const ctx = {} as ShortenerContext;
   beforeAll(async () => {
     ctx.db = await createTestDatabase();
-    ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5 });
+    ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5, ...database });
     ctx.config = defaultConfig({ SHORT_BASE_URL: "https://sho.rt", ...overrides });
     // Logs at trace into the secret scan, which also reads every answer.
     const logger = { level: "trace", stream: secretScan.logStream };
