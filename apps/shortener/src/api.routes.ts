@@ -1,11 +1,14 @@
 import {
   ErrorBody,
-  ListQuery,
   LogsQuery,
   NewShort,
+  QR_SIZE,
+  QrCodeQuery,
   Short,
+  ShortEdit,
   ShortIdParams,
   ShortList,
+  ShortListQuery,
   ShortLogList,
   ShortStats,
   StatsLink,
@@ -18,7 +21,8 @@ import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
 import { NotFound } from "./errors.ts";
 import { streamLogsCsv, wantsCsv } from "./logs-csv.ts";
-import { plainText } from "./openapi.ts";
+import { otherMedia, plainText } from "./openapi.ts";
+import { renderQrCode } from "./qr-code.ts";
 
 const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
 const notFound = plainText("No short with this id belongs to the caller");
@@ -57,9 +61,12 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: "listShorts",
         tags: ["shorts"],
-        summary: "The caller's shorts, newest first",
+        summary: "The caller's shorts, newest first unless ordered otherwise",
+        description:
+          "Optionally filtered by tag and by text in the name or target URL (both at once: shorts " +
+          "matching both), ordered by creation or by visits, and paged with limit and offset.",
         security,
-        querystring: ListQuery,
+        querystring: ShortListQuery,
         response: { 200: ShortList, 400: ErrorBody, 401: unauthorized, default: ErrorBody },
       },
     },
@@ -107,6 +114,35 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => shorts.get(request.user.id, request.params.id),
+  );
+
+  app.patch(
+    "/shorts/:id",
+    {
+      schema: {
+        operationId: "updateShort",
+        tags: ["shorts"],
+        summary: "Edit a short: its target, name or tags",
+        description:
+          "Changes the fields sent, under the rules of create. The redirect follows a new target or " +
+          "name at once, on every instance; the old name stops redirecting and is free again. A taken " +
+          "name is 409; a reserved one 400.",
+        security,
+        params: ShortIdParams,
+        body: ShortEdit,
+        response: {
+          200: Short.describe("The short as edited"),
+          400: ErrorBody.describe("The body is not understood, or the name is reserved"),
+          401: unauthorized,
+          404: notFound,
+          409: ErrorBody.describe("The name is already taken"),
+          413: ErrorBody.describe("The body is too large"),
+          415: ErrorBody.describe("The body is not JSON"),
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request) => shorts.update(request.user.id, request.params.id, request.body),
   );
 
   app.delete(
@@ -163,6 +199,39 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const shortId = await shorts.ownedId(request.user.id, id);
       return streamLogsCsv(app.prisma, reply, shortId, request.query);
+    },
+  );
+
+  app.get(
+    "/shorts/:id/qr",
+    {
+      schema: {
+        operationId: "getShortQrCode",
+        tags: ["shorts"],
+        summary: "A QR code of the short URL",
+        description:
+          `The short URL (\`shorturl\`) as a QR code (error correction M, a quiet zone of 4 modules), ` +
+          `PNG or SVG, ${QR_SIZE.min}-${QR_SIZE.max} pixels square. It follows the short's name: ` +
+          "after a rename, fetch it again.",
+        security,
+        params: ShortIdParams,
+        querystring: QrCodeQuery,
+        response: {
+          200: otherMedia("The QR code", {
+            "image/png": { schema: { type: "string", format: "binary", description: "format=png" } },
+            "image/svg+xml": { schema: { type: "string", description: "format=svg" } },
+          }),
+          400: ErrorBody,
+          401: unauthorized,
+          404: notFound,
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const short = await shorts.get(request.user.id, request.params.id);
+      const image = await renderQrCode(short.shorturl, request.query);
+      return reply.type(image.contentType).send(image.body);
     },
   );
 

@@ -9,6 +9,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 import { z } from "zod";
 import type { ShortenerConfig } from "./config.ts";
 
+type Json = Record<string, unknown>;
+
 // zod cannot say "this response is text/plain", so such responses carry a marker that
 // markPlainTextResponses() turns into a text/plain content entry of the document.
 const PLAIN_TEXT_MARKER = "x-plain-text";
@@ -20,6 +22,19 @@ export const plainText = (description: string) =>
     .describe(description)
     .meta({ [PLAIN_TEXT_MARKER]: true });
 
+// Likewise for a response in other media types: the marker holds the document's content entry.
+const MEDIA_MARKER = "x-media-types";
+
+/**
+ * A response that is not JSON: what its body is in each media type the route may send. Such a
+ * body is sent as it is (bytes or text, never serialized), hence the type.
+ */
+export const otherMedia = (description: string, content: Record<string, Json>) =>
+  z
+    .string()
+    .describe(description)
+    .meta({ [MEDIA_MARKER]: content }) as unknown as z.ZodType<string | Buffer>;
+
 /**
  * Operations whose 200 is also served as text/csv (on `format=csv` or `Accept: text/csv`), with
  * what the CSV holds: zod describes the JSON only, so the document gains the CSV entry here.
@@ -28,8 +43,6 @@ export const CSV_RESPONSES: Record<string, string> = {
   listShortLogs:
     "The visits as CSV, newest first: id, createdAt, ipAddress, userAgent, referer, isBot, browser, os, device, country, referrerHost",
 };
-
-type Json = Record<string, unknown>;
 
 export function markPlainTextResponses<T extends object>(document: T): T {
   const paths = (document as Json).paths as Record<string, Record<string, Json>> | undefined;
@@ -42,6 +55,11 @@ export function markPlainTextResponses<T extends object>(document: T): T {
       for (const response of Object.values(responses)) {
         const content = response.content as Record<string, { schema?: Json }> | undefined;
         const schema = content?.["application/json"]?.schema;
+        const media = schema?.[MEDIA_MARKER] as Record<string, { schema: Json }> | undefined;
+        if (media) {
+          response.content = media;
+          continue;
+        }
         if (!schema?.[PLAIN_TEXT_MARKER]) continue;
         const { [PLAIN_TEXT_MARKER]: _marker, ...plain } = schema;
         response.content = { "text/plain": { schema: plain } };

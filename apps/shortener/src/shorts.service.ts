@@ -1,9 +1,11 @@
-import { isUniqueViolation, type PrismaClient } from "@app/db";
+import { isUniqueViolation, Prisma, type PrismaClient } from "@app/db";
 import {
-  type ListQuery,
   type LogsQuery,
+  type NewShort,
   SHORT_ID_PATTERN,
   type Short,
+  type ShortEdit,
+  type ShortListQuery,
   type ShortLog,
 } from "@app/schemas/shortener";
 import type { FastifyInstance } from "fastify";
@@ -20,6 +22,8 @@ interface ShortRow {
   name: string;
   url: string;
   createdAt: Date;
+  /** NULL only if written by hand: the column's default is []. */
+  tags: string[] | null;
 }
 
 export interface ShortsServiceOptions {
@@ -60,38 +64,62 @@ export class ShortsService {
       shorturl: `${this.options.shortBaseUrl}/${row.name}`,
       createdAt: row.createdAt.toISOString(),
       visits,
+      // Only when there are some: a short without tags answers exactly as before tags existed.
+      ...(row.tags?.length ? { tags: row.tags } : {}),
     };
   }
 
-  /** Each short with its visit count, from the hourly aggregates (never a scan of the visits). */
-  private async withVisits(rows: ShortRow[]): Promise<Short[]> {
-    if (rows.length === 0) return [];
-    const sums = await this.prisma.visitHour.groupBy({
-      by: ["shortId"],
-      where: { shortId: { in: rows.map((row) => row.id) } },
-      _sum: { visits: true },
-    });
-    const visits = new Map(sums.map((sum) => [sum.shortId, sum._sum.visits ?? 0]));
-    return rows.map((row) => this.toShort(row, visits.get(row.id) ?? 0));
+  /**
+   * The caller's shorts that `where` selects, in `order`, each with its visit count: the sum of
+   * its hourly aggregates (never a scan of the visits). Ordered by created_at, only the page's
+   * rows are summed; by visits, every selected short is (docs/adr/0172).
+   */
+  private async select(
+    userId: string,
+    where: Prisma.Sql[],
+    order: Prisma.Sql,
+    page: { limit?: number | undefined; offset?: number | undefined } = {},
+  ): Promise<Short[]> {
+    const rows = await this.prisma.$queryRaw<(ShortRow & { visits: bigint })[]>`
+      SELECT s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
+             COALESCE(v."visits", 0) AS "visits"
+        FROM "shortener"."shorts" s
+        LEFT JOIN LATERAL (
+          SELECT sum(h."visits") AS "visits" FROM "shortener"."visit_hours" h WHERE h."short_id" = s."id"
+        ) v ON true
+       WHERE ${Prisma.join([Prisma.sql`s."user_id" = ${userId}::uuid`, ...where], " AND ")}
+       ORDER BY ${order}
+       LIMIT ${page.limit ?? null} OFFSET ${page.offset ?? 0}`;
+    return rows.map((row) => this.toShort(row, Number(row.visits)));
   }
 
-  async create(userId: string, input: { url: string; name?: string | undefined }): Promise<Short> {
-    if (input.name !== undefined) {
-      if (this.isReserved(input.name)) throw new BadRequest(`name "${input.name}" is reserved`);
-      try {
-        return this.toShort(
-          await this.prisma.short.create({ data: { userId, url: input.url, name: input.name } }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new Conflict(`name "${input.name}" is already taken`);
-        throw error;
-      }
+  /**
+   * Writes a short under a name the caller chose: a reserved name is 400, a taken one 409
+   * (the unique index decides, so two requests for one name cannot both have it).
+   */
+  private async withChosenName<T>(name: string, write: () => Promise<T>): Promise<T> {
+    if (this.isReserved(name)) throw new BadRequest(`name "${name}" is reserved`);
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict(`name "${name}" is already taken`);
+      throw error;
+    }
+  }
+
+  async create(userId: string, input: NewShort): Promise<Short> {
+    const data = { userId, url: input.url, tags: input.tags ?? [] };
+    const { name } = input;
+    if (name !== undefined) {
+      return this.withChosenName(name, async () =>
+        this.toShort(await this.prisma.short.create({ data: { ...data, name } })),
+      );
     }
     for (let attempt = 1; ; attempt++) {
       const name = generateName();
       if (this.isReserved(name)) continue;
       try {
-        return this.toShort(await this.prisma.short.create({ data: { userId, url: input.url, name } }));
+        return this.toShort(await this.prisma.short.create({ data: { ...data, name } }));
       } catch (error) {
         // 62^7 names make a collision rare; a few fresh draws settle it.
         if (!isUniqueViolation(error) || attempt >= GENERATED_NAME_ATTEMPTS) throw error;
@@ -99,20 +127,59 @@ export class ShortsService {
     }
   }
 
-  async list(userId: string, page: ListQuery): Promise<Short[]> {
-    const rows = await this.prisma.short.findMany({
-      where: { userId },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: page.limit,
-      skip: page.offset,
-    });
-    return this.withVisits(rows);
+  /** The caller's shorts: filtered by tag and text, ordered by creation or visits, paged. */
+  async list(userId: string, query: ShortListQuery): Promise<Short[]> {
+    const where: Prisma.Sql[] = [];
+    if (query.tag !== undefined) where.push(Prisma.sql`s."tags" @> ARRAY[${query.tag}::varchar(32)]`);
+    if (query.search !== undefined) {
+      const pattern = `%${escapeLike(query.search)}%`;
+      where.push(Prisma.sql`(s."name" ILIKE ${pattern} OR s."url" ILIKE ${pattern})`);
+    }
+    const direction = query.order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+    const byCreation = Prisma.sql`s."created_at" ${direction}, s."id" ${direction}`;
+    const order =
+      query.orderBy === "visits"
+        ? Prisma.sql`COALESCE(v."visits", 0) ${direction}, ${byCreation}`
+        : byCreation;
+    return this.select(userId, where, order, query);
   }
 
   /** The caller's short; someone else's is exactly as missing as a nonexistent one. */
   async get(userId: string, id: string): Promise<Short> {
-    const [short] = await this.withVisits([await this.findOwned(userId, id)]);
-    return short!;
+    const [short] = await this.select(
+      userId,
+      [Prisma.sql`s."id" = ${validId(id)}::uuid`],
+      Prisma.sql`s."id"`,
+    );
+    if (!short) throw new NotFound();
+    return short;
+  }
+
+  /**
+   * Changes what `edit` holds and nothing else. The redirect follows a new target or name at
+   * once: this instance's cache drops the old name before answering, every other instance's when
+   * the shorts_notify_changed trigger's notification reaches it (sent at commit). The old name
+   * stops redirecting and is free for anyone to take.
+   */
+  async update(userId: string, id: string, edit: ShortEdit): Promise<Short> {
+    const shortId = validId(id);
+    const write = () =>
+      this.prisma.$transaction(async (tx) => {
+        // Locked, so the name read is the one this edit replaces.
+        const [before] = await tx.$queryRaw<{ name: string }[]>`
+          SELECT "name" FROM "shortener"."shorts"
+           WHERE "id" = ${shortId}::uuid AND "user_id" = ${userId}::uuid FOR UPDATE`;
+        if (!before) throw new NotFound();
+        await tx.short.update({
+          where: { id: shortId },
+          data: { url: edit.url, name: edit.name, tags: edit.tags },
+          select: { id: true },
+        });
+        return before.name;
+      });
+    const previousName = await (edit.name === undefined ? write() : this.withChosenName(edit.name, write));
+    if (edit.url !== undefined || edit.name !== undefined) this.targets?.forget(previousName);
+    return this.get(userId, shortId);
   }
 
   /**
@@ -213,6 +280,11 @@ function toShortLog(row: LogRow): ShortLog {
     country: row.country,
     referrerHost: row.referrerHost,
   };
+}
+
+/** `text` matched literally by LIKE/ILIKE: its wildcards and the escape character escaped. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 /** Ids are UUIDs; anything else cannot name a short (and must not reach the uuid column). */

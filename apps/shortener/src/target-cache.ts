@@ -1,11 +1,13 @@
-// The redirect's name → target cache: a ChangeNotifiedCache (@app/db) on the channel the short
-// deletion trigger notifies. Shorts never change, they are only created and deleted, so a
-// cached target is right until its short is deleted, which every instance hears of at commit;
-// entries also expire after `ttlMs`, and nothing is served while the listening connection is
-// down. Misses are not cached: a new short redirects at once. Even a stale hit cannot answer 302
-// for a deleted short: the visit row must be stored first, and its foreign key refuses it (404).
+// The redirect's name → target cache: a ChangeNotifiedCache (@app/db) on the channel that a
+// short's deletion (shorts.service.ts) and a change of its target or name (the
+// shorts_notify_changed trigger) notify with the short's old name. A cached target is right
+// until then, and every instance hears of it at commit (the editing instance drops the entry
+// itself before answering); entries also expire after `ttlMs`, and nothing is served while the
+// listening connection is down. Misses are not cached: a new short redirects at once. Even a
+// stale hit cannot answer 302 for a deleted short: its visit row is refused first (404).
 import { ChangeNotifiedCache, type PrismaClient } from "@app/db";
 
+// Named before shorts could be edited; kept, so instances of an earlier release hear of edits too.
 export const SHORT_DELETED_CHANNEL = "shortener_short_deleted";
 
 export interface Target {

@@ -79,7 +79,11 @@ export class ChangeNotifiedCache<Value> {
     this.entries.set(key, { value, expires: Date.now() + this.options.ttlMs });
   }
 
-  private forget(payload: string): void {
+  /**
+   * Drops what `payload` names, as its notification does: for the writer's own instance, which
+   * must not serve the old value until its notification comes back.
+   */
+  forget(payload: string): void {
     this.generationCount++;
     const { matches } = this.options;
     if (!matches) {

@@ -7,7 +7,7 @@ import { decimalPattern } from "./patterns.ts";
  * and an empty value are refused (400), not coerced into some other number. The bounds are part
  * of the pattern, so the document states them.
  */
-export const queryInteger = (min: 0 | 1, max: number) =>
+export const queryInteger = (min: number, max: number) =>
   z
     .string()
     .regex(

@@ -1,7 +1,7 @@
 // The URL shortener's wire contract (seed 000 + DESIGN §3): one zod schema per concept,
 // used for validation, TypeScript types, the OpenAPI document and the tests.
 import { z } from "zod";
-import { HTTP_URL, isUri } from "./patterns.ts";
+import { HTTP_URL, isUri, NO_NUL } from "./patterns.ts";
 import { queryInteger } from "./query.ts";
 import { TIME_ZONES } from "./time-zones.ts";
 
@@ -52,13 +52,48 @@ export const ShortName = z
   .describe("Name of the short: its path on the short host. Case-sensitive, unique across the service.")
   .meta({ example: "my-link" });
 
+export const TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+export const MAX_TAGS = 10;
+
+/** A tag as sent; kept in lower case (docs/adr/0171). */
+export const Tag = z
+  .string()
+  .regex(TAG_PATTERN, "a tag must be 1-32 characters of A-Z, a-z, 0-9, _ and -")
+  .transform((tag) => tag.toLowerCase())
+  .describe("A tag: 1-32 characters of A-Z, a-z, 0-9, _ and -; stored in lower case")
+  .meta({ example: "launch" });
+
+export const Tags = z
+  .array(Tag)
+  .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
+  // Case-insensitive: "Blog" and "blog" are one tag, kept once, where it first appears.
+  .transform((tags) => [...new Set(tags)])
+  .describe(
+    `Up to ${MAX_TAGS} tags. Stored in lower case, each once (a repeat, in any letter case, is ` +
+      "dropped), in the order sent.",
+  )
+  .meta({ example: ["launch", "blog"] });
+
 export const NewShort = z
   .strictObject({
     url: TargetUrl,
     name: ShortName.optional().describe("Optional; a random 7-character name is generated when omitted"),
+    tags: Tags.optional().describe("Optional; none when omitted"),
   })
   .meta({ id: "NewShort" });
 export type NewShort = z.infer<typeof NewShort>;
+
+export const ShortEdit = z
+  .strictObject({
+    url: TargetUrl.optional().describe("A new target; the redirect follows it at once"),
+    name: ShortName.optional().describe(
+      "A new name: the short URL changes, and the old name stops redirecting at once (it is free again)",
+    ),
+    tags: Tags.optional().describe("Replaces every tag of the short; [] removes them all"),
+  })
+  .describe("The fields to change; each one left out stays as it is ({} changes nothing)")
+  .meta({ id: "ShortEdit" });
+export type ShortEdit = z.infer<typeof ShortEdit>;
 
 export const Short = z
   .object({
@@ -68,6 +103,10 @@ export const Short = z
     shorturl: z.string().describe("The resulting short URL"),
     createdAt: z.iso.datetime().describe("Creation date"),
     visits: z.int().min(0).describe("Visits stored for this short, bots included"),
+    tags: z
+      .array(z.string())
+      .optional()
+      .describe("The short's tags, lower case; absent when it has none (as before tags existed)"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -131,6 +170,45 @@ export const ListQuery = z.strictObject({
   offset: queryInteger(0, 1_000_000_000).optional().describe("Skip this many items first"),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
+
+export const MAX_SEARCH_LENGTH = 200;
+
+export const ShortListQuery = ListQuery.extend({
+  tag: Tag.optional().describe("Only shorts with this tag (any letter case)"),
+  search: z
+    .string()
+    .min(1, "search must not be empty")
+    .max(MAX_SEARCH_LENGTH, `search must be at most ${MAX_SEARCH_LENGTH} characters`)
+    .regex(NO_NUL, "search must not contain NUL")
+    .optional()
+    .describe(
+      `Only shorts whose name or target URL contains this text (1-${MAX_SEARCH_LENGTH} characters), ` +
+        "ignoring letter case. Targets are matched as stored: punycode hosts, percent-encoded paths.",
+    ),
+  orderBy: z
+    .enum(["createdAt", "visits"])
+    .default("createdAt")
+    .describe(
+      "createdAt (the default) or visits (every visit stored, bots included); shorts with as many " +
+        "visits follow their creation, in the same order",
+    ),
+  order: z.enum(["asc", "desc"]).default("desc").describe("desc (the default) or asc"),
+});
+export type ShortListQuery = z.infer<typeof ShortListQuery>;
+
+export const QR_FORMATS = ["png", "svg"] as const;
+export const QR_SIZE = { min: 128, max: 1024, default: 300 } as const;
+
+export const QrCodeQuery = z.strictObject({
+  format: z.enum(QR_FORMATS).default("png").describe("png (the default) or svg"),
+  size: queryInteger(QR_SIZE.min, QR_SIZE.max)
+    .default(QR_SIZE.default)
+    .describe(
+      `Width and height of the image in pixels, ${QR_SIZE.min}-${QR_SIZE.max} (default ${QR_SIZE.default}); ` +
+        "a PNG draws every module with the same whole number of pixels, centred with a quiet zone of at least 4 modules",
+    ),
+});
+export type QrCodeQuery = z.infer<typeof QrCodeQuery>;
 
 /** A visit log's id: digits, as ShortLog.id gives them. */
 const LOG_ID = /^[1-9][0-9]{0,18}$/;

@@ -26,7 +26,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's shorts, newest first */
+        /**
+         * The caller's shorts, newest first unless ordered otherwise
+         * @description Optionally filtered by tag and by text in the name or target URL (both at once: shorts matching both), ordered by creation or by visits, and paged with limit and offset.
+         */
         get: operations["listShorts"];
         put?: never;
         /**
@@ -55,7 +58,11 @@ export interface paths {
         delete: operations["deleteShort"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a short: its target, name or tags
+         * @description Changes the fields sent, under the rules of create. The redirect follows a new target or name at once, on every instance; the old name stops redirecting and is free again. A taken name is 409; a reserved one 400.
+         */
+        patch: operations["updateShort"];
         trace?: never;
     };
     "/api/shorts/{id}/logs": {
@@ -70,6 +77,26 @@ export interface paths {
          * @description JSON by default. With `format=csv` or `Accept: text/csv`, every visit the query selects is streamed as CSV (a header line, then one line per visit; a field starting with =, +, -, @ or a tab is prefixed with ' so spreadsheets do not run it).
          */
         get: operations["listShortLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shorts/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A QR code of the short URL
+         * @description The short URL (`shorturl`) as a QR code (error correction M, a quiet zone of 4 modules), PNG or SVG, 128-1024 pixels square. It follows the short's name: after a rename, fetch it again.
+         */
+        get: operations["getShortQrCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -230,6 +257,14 @@ export interface components {
              */
             name?: string;
             /**
+             * @description Optional; none when omitted
+             * @example [
+             *       "launch",
+             *       "blog"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Absolute http(s) URL (or IRI: an internationalized host or path is stored as its URI, punycode and percent-encoded) the short redirects to, at most 2048 characters, without spaces or control characters. Refused too: a value whose normalized form is not a URI (RFC 3986), a rule no JSON Schema keyword states.
              * @example https://example.com/some/long/path?with=query
              */
@@ -308,10 +343,33 @@ export interface components {
             name: string;
             /** @description The resulting short URL */
             shorturl: string;
+            /** @description The short's tags, lower case; absent when it has none (as before tags existed) */
+            tags?: string[];
             /** @description Target URL */
             url: string;
             /** @description Visits stored for this short, bots included */
             visits: number;
+        };
+        /** @description The fields to change; each one left out stays as it is ({} changes nothing) */
+        ShortEdit: {
+            /**
+             * @description A new name: the short URL changes, and the old name stops redirecting at once (it is free again)
+             * @example my-link
+             */
+            name?: string;
+            /**
+             * @description Replaces every tag of the short; [] removes them all
+             * @example [
+             *       "launch",
+             *       "blog"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description A new target; the redirect follows it at once
+             * @example https://example.com/some/long/path?with=query
+             */
+            url?: string;
         };
         ShortList: components["schemas"]["Short"][];
         ShortLog: {
@@ -536,6 +594,14 @@ export interface operations {
                 limit?: string;
                 /** @description Skip this many items first */
                 offset?: string;
+                /** @description Only shorts with this tag (any letter case) */
+                tag?: string;
+                /** @description Only shorts whose name or target URL contains this text (1-200 characters), ignoring letter case. Targets are matched as stored: punycode hosts, percent-encoded paths. */
+                search?: string;
+                /** @description createdAt (the default) or visits (every visit stored, bots included); shorts with as many visits follow their creation, in the same order */
+                orderBy?: "createdAt" | "visits";
+                /** @description desc (the default) or asc */
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -757,6 +823,96 @@ export interface operations {
             };
         };
     };
+    updateShort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the short (a UUID; any other value is answered 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShortEdit"];
+            };
+        };
+        responses: {
+            /** @description The short as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Short"];
+                };
+            };
+            /** @description The body is not understood, or the name is reserved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or incorrect (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No short with this id belongs to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The name is already taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listShortLogs: {
         parameters: {
             query?: {
@@ -786,6 +942,71 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ShortLogList"];
                     "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or incorrect (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No short with this id belongs to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getShortQrCode: {
+        parameters: {
+            query?: {
+                /** @description png (the default) or svg */
+                format?: "png" | "svg";
+                /** @description Width and height of the image in pixels, 128-1024 (default 300); a PNG draws every module with the same whole number of pixels, centred with a quiet zone of at least 4 modules */
+                size?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the short (a UUID; any other value is answered 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Default Response */
