@@ -54,7 +54,9 @@ describe("GET /docs", () => {
         "GET /api/shorts",
         "POST /api/shorts",
         "GET /api/shorts/{id}",
+        "PATCH /api/shorts/{id}",
         "DELETE /api/shorts/{id}",
+        "GET /api/shorts/{id}/qr",
         "GET /api/shorts/{id}/logs",
         "GET /api/shorts/{id}/stats",
         "GET /api/stats",
@@ -129,15 +131,15 @@ describe("responses without a body", () => {
   });
 });
 
-describe("the document says what the server does", () => {
-  const admits = (doc: OpenAPIV3.Document, schema: unknown, value: unknown) =>
-    documentAdmits(doc as never, schema as never, value);
-  const parameter = (doc: OpenAPIV3.Document, path: string, method: string, name: string) =>
-    (
-      (doc.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]!
-        .parameters as OpenAPIV3.ParameterObject[]
-    ).find((p) => p.name === name)!.schema;
+const admits = (doc: OpenAPIV3.Document, schema: unknown, value: unknown) =>
+  documentAdmits(doc as never, schema as never, value);
+const parameter = (doc: OpenAPIV3.Document, path: string, method: string, name: string) =>
+  (
+    (doc.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]!
+      .parameters as OpenAPIV3.ParameterObject[]
+  ).find((p) => p.name === name)!.schema;
 
+describe("the document says what the server does", () => {
   it("target URLs: http(s):// without spaces or control characters (pattern); IRIs stored as URIs", async () => {
     const doc = await document();
     const url = (doc.components!.schemas!.NewShort as OpenAPIV3.SchemaObject).properties!
@@ -198,6 +200,74 @@ describe("the document says what the server does", () => {
       for (const value of values) {
         const response = await ctx.app.inject({ url: `/api/shorts?${name}=${value}`, headers: user.headers });
         expect(response.statusCode === 200, `${name}=${value}`).toBe(admits(doc, schema, value));
+      }
+    }
+  });
+});
+
+describe("the document states the bounds of tags, search and QR codes", () => {
+  it("tags on create and edit: up to 10 of 1-32 characters of A-Z a-z 0-9 _ -", async () => {
+    const doc = await document();
+    const user = await newUser(ctx.prisma);
+    const short = (await postShort(ctx.app, user, { url: "https://example.com/tag-bounds" })).json();
+    for (const [schemaName, send] of [
+      ["NewShort", (tags: unknown) => postShort(ctx.app, user, { url: "https://example.com/t", tags })],
+      [
+        "ShortEdit",
+        (tags: unknown) =>
+          ctx.app.inject({
+            method: "PATCH",
+            url: `/api/shorts/${short.id}`,
+            headers: user.headers,
+            payload: { tags },
+          }),
+      ],
+    ] as const) {
+      const tags = (doc.components!.schemas![schemaName] as OpenAPIV3.SchemaObject).properties!.tags;
+      for (const value of [
+        [],
+        ["a"],
+        ["A_b-9", "a_B-9"],
+        ["t".repeat(32)],
+        ["t".repeat(33)],
+        [""],
+        ["a b"],
+        ["é"],
+        Array.from({ length: 10 }, (_, i) => `t${i}`),
+        Array.from({ length: 11 }, () => "same"),
+        "a",
+        [1],
+      ]) {
+        const response = await send(value);
+        const where = `${schemaName} ${JSON.stringify(value)}: ${response.body}`;
+        expect(response.statusCode < 300, where).toBe(admits(doc, tags, value));
+      }
+    }
+  });
+
+  it("tag, search and size in queries", async () => {
+    const doc = await document();
+    const user = await newUser(ctx.prisma);
+    const short = (await postShort(ctx.app, user, { url: "https://example.com/query-bounds" })).json();
+    for (const [path, url, name, values] of [
+      ["/api/shorts", "/api/shorts", "tag", ["a", "A-b_9", "t".repeat(32), "t".repeat(33), "", "a b", "é"]],
+      ["/api/shorts", "/api/shorts", "search", ["x", "%_", "s".repeat(200), "s".repeat(201), "", "\u0000"]],
+      [
+        "/api/shorts/{id}/qr",
+        `/api/shorts/${short.id}/qr`,
+        "size",
+        ["128", "1024", "300", "127", "1025", "0", "0300", "3e2", ""],
+      ],
+    ] as const) {
+      const schema = parameter(doc, path, "get", name);
+      for (const value of values) {
+        const response = await ctx.app.inject({
+          url: `${url}?${name}=${encodeURIComponent(value)}`,
+          headers: user.headers,
+        });
+        expect(response.statusCode === 200, `${name}=${JSON.stringify(value)}`).toBe(
+          admits(doc, schema, value),
+        );
       }
     }
   });

@@ -1,6 +1,7 @@
-// The redirect's target cache across instances: a short deleted on one instance stops
-// redirecting on every other one (HEAD shows it: it answers from the cache without a visit row).
-import { createPrisma, type PrismaClient } from "@app/db";
+// The redirect's target cache across instances: a short deleted or edited on one instance stops
+// redirecting (or redirects elsewhere) on every other one (HEAD shows it: it answers from the
+// cache without a visit row).
+import { createPrisma, dedicatedConnection, type PrismaClient } from "@app/db";
 import { adminQuery, createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
@@ -55,6 +56,58 @@ it("stops redirecting on the other instance once a DELETE has returned (within 1
       interval: 20,
     },
   );
+});
+
+it("follows an edit made on the other instance (within 1 s): a new target, and a rename", async () => {
+  const user = await newUser(prismas[0]!);
+  const created = (await postShort(a, user, { url: "https://example.com/v1", name: "edited" })).json();
+  const location = async (app: ShortenerApp, name: string) => {
+    const res = await app.inject({ method: "HEAD", url: `/${name}` });
+    return res.statusCode === 302 ? res.headers.location : res.statusCode;
+  };
+  // B caches the target; HEAD writes no visit, so only the cache answers it.
+  expect((await b.inject({ url: "/edited" })).statusCode).toBe(302);
+  expect(await location(b, "edited")).toBe("https://example.com/v1");
+
+  const edit = (body: object) =>
+    a.inject({ method: "PATCH", url: `/api/shorts/${created.id}`, headers: user.headers, payload: body });
+  expect((await edit({ url: "https://example.com/v2" })).statusCode).toBe(200);
+  // A, which made the edit, follows it before answering; B as soon as the notification arrives.
+  expect(await location(a, "edited")).toBe("https://example.com/v2");
+  await vi.waitFor(async () => expect(await location(b, "edited")).toBe("https://example.com/v2"), {
+    timeout: 1_000,
+    interval: 20,
+  });
+
+  expect((await edit({ name: "edited-again" })).statusCode).toBe(200);
+  expect(await location(a, "edited")).toBe(404);
+  await vi.waitFor(async () => expect(await location(b, "edited")).toBe(404), {
+    timeout: 1_000,
+    interval: 20,
+  });
+  expect(await location(b, "edited-again")).toBe("https://example.com/v2");
+  // A GET (with its visit) follows too, and the visit counts for the short.
+  expect((await b.inject({ url: "/edited-again" })).headers.location).toBe("https://example.com/v2");
+  const read = await a.inject({ url: `/api/shorts/${created.id}`, headers: user.headers });
+  expect(read.json()).toMatchObject({ name: "edited-again", url: "https://example.com/v2", visits: 2 });
+});
+
+it("leaves tags-only edits out of the channel (nothing the redirect reads changed)", async () => {
+  const user = await newUser(prismas[0]!);
+  const created = (await postShort(a, user, { url: "https://example.com/tagged", name: "tagged" })).json();
+  const listener = dedicatedConnection(prismas[0]!);
+  await listener.connect();
+  const heard: string[] = [];
+  listener.on("notification", ({ payload }) => heard.push(payload ?? ""));
+  await listener.query("LISTEN shortener_short_deleted");
+  const edit = (body: object) =>
+    a.inject({ method: "PATCH", url: `/api/shorts/${created.id}`, headers: user.headers, payload: body });
+  await edit({ tags: ["x"] });
+  await edit({});
+  await edit({ url: "https://example.com/tagged" }); // the same target: nothing changed
+  await edit({ url: "https://example.com/retargeted" });
+  await vi.waitFor(() => expect(heard).toEqual(["tagged"]), { timeout: 1_000, interval: 20 });
+  await listener.end();
 });
 
 it("serves nothing from the cache while its listening connection is down, and listens again", async () => {
