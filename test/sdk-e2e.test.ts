@@ -79,6 +79,48 @@ describe("shortener through @app/shortener-sdk", () => {
     expect(ok(await api.GET("/api/shorts")).map((short) => short.id)).toEqual([generated.id]);
   });
 
+  it("edits, tags, filters, orders, and fetches QR codes (issue 20)", async () => {
+    const suffix = Date.now();
+    const short = ok(
+      await api.POST("/api/shorts", {
+        body: { url: "https://example.com/sdk-edit", name: `edit-${suffix}`, tags: ["SDK", "sdk"] },
+      }),
+    );
+    expect(short.tags).toEqual(["sdk"]);
+    const path = { params: { path: { id: short.id } } };
+    const edited = ok(
+      await api.PATCH("/api/shorts/{id}", {
+        ...path,
+        body: { url: "https://example.com/sdk-edited", name: `edited-${suffix}`, tags: ["sdk", "launch"] },
+      }),
+    );
+    expect(edited).toMatchObject({ name: `edited-${suffix}`, tags: ["sdk", "launch"] });
+    const visit = await fetch(`${baseUrl}/edited-${suffix}`, { redirect: "manual" });
+    expect(visit.headers.get("location")).toBe("https://example.com/sdk-edited");
+
+    const query = { tag: "LAUNCH", search: "sdk-edited", orderBy: "visits", order: "desc" } as const;
+    const found = ok(await api.GET("/api/shorts", { params: { query } }));
+    expect(found.map((row) => [row.id, row.visits])).toEqual([[short.id, 1]]);
+
+    const png = await api.GET("/api/shorts/{id}/qr", {
+      params: { path: { id: short.id }, query: { format: "png", size: "256" } },
+      parseAs: "arrayBuffer",
+    });
+    expect(png.response.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(ok(png)).subarray(1, 4).toString()).toBe("PNG");
+    const svg = await api.GET("/api/shorts/{id}/qr", {
+      params: { path: { id: short.id }, query: { format: "svg" } },
+      parseAs: "text",
+    });
+    expect(ok(svg)).toMatch(/^<svg [^>]*width="300" height="300"/);
+
+    const taken = await api.PATCH("/api/shorts/{id}", { ...path, body: { name: `edited-${suffix}` } });
+    expect(taken.error).toBeUndefined(); // its own name: no conflict
+    const bad = await api.PATCH("/api/shorts/{id}", { ...path, body: { tags: ["not a tag"] } });
+    if (bad.error?.status !== 400) throw new Error(`expected 400, got ${JSON.stringify(bad.error)}`);
+    expect(bad.error.body.status).toBe("Bad Request");
+  });
+
   it("answers errors as typed values: a 404 is plain text, a 409 the JSON error", async () => {
     const missing = await api.GET("/api/shorts/{id}", { params: { path: { id: crypto.randomUUID() } } });
     expect(missing.data).toBeUndefined();

@@ -11,8 +11,10 @@ export type { components, operations, paths };
 type Schemas = components["schemas"];
 /** A short link, as the API answers it. */
 export type Short = Schemas["Short"];
-/** What POST /api/shorts takes: `url`, and an optional `name`. */
+/** What POST /api/shorts takes: `url`, and an optional `name` and `tags`. */
 export type NewShort = Schemas["NewShort"];
+/** What PATCH /api/shorts/{id} takes: any of `url`, `name`, `tags`. */
+export type ShortEdit = Schemas["ShortEdit"];
 /** One visit of a short. */
 export type ShortLog = Schemas["ShortLog"];
 /** The current user. */
