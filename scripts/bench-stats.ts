@@ -99,8 +99,33 @@ export async function seedStatsFixture(
       user.id,
     );
   }
-  await prisma.$executeRawUnsafe(`ANALYZE "shortener"."visit_hours"`);
-  await prisma.$executeRawUnsafe(`ANALYZE "shortener"."visit_hour_values"`);
-  await prisma.$executeRawUnsafe(`ANALYZE "shortener"."visit_day_values"`);
+  // The per-user aggregates the visit log writes with the per-short ones (an account's stats).
+  const mine = `JOIN "shortener"."shorts" s ON s."id" = a."short_id" WHERE s."user_id" = $1::uuid`;
+  for (const sql of [
+    `INSERT INTO "shortener"."visit_user_hours" SELECT s."user_id", a."hour", sum(a."visits"), sum(a."humans"),
+       sum(a."visitors") FROM "shortener"."visit_hours" a ${mine} GROUP BY 1, 2`,
+    `INSERT INTO "shortener"."visit_user_hour_values" SELECT s."user_id", a."hour", a."dimension", a."value",
+       sum(a."visits"), sum(a."humans") FROM "shortener"."visit_hour_values" a ${mine} GROUP BY 1, 2, 3, 4`,
+    `INSERT INTO "shortener"."visit_user_day_values" SELECT s."user_id", a."day", a."dimension", a."value",
+       sum(a."visits"), sum(a."humans") FROM "shortener"."visit_day_values" a ${mine} GROUP BY 1, 2, 3, 4`,
+    `INSERT INTO "shortener"."visit_user_short_hours" SELECT s."user_id", a."hour", a."short_id", a."visits",
+       a."humans" FROM "shortener"."visit_hours" a ${mine}`,
+    `INSERT INTO "shortener"."visit_user_short_days" SELECT s."user_id", (a."hour" AT TIME ZONE 'UTC')::date,
+       a."short_id", sum(a."visits"), sum(a."humans") FROM "shortener"."visit_hours" a ${mine} GROUP BY 1, 2, 3`,
+  ]) {
+    await prisma.$executeRawUnsafe(sql, user.id);
+  }
+  for (const table of [
+    "visit_hours",
+    "visit_hour_values",
+    "visit_day_values",
+    "visit_user_hours",
+    "visit_user_hour_values",
+    "visit_user_day_values",
+    "visit_user_short_hours",
+    "visit_user_short_days",
+  ]) {
+    await prisma.$executeRawUnsafe(`VACUUM ANALYZE "shortener"."${table}"`);
+  }
   return { token: user.token, shortId: big.id, shorts };
 }

@@ -4,7 +4,7 @@
 // interleaved and medians printed with min/max. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
-//   pnpm bench --only redirect  only the redirect rows (or: scheduling, or stats), with their baselines
+//   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -19,6 +19,7 @@ import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "@app/scheduling/hosting/secrets";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
+import { dropPartition, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
 
 const { values } = parseArgs({
@@ -229,6 +230,38 @@ async function statsRows(shortenerUrl: string): Promise<void> {
   }
 }
 
+/**
+ * The redirect at 64 connections, for 3 s, before and while a month's partition of 10 M visits
+ * (1 M with --quick) is detached and dropped, 0.5 s into the second run (the drop takes less than
+ * the run, so its p99 covers every request answered during it). Target: p99 during ≤ 2× before.
+ */
+async function partitionDropRows(redirectUrl: string): Promise<void> {
+  const rows = QUICK ? 1_000_000 : 10_000_000;
+  const seeded = await seedDroppablePartition(prisma, rows);
+  await prisma.$executeRawUnsafe("CHECKPOINT");
+  console.log(
+    `\ndropping a month's partition of ${rows.toLocaleString("en")} visits (filled in ${seeded.toFixed(1)} s) under the redirect's load, 64 connections, 3 s runs`,
+  );
+  await cannon(redirectUrl, 64, QUICK ? 1 : 3);
+  await settle();
+  const before = await cannon(redirectUrl, 64, 3);
+  await settle();
+  const during = cannon(redirectUrl, 64, 3);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const drop = await dropPartition(prisma);
+  const run = await during;
+  console.log(`${"redirect".padEnd(38)} ${"req/s".padStart(7)}  p50 ms  p99 ms`);
+  for (const [label, r] of [
+    ["before the drop", before],
+    [`during it (detach ${drop.detachMs.toFixed(0)} ms, drop ${drop.dropMs.toFixed(0)} ms)`, run],
+  ] as const) {
+    console.log(
+      `${label.padEnd(38)} ${fmt(r.rps)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}`,
+    );
+  }
+  console.log(`p99 during / before: ${(run.p99 / before.p99).toFixed(2)} (target ≤ 2)`);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(0).padStart(7);
 
@@ -327,6 +360,7 @@ try {
     redirect: ["bare302", "select302", "naive302", "prototype302", "shortener"],
     scheduling: ["selectJson", "scheduling", "schedulingHosted"],
     stats: [],
+    drop: [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -418,6 +452,7 @@ try {
       );
     }
     if (values.only === undefined || values.only === "stats") await statsRows(started.shortener!.url);
+    if (values.only === undefined || values.only === "drop") await partitionDropRows(path302("shortener"));
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");

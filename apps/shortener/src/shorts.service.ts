@@ -191,9 +191,10 @@ export class ShortsService {
     const deleted = await this.prisma.$queryRaw<{ name: string }[]>`
       WITH gone AS (
         DELETE FROM "shortener"."shorts" WHERE "id" = ${validId(id)}::uuid AND "user_id" = ${userId}::uuid
-        RETURNING "id", "name"
+        RETURNING "id", "name", "user_id"
       ), queued AS (
-        INSERT INTO "shortener"."deleted_shorts" ("short_id") SELECT "id" FROM gone ON CONFLICT DO NOTHING
+        INSERT INTO "shortener"."deleted_shorts" ("short_id", "user_id") SELECT "id", "user_id" FROM gone
+        ON CONFLICT DO NOTHING
       )
       SELECT gone."name" FROM gone, LATERAL (SELECT pg_notify(${SHORT_DELETED_CHANNEL}, gone."name")) AS notified`;
     if (deleted.length === 0) throw new NotFound();

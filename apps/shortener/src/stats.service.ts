@@ -32,6 +32,35 @@ const DIMENSIONS = {
 };
 const TOP = 10;
 
+/** A short's figures come from its own aggregates. */
+const SHORT_TABLES = {
+  $hours: `"shortener"."visit_hours"`,
+  $hourValues: `"shortener"."visit_hour_values"`,
+  $dayValues: `"shortener"."visit_day_values"`,
+};
+
+/**
+ * An account's from the per-user ones, less what is left of its deleted shorts' rows: the sweep
+ * subtracts from the per-user rows in the statement that deletes the short's, so within one
+ * statement's snapshot the difference is exactly the account's live shorts, from the moment
+ * of the DELETE on.
+ */
+const USER_TABLES = {
+  $hours: userTable("hours", `"hour", "visits", "humans", "visitors"`),
+  $hourValues: userTable("hour_values", `"hour", "dimension", "value", "visits", "humans"`),
+  $dayValues: userTable("day_values", `"day", "dimension", "value", "visits", "humans"`),
+};
+
+function userTable(suffix: string, columns: string): string {
+  const negated = columns
+    .replace(/"(visits|humans|visitors)"/g, `-s."$1"`)
+    .replace(/"(hour|day|dimension|value)"/g, `s."$1"`);
+  return `(SELECT "user_id", ${columns} FROM "shortener"."visit_user_${suffix}"
+    UNION ALL
+    SELECT d."user_id", ${negated} FROM "shortener"."visit_${suffix}" s
+    JOIN "shortener"."deleted_shorts" d ON d."short_id" = s."short_id") AS "aggregates"`;
+}
+
 /** Whose visits: one short, or every short of one user. */
 type Scope = { shortId: string } | { userId: string };
 
@@ -138,7 +167,7 @@ export class StatsService {
         range,
         `SELECT coalesce(sum("visits"), 0)::int8 AS "visits", coalesce(sum("humans"), 0)::int8 AS "humans",
            coalesce(sum("visitors"), 0)::int8 AS "visitors"
-         FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to`,
+         FROM $hours WHERE $scope AND "hour" >= :from AND "hour" < :to`,
       ),
       this.timeseries(scope, range),
       this.query<{ dimension: keyof typeof DIMENSIONS; value: string; visits: string; humans: string }>(
@@ -149,14 +178,15 @@ export class StatsService {
            SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans",
              row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
            FROM (
-             SELECT "dimension", "value", "visits", "humans" FROM "shortener"."visit_day_values"
+             SELECT "dimension", "value", "visits", "humans" FROM $dayValues
              WHERE $scope AND "day" >= (:dayStart::timestamptz AT TIME ZONE 'UTC')::date
                AND "day" < (:dayEnd::timestamptz AT TIME ZONE 'UTC')::date
              UNION ALL
-             SELECT "dimension", "value", "visits", "humans" FROM "shortener"."visit_hour_values"
+             SELECT "dimension", "value", "visits", "humans" FROM $hourValues
              WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
            ) AS v
-           GROUP BY 1, 2
+           -- A deleted short's visits leave an account's values as they are swept: none left, none shown.
+           GROUP BY 1, 2 HAVING sum("visits") > 0
          ) AS ranked WHERE "rank" <= ${TOP} ORDER BY "dimension", "rank"`,
       ),
     ]);
@@ -195,7 +225,7 @@ export class StatsService {
       range.interval === "hour"
         ? `WITH sums AS (
              SELECT "hour" AS "instant", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans"
-             FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
+             FROM $hours WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
            )
            SELECT to_char(b."instant" AT TIME ZONE :zone, 'YYYY-MM-DD"T"HH24:MI:SS') AS "local", b."instant",
              coalesce(s."visits", 0) AS "visits", coalesce(s."humans", 0) AS "humans"
@@ -204,7 +234,7 @@ export class StatsService {
         : `WITH sums AS (
              SELECT date_trunc(:interval, "hour" AT TIME ZONE :zone) AS "local", sum("visits")::int8 AS "visits",
                sum("humans")::int8 AS "humans"
-             FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
+             FROM $hours WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
            )
            SELECT to_char(b."local", 'YYYY-MM-DD"T"HH24:MI:SS') AS "local", b."local" AT TIME ZONE :zone AS "instant",
              coalesce(s."visits", 0) AS "visits", coalesce(s."humans", 0) AS "humans"
@@ -226,13 +256,22 @@ export class StatsService {
     }));
   }
 
-  private topShorts(scope: Scope, range: Range): Promise<UserStats["shorts"]> {
+  /** The account's most visited shorts: whole UTC days from the daily rows, the edges from the hourly. */
+  private topShorts(scope: { userId: string }, range: Range): Promise<UserStats["shorts"]> {
     return this.query<{ id: string; name: string; visits: string; humans: string }>(
       scope,
       range,
       `SELECT s."id", s."name", t."visits", t."humans" FROM (
-         SELECT "short_id", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans"
-         FROM "shortener"."visit_hours" WHERE $scope AND "hour" >= :from AND "hour" < :to
+         SELECT "short_id", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans" FROM (
+           SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_days"
+           WHERE $scope AND "day" >= (:dayStart::timestamptz AT TIME ZONE 'UTC')::date
+             AND "day" < (:dayEnd::timestamptz AT TIME ZONE 'UTC')::date
+           UNION ALL
+           SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_hours"
+           WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
+         ) AS v
+         -- A deleted short's rows wait for the sweep; it is no longer the account's.
+         WHERE NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = v."short_id")
          GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${TOP}
        ) AS t JOIN "shortener"."shorts" s ON s."id" = t."short_id" ORDER BY t."visits" DESC, s."id"`,
     ).then((rows) =>
@@ -250,10 +289,9 @@ export class StatsService {
    * name used becomes a numbered parameter (PostgreSQL refuses parameters a statement leaves unused).
    */
   private async query<T>(scope: Scope, range: Range, sql: string): Promise<T[]> {
-    const where =
-      "shortId" in scope
-        ? `"short_id" = :whom::uuid`
-        : `"short_id" IN (SELECT "id" FROM "shortener"."shorts" WHERE "user_id" = :whom::uuid)`;
+    const ofShort = "shortId" in scope;
+    const where = ofShort ? `"short_id" = :whom::uuid` : `"user_id" = :whom::uuid`;
+    const tables = ofShort ? SHORT_TABLES : USER_TABLES;
     const values: Record<string, unknown> = {
       from: range.from,
       to: range.to,
@@ -266,6 +304,7 @@ export class StatsService {
     const used: string[] = [];
     const text = sql
       .replaceAll("$scope", where)
+      .replace(/\$(hours|hourValues|dayValues)\b/g, (table) => tables[table as keyof typeof tables])
       .replace(/(?<!:):(from|to|dayStart|dayEnd|interval|zone|whom)\b/g, (_, name: string) => {
         if (!used.includes(name)) used.push(name);
         return `$${used.indexOf(name) + 1}`;

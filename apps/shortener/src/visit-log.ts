@@ -201,13 +201,13 @@ export class VisitLog {
 }
 
 /**
- * The batch's rows and the aggregates the app summed from them (visit-aggregates.ts), for the
- * shorts that still exist: those are locked against deletion until this commits (what a foreign
- * key would do), so a short deleted meanwhile gets no visit and its redirect a 404. Returns the
- * shorts whose visits were stored.
+ * The batch's rows and the aggregates the app summed from them (visit-aggregates.ts), per short
+ * and per user (an account's statistics), for the shorts that still exist: those are locked
+ * against deletion until this commits (what a foreign key would do), so a short deleted
+ * meanwhile gets no visit and its redirect a 404. Returns the shorts whose visits were stored.
  */
 const INSERT_VISITS = `WITH live AS MATERIALIZED (
-  SELECT "id" FROM "shortener"."shorts" WHERE "id" = ANY($1::uuid[]) ORDER BY "id" FOR KEY SHARE
+  SELECT "id", "user_id" FROM "shortener"."shorts" WHERE "id" = ANY($1::uuid[]) ORDER BY "id" FOR KEY SHARE
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
@@ -228,12 +228,15 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   JOIN unnest($24::uuid[], $25::date[], $26::int8[], $27::timestamptz[]) AS a("short_id", "day", "visitor", "hour")
     USING ("short_id", "day", "visitor")
   GROUP BY 1, 2
+), short_totals AS (
+  -- The batch's sums per short and hour, with the short's user (for the per-user aggregates).
+  SELECT l."user_id", a."short_id", a."hour", a."visits", a."humans", coalesce(n."visitors", 0) AS "visitors"
+  FROM unnest($14::uuid[], $15::timestamptz[], $16::int[], $17::int[]) AS a("short_id", "hour", "visits", "humans")
+  JOIN live l ON l."id" = a."short_id"
+  LEFT JOIN new_visitors n USING ("short_id", "hour")
 ), totals AS (
   INSERT INTO "shortener"."visit_hours" AS t ("short_id", "hour", "visits", "humans", "visitors")
-  SELECT a."short_id", a."hour", a."visits", a."humans", coalesce(n."visitors", 0)
-  FROM unnest($14::uuid[], $15::timestamptz[], $16::int[], $17::int[]) AS a("short_id", "hour", "visits", "humans")
-  LEFT JOIN new_visitors n USING ("short_id", "hour")
-  WHERE a."short_id" IN (SELECT "id" FROM live)
+  SELECT "short_id", "hour", "visits", "humans", "visitors" FROM short_totals ORDER BY 1, 2
   ON CONFLICT ("short_id", "hour") DO UPDATE SET "visits" = t."visits" + excluded."visits",
     "humans" = t."humans" + excluded."humans", "visitors" = t."visitors" + excluded."visitors"
 ), dimension_values AS (
@@ -249,6 +252,42 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
     AS a("short_id")
   WHERE a."short_id" IN (SELECT "id" FROM live)
   ON CONFLICT ("short_id", "day", "dimension", "value")
+  DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+), user_totals AS (
+  -- The same sums per user (an account's statistics), each group in key order.
+  INSERT INTO "shortener"."visit_user_hours" AS t ("user_id", "hour", "visits", "humans", "visitors")
+  SELECT "user_id", "hour", sum("visits"), sum("humans"), sum("visitors") FROM short_totals
+  GROUP BY 1, 2 ORDER BY 1, 2
+  ON CONFLICT ("user_id", "hour") DO UPDATE SET "visits" = t."visits" + excluded."visits",
+    "humans" = t."humans" + excluded."humans", "visitors" = t."visitors" + excluded."visitors"
+), user_short_hours AS (
+  INSERT INTO "shortener"."visit_user_short_hours" AS t ("user_id", "hour", "short_id", "visits", "humans")
+  SELECT "user_id", "hour", "short_id", "visits", "humans" FROM short_totals ORDER BY 1, 2, 3
+  ON CONFLICT ("user_id", "hour", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
+    "humans" = t."humans" + excluded."humans"
+), user_short_days AS (
+  INSERT INTO "shortener"."visit_user_short_days" AS t ("user_id", "day", "short_id", "visits", "humans")
+  SELECT "user_id", ("hour" AT TIME ZONE 'UTC')::date, "short_id", sum("visits"), sum("humans") FROM short_totals
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT ("user_id", "day", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
+    "humans" = t."humans" + excluded."humans"
+), user_hour_values AS (
+  INSERT INTO "shortener"."visit_user_hour_values" AS d ("user_id", "hour", "dimension", "value", "visits", "humans")
+  SELECT l."user_id", a."hour", a."dimension", a."value", sum(a."visits"), sum(a."humans")
+  FROM unnest($18::uuid[], $19::timestamptz[], $20::varchar[], $21::varchar[], $22::int[], $23::int[])
+    AS a("short_id", "hour", "dimension", "value", "visits", "humans")
+  JOIN live l ON l."id" = a."short_id"
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  ON CONFLICT ("user_id", "hour", "dimension", "value")
+  DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+), user_day_values AS (
+  INSERT INTO "shortener"."visit_user_day_values" AS d ("user_id", "day", "dimension", "value", "visits", "humans")
+  SELECT l."user_id", a."day", a."dimension", a."value", sum(a."visits"), sum(a."humans")
+  FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
+    AS a("short_id", "day", "dimension", "value", "visits", "humans")
+  JOIN live l ON l."id" = a."short_id"
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  ON CONFLICT ("user_id", "day", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
 )
 SELECT "id" AS "short_id" FROM live`;

@@ -14,21 +14,65 @@ const PARTITION_LOCK_KEY = 72_797_101;
 const MONTHS_AHEAD = 2;
 /** Rows removed per statement: short transactions, so redirects never wait long on them. */
 export const SWEEP_CHUNK = 10_000;
-/** Tables holding a deleted short's rows, emptied in this order (the queue row goes last). */
-const SWEPT_TABLES = [
-  "short_logs",
-  "visit_day_visitors",
-  "visit_day_values",
-  "visit_hour_values",
-  "visit_hours",
-] as const;
-const SWEPT_KEYS: Record<(typeof SWEPT_TABLES)[number], string> = {
-  short_logs: `"short_id", "id", "created_at"`,
-  visit_day_visitors: `"short_id", "day", "visitor"`,
-  visit_day_values: `"short_id", "day", "dimension", "value"`,
-  visit_hour_values: `"short_id", "hour", "dimension", "value"`,
-  visit_hours: `"short_id", "hour"`,
-};
+/**
+ * Tables holding a deleted short's rows, emptied in this order (the queue row goes last), each
+ * with its per-user aggregate: what a chunk removes is subtracted from the short's user's rows
+ * in the same statement, so an account's statistics always equal its stored visits.
+ */
+const SWEPT: { table: string; keys: string; user?: { table: string; keys: string[]; sums: string[] } }[] = [
+  { table: "short_logs", keys: `"short_id", "id", "created_at"` },
+  { table: "visit_day_visitors", keys: `"short_id", "day", "visitor"` },
+  {
+    table: "visit_day_values",
+    keys: `"short_id", "day", "dimension", "value"`,
+    user: { table: "visit_user_day_values", keys: ["day", "dimension", "value"], sums: ["visits", "humans"] },
+  },
+  {
+    table: "visit_hour_values",
+    keys: `"short_id", "hour", "dimension", "value"`,
+    user: {
+      table: "visit_user_hour_values",
+      keys: ["hour", "dimension", "value"],
+      sums: ["visits", "humans"],
+    },
+  },
+  {
+    table: "visit_hours",
+    keys: `"short_id", "hour"`,
+    user: { table: "visit_user_hours", keys: ["hour"], sums: ["visits", "humans", "visitors"] },
+  },
+];
+
+/** One chunk of `swept`'s rows of short $1 deleted, and subtracted from user $2's aggregate. */
+function sweepStatement({ table, keys, user }: (typeof SWEPT)[number]): string {
+  const gone = `DELETE FROM "shortener"."${table}" WHERE (${keys}) IN (
+      SELECT ${keys} FROM "shortener"."${table}" WHERE "short_id" = $1::uuid LIMIT ${SWEEP_CHUNK})`;
+  if (!user) return `WITH gone AS (${gone} RETURNING 1) SELECT count(*)::int AS "removed" FROM gone`;
+  const match = user.keys.map((key) => `u."${key}" = g."${key}"`).join(" AND ");
+  const set = user.sums.map((sum) => `"${sum}" = u."${sum}" - g."${sum}"`).join(", ");
+  const returned = [...user.keys, ...user.sums].map((column) => `"${column}"`).join(", ");
+  // The hours' rows keyed by user and short (top shorts) go with the hours.
+  const shortRows =
+    table === "visit_hours"
+      ? `, short_hours AS (
+           DELETE FROM "shortener"."visit_user_short_hours" u USING gone g
+           WHERE u."user_id" = $2::uuid AND u."hour" = g."hour" AND u."short_id" = $1::uuid
+         ), short_days AS (
+           DELETE FROM "shortener"."visit_user_short_days" u
+           WHERE u."user_id" = $2::uuid AND u."short_id" = $1::uuid
+             AND u."day" IN (SELECT ("hour" AT TIME ZONE 'UTC')::date FROM gone)
+         )`
+      : "";
+  return `WITH gone AS (${gone} RETURNING ${returned}), subtracted AS (
+      UPDATE "shortener"."${user.table}" u SET ${set} FROM gone g WHERE u."user_id" = $2::uuid AND ${match}
+    )${shortRows}
+    SELECT count(*)::int AS "removed" FROM gone`;
+}
+// Each with the parameters it uses (PostgreSQL refuses a value a statement leaves unused).
+const SWEEP_STATEMENTS = SWEPT.map((swept) => ({
+  text: sweepStatement(swept),
+  withUser: swept.user !== undefined,
+}));
 
 export interface Partition {
   name: string;
@@ -146,24 +190,21 @@ export class VisitMaintenance {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
-      const { rows } = await client.query<{ short_id: string }>(
-        `SELECT "short_id" FROM "shortener"."deleted_shorts" ORDER BY "deleted_at"
+      const { rows } = await client.query<{ short_id: string; user_id: string }>(
+        `SELECT "short_id", "user_id" FROM "shortener"."deleted_shorts" ORDER BY "deleted_at"
          LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
-      const shortId = rows[0]?.short_id;
-      if (!shortId) {
+      const queued = rows[0];
+      if (!queued) {
         await client.query("COMMIT");
         return 0;
       }
+      const shortId = queued.short_id;
       let removed = 0;
-      for (const table of SWEPT_TABLES) {
-        const keys = SWEPT_KEYS[table];
-        const result = await client.query(
-          `DELETE FROM "shortener"."${table}" WHERE (${keys}) IN (
-             SELECT ${keys} FROM "shortener"."${table}" WHERE "short_id" = $1 LIMIT ${SWEEP_CHUNK})`,
-          [shortId],
-        );
-        removed += result.rowCount ?? 0;
+      for (const { text, withUser } of SWEEP_STATEMENTS) {
+        const values = withUser ? [shortId, queued.user_id] : [shortId];
+        const result = await client.query<{ removed: number }>(text, values);
+        removed += result.rows[0]!.removed;
         if (removed > 0) break;
       }
       if (removed === 0) {

@@ -56,4 +56,8 @@ it("stores a row for every 302 while pg_terminate_backend kills the pool mid-bur
   });
   const series = stats.json().timeseries as { visits: number }[];
   expect(series.reduce((sum, bucket) => sum + bucket.visits, 0)).toBe(answered302);
+  // The account's figures (per-user aggregates, written by the same statements) agree too.
+  const account = await ctx.app.inject({ url: "/api/stats", headers: user.headers });
+  expect(account.json().totals).toEqual(stats.json().totals);
+  expect(account.json().shorts).toMatchObject([{ id: short.id, visits: answered302 }]);
 });

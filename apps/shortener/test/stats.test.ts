@@ -3,6 +3,7 @@
 // GROUP BY over the stored visits says: totals, unique visitors, the timeseries in a time zone
 // (DST days included) and the top lists, for one short and across a user's shorts.
 import { describe, expect, it } from "vitest";
+import { VisitMaintenance } from "../src/visit-maintenance.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -294,6 +295,30 @@ describe("stats across a user's shorts", () => {
       [shorts[0]!.name, 5],
       [shorts[2]!.name, 3],
     ]);
+    const all = ["countries", "browsers", "os", "devices"] as const;
+    for (const list of all) expect(body[list], list).toEqual(truth[list]);
+
+    // A deleted short leaves the account's figures at once (its rows wait for the sweep), and
+    // they stay equal to the live shorts' rows while and after it runs.
+    await ctx.app.visitMaintenance.stop();
+    expect(
+      (await ctx.app.inject({ method: "DELETE", url: `/api/shorts/${shorts[1]!.id}`, headers: user.headers }))
+        .statusCode,
+    ).toBe(204);
+    const live = [shorts[0]!.id, shorts[2]!.id];
+    for (const moment of ["before the sweep", "after it"]) {
+      const after = await stats(user, "/api/stats");
+      const liveTruth = await fromRows(live, after.from, after.to);
+      expect(after.totals, moment).toEqual(liveTruth.totals);
+      for (const list of ["referrers", ...all] as const)
+        expect(after[list], `${moment}: ${list}`).toEqual(liveTruth[list]);
+      expect(
+        after.shorts.map((s: { name: string }) => s.name),
+        moment,
+      ).toEqual([shorts[0]!.name, shorts[2]!.name]);
+      await new VisitMaintenance(ctx.prisma).sweep();
+    }
+
     const empty = await newUser(ctx.prisma);
     const none = await stats(empty, "/api/stats?interval=week");
     expect(none.totals).toEqual({ visits: 0, humans: 0, bots: 0, uniqueVisitors: 0 });

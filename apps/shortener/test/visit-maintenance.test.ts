@@ -22,10 +22,34 @@ async function seedVisits(shortId: string, count: number, at: string) {
      ), totals AS (
        INSERT INTO "shortener"."visit_hours"
        SELECT "short_id", "hour", count(*), count(*), count(DISTINCT "visitor") FROM rows GROUP BY 1, 2
+       RETURNING *
+     ), user_totals AS (
+       INSERT INTO "shortener"."visit_user_hours"
+       SELECT s."user_id", t."hour", t."visits", t."humans", t."visitors" FROM totals t
+       JOIN "shortener"."shorts" s ON s."id" = t."short_id"
+       ON CONFLICT ("user_id", "hour") DO UPDATE SET "visits" = "visit_user_hours"."visits" + excluded."visits",
+         "humans" = "visit_user_hours"."humans" + excluded."humans",
+         "visitors" = "visit_user_hours"."visitors" + excluded."visitors"
+     ), user_short_hours AS (
+       INSERT INTO "shortener"."visit_user_short_hours"
+       SELECT s."user_id", t."hour", t."short_id", t."visits", t."humans" FROM totals t
+       JOIN "shortener"."shorts" s ON s."id" = t."short_id"
+     ), user_short_days AS (
+       INSERT INTO "shortener"."visit_user_short_days"
+       SELECT s."user_id", (t."hour" AT TIME ZONE 'UTC')::date, t."short_id", sum(t."visits"), sum(t."humans")
+       FROM totals t JOIN "shortener"."shorts" s ON s."id" = t."short_id" GROUP BY 1, 2, 3
+     ), hour_values AS (
+       INSERT INTO "shortener"."visit_hour_values"
+       SELECT "short_id", "hour", d, '', count(*), count(*) FROM rows,
+         unnest(ARRAY['browser', 'os', 'device', 'country', 'referrer']) AS d GROUP BY 1, 2, 3
+       RETURNING *
      )
-     INSERT INTO "shortener"."visit_hour_values"
-     SELECT "short_id", "hour", d, '', count(*), count(*) FROM rows,
-       unnest(ARRAY['browser', 'os', 'device', 'country', 'referrer']) AS d GROUP BY 1, 2, 3`,
+     INSERT INTO "shortener"."visit_user_hour_values"
+     SELECT s."user_id", v."hour", v."dimension", v."value", v."visits", v."humans" FROM hour_values v
+     JOIN "shortener"."shorts" s ON s."id" = v."short_id"
+     ON CONFLICT ("user_id", "hour", "dimension", "value") DO UPDATE
+       SET "visits" = "visit_user_hour_values"."visits" + excluded."visits",
+         "humans" = "visit_user_hour_values"."humans" + excluded."humans"`,
     shortId,
     at,
   );
@@ -147,6 +171,22 @@ describe("deleting a short", () => {
       expect(Number(left), table).toBe(0);
     }
     expect(await ctx.prisma.shortLog.count({ where: { shortId: keep.id } })).toBe(10);
+    // The sweep subtracted the deleted short's share from the account's own rows.
+    const [{ visits }] = (await ctx.prisma.$queryRaw<{ visits: bigint }[]>`
+      SELECT sum("visits") AS "visits" FROM "shortener"."visit_user_hours" WHERE "user_id" = ${user.id}::uuid`) as [
+      { visits: bigint },
+    ];
+    expect(Number(visits)).toBe(10);
+    for (const table of ["visit_user_short_hours", "visit_user_short_days"]) {
+      const [{ left }] = (await ctx.prisma.$queryRawUnsafe<{ left: bigint }[]>(
+        `SELECT count(*) AS left FROM "shortener"."${table}" WHERE "short_id" = $1::uuid`,
+        gone.id,
+      )) as [{ left: bigint }];
+      expect(Number(left), table).toBe(0);
+    }
+    expect((await ctx.app.inject({ url: "/api/stats", headers: user.headers })).json().totals.visits).toBe(
+      10,
+    );
   });
 
   it("during a burst of its redirects leaves no visit behind: each 302 came before the delete", async () => {

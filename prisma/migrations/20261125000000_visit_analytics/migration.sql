@@ -87,3 +87,87 @@ CROSS JOIN (VALUES ('browser'), ('os'), ('device'), ('country'), ('referrer')) A
 INSERT INTO "shortener"."visit_day_values" ("short_id", "day", "dimension", "value", "visits", "humans")
 SELECT "short_id", ("hour" AT TIME ZONE 'UTC')::date, "dimension", "value", sum("visits"), sum("humans")
 FROM "shortener"."visit_hour_values" GROUP BY 1, 2, 3, 4;
+
+-- Per-user aggregates: an account's statistics (GET /api/stats) read rows keyed by its user,
+-- written by the same statement as the per-short ones, instead of summing every short's rows
+-- (2.8 s for 10,000 shorts).
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_user_hours" (
+    "user_id" UUID NOT NULL,
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+    "visitors" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_user_hours_pkey" PRIMARY KEY ("user_id","hour")
+);
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_user_hour_values" (
+    "user_id" UUID NOT NULL,
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "dimension" VARCHAR(8) NOT NULL,
+    "value" VARCHAR(255) NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_user_hour_values_pkey" PRIMARY KEY ("user_id","hour","dimension","value")
+);
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_user_day_values" (
+    "user_id" UUID NOT NULL,
+    "day" DATE NOT NULL,
+    "dimension" VARCHAR(8) NOT NULL,
+    "value" VARCHAR(255) NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_user_day_values_pkey" PRIMARY KEY ("user_id","day","dimension","value")
+);
+
+-- CreateTable
+-- Each short's visits per hour and per UTC day again, keyed by its user first: an account's top
+-- shorts read one index range (whole days, then the hours at the range's edges).
+CREATE TABLE "shortener"."visit_user_short_hours" (
+    "user_id" UUID NOT NULL,
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "short_id" UUID NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_user_short_hours_pkey" PRIMARY KEY ("user_id","hour","short_id")
+);
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_user_short_days" (
+    "user_id" UUID NOT NULL,
+    "day" DATE NOT NULL,
+    "short_id" UUID NOT NULL,
+    "visits" INTEGER NOT NULL,
+    "humans" INTEGER NOT NULL,
+
+    CONSTRAINT "visit_user_short_days_pkey" PRIMARY KEY ("user_id","day","short_id")
+);
+
+-- The aggregates above, summed per user.
+INSERT INTO "shortener"."visit_user_hours" ("user_id", "hour", "visits", "humans", "visitors")
+SELECT s."user_id", h."hour", sum(h."visits"), sum(h."humans"), sum(h."visitors")
+FROM "shortener"."visit_hours" h JOIN "shortener"."shorts" s ON s."id" = h."short_id" GROUP BY 1, 2;
+
+INSERT INTO "shortener"."visit_user_hour_values" ("user_id", "hour", "dimension", "value", "visits", "humans")
+SELECT s."user_id", v."hour", v."dimension", v."value", sum(v."visits"), sum(v."humans")
+FROM "shortener"."visit_hour_values" v JOIN "shortener"."shorts" s ON s."id" = v."short_id" GROUP BY 1, 2, 3, 4;
+
+INSERT INTO "shortener"."visit_user_day_values" ("user_id", "day", "dimension", "value", "visits", "humans")
+SELECT s."user_id", v."day", v."dimension", v."value", sum(v."visits"), sum(v."humans")
+FROM "shortener"."visit_day_values" v JOIN "shortener"."shorts" s ON s."id" = v."short_id" GROUP BY 1, 2, 3, 4;
+
+INSERT INTO "shortener"."visit_user_short_hours" ("user_id", "hour", "short_id", "visits", "humans")
+SELECT s."user_id", h."hour", h."short_id", h."visits", h."humans"
+FROM "shortener"."visit_hours" h JOIN "shortener"."shorts" s ON s."id" = h."short_id";
+
+INSERT INTO "shortener"."visit_user_short_days" ("user_id", "day", "short_id", "visits", "humans")
+SELECT s."user_id", (h."hour" AT TIME ZONE 'UTC')::date, h."short_id", sum(h."visits"), sum(h."humans")
+FROM "shortener"."visit_hours" h JOIN "shortener"."shorts" s ON s."id" = h."short_id" GROUP BY 1, 2, 3;

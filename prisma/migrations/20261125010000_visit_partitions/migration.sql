@@ -39,6 +39,8 @@ ALTER TABLE "shortener"."short_logs_legacy" ALTER COLUMN "id" DROP DEFAULT;
 CREATE TABLE "shortener"."deleted_shorts" (
     "short_id" UUID NOT NULL,
     "deleted_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    -- Whose per-user aggregates lose the short's visits as they are swept.
+    "user_id" UUID NOT NULL,
 
     CONSTRAINT "deleted_shorts_pkey" PRIMARY KEY ("short_id")
 );
