@@ -70,25 +70,31 @@ export class ShortsService {
   }
 
   /**
-   * The caller's shorts that `where` selects, in `order`, each with its visit count: the sum of
-   * its hourly aggregates (never a scan of the visits). Ordered by created_at, only the page's
-   * rows are summed; by visits, every selected short is (docs/adr/0172).
+   * The caller's shorts that `where` selects, in `order`, each with its visit count from the
+   * aggregates written with the visits (never a scan of the visits): summed per short from its
+   * hourly rows when only a page of shorts needs it, or for every short of the user at once from
+   * their daily rows when the order needs them all (docs/adr/0172). Both sums are exact.
    */
   private async select(
     userId: string,
     where: Prisma.Sql[],
-    order: Prisma.Sql,
+    order: { by: Prisma.Sql; visitsOfAll?: boolean },
     page: { limit?: number | undefined; offset?: number | undefined } = {},
   ): Promise<Short[]> {
+    const visits = order.visitsOfAll
+      ? Prisma.sql`LEFT JOIN (
+          SELECT d."short_id", sum(d."visits") AS "visits" FROM "shortener"."visit_user_short_days" d
+           WHERE d."user_id" = ${userId}::uuid GROUP BY d."short_id"
+        ) v ON v."short_id" = s."id"`
+      : Prisma.sql`LEFT JOIN LATERAL (
+          SELECT sum(h."visits") AS "visits" FROM "shortener"."visit_hours" h WHERE h."short_id" = s."id"
+        ) v ON true`;
     const rows = await this.prisma.$queryRaw<(ShortRow & { visits: bigint })[]>`
       SELECT s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
              COALESCE(v."visits", 0) AS "visits"
-        FROM "shortener"."shorts" s
-        LEFT JOIN LATERAL (
-          SELECT sum(h."visits") AS "visits" FROM "shortener"."visit_hours" h WHERE h."short_id" = s."id"
-        ) v ON true
+        FROM "shortener"."shorts" s ${visits}
        WHERE ${Prisma.join([Prisma.sql`s."user_id" = ${userId}::uuid`, ...where], " AND ")}
-       ORDER BY ${order}
+       ORDER BY ${order.by}
        LIMIT ${page.limit ?? null} OFFSET ${page.offset ?? 0}`;
     return rows.map((row) => this.toShort(row, Number(row.visits)));
   }
@@ -139,18 +145,16 @@ export class ShortsService {
     const byCreation = Prisma.sql`s."created_at" ${direction}, s."id" ${direction}`;
     const order =
       query.orderBy === "visits"
-        ? Prisma.sql`COALESCE(v."visits", 0) ${direction}, ${byCreation}`
-        : byCreation;
+        ? { by: Prisma.sql`COALESCE(v."visits", 0) ${direction}, ${byCreation}`, visitsOfAll: true }
+        : { by: byCreation };
     return this.select(userId, where, order, query);
   }
 
   /** The caller's short; someone else's is exactly as missing as a nonexistent one. */
   async get(userId: string, id: string): Promise<Short> {
-    const [short] = await this.select(
-      userId,
-      [Prisma.sql`s."id" = ${validId(id)}::uuid`],
-      Prisma.sql`s."id"`,
-    );
+    const [short] = await this.select(userId, [Prisma.sql`s."id" = ${validId(id)}::uuid`], {
+      by: Prisma.sql`s."id"`,
+    });
     if (!short) throw new NotFound();
     return short;
   }
