@@ -278,7 +278,7 @@ describe("POST /bookings of a ROUND_ROBIN event type (lib/server/getLuckyUser.ts
       const body = response.json();
       expect(body.luckyUsers).toEqual([body.userId]);
       expect(body.attendees).toHaveLength(1);
-      expect(body.title).toBe("Team call between Host " + (ids.indexOf(body.userId) + 1) + " and Bea Booker");
+      expect(body.title).toBe(`Team call between Host ${ids.indexOf(body.userId) + 1} and Bea Booker`);
       chosen.push(body.userId);
     }
     // Never booked first, in id order; then whoever's latest booking is oldest, among the free.
