@@ -217,7 +217,7 @@ const bookingSelect = {
 /**
  * Each host's accepted bookings that can reach into [from, to] once padded by the largest
  * buffers: those they organize and those they attend (v1's getBusyTimes), read in two queries
- * so that each uses its index (bookings by user and time; attendees by e-mail).
+ * so that each starts from its index (bookings by user and time; attendees by e-mail).
  */
 async function withBookings(
   db: Db,
@@ -233,14 +233,15 @@ async function withBookings(
     ...(excludeBookingId ? { id: { not: excludeBookingId } } : {}),
   };
   const emails = hosts.map((host) => host.user.email);
-  const [organized, attended] = await Promise.all([
+  const [organized, attending] = await Promise.all([
     db.booking.findMany({
       where: { ...where, userId: { in: hosts.map((host) => host.user.id) } },
       select: bookingSelect,
     }),
-    db.booking.findMany({
-      where: { ...where, attendees: { some: { email: { in: emails } } } },
-      select: { ...bookingSelect, attendees: { where: { email: { in: emails } }, select: { email: true } } },
+    // From the attendee rows of those e-mails (their index), to their bookings.
+    db.attendee.findMany({
+      where: { email: { in: emails }, booking: { is: where } },
+      select: { email: true, booking: { select: bookingSelect } },
     }),
   ]);
   const toInput = (b: (typeof organized)[number]): ExistingBooking => ({
@@ -255,8 +256,8 @@ async function withBookings(
   return hosts.map((host) => {
     const mine = new Map<number, ExistingBooking>();
     for (const b of organized) if (b.userId === host.user.id) mine.set(b.id, toInput(b));
-    for (const b of attended)
-      if (b.attendees.some((a) => a.email === host.user.email)) mine.set(b.id, toInput(b));
+    for (const { email, booking } of attending)
+      if (booking && email === host.user.email) mine.set(booking.id, toInput(booking));
     return { ...host, bookings: [...mine.values()] };
   });
 }
