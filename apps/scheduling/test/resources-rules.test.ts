@@ -30,7 +30,10 @@ describe("event types", () => {
     expect(created.status, created.text).toBe(201);
     const id = (created.body.event_type as { id: number }).id;
     const url = `/api/v1/event-types/${id}`;
-    const hosts = [{ userId: owner.user.id, isFixed: true, scheduleId: schedule.id }];
+    // Answers carry the round-robin fields too (null unless set).
+    const hosts = [
+      { userId: owner.user.id, isFixed: true, scheduleId: schedule.id, priority: null, weight: null },
+    ];
     expect((created.body.event_type as { hosts: unknown }).hosts).toEqual(hosts);
 
     const renamed = await call("PATCH", url, owner, { title: "Pair programming" });
@@ -39,7 +42,7 @@ describe("event types", () => {
 
     const replaced = await call("PATCH", url, owner, { hosts: [{ userId: owner.user.id }] });
     expect((replaced.body.event_type as { hosts: unknown }).hosts).toEqual([
-      { userId: owner.user.id, isFixed: false, scheduleId: null },
+      { userId: owner.user.id, isFixed: false, scheduleId: null, priority: null, weight: null },
     ]);
     const cleared = await call("PATCH", url, owner, { hosts: [] });
     expect((cleared.body.event_type as { hosts: unknown }).hosts).toEqual([]);

@@ -341,11 +341,15 @@ describe("team event types", () => {
         userId: Math.min(world.admin.user.id, world.member.user.id),
         isFixed: expect.any(Boolean),
         scheduleId: null,
+        priority: null,
+        weight: null,
       },
       {
         userId: Math.max(world.admin.user.id, world.member.user.id),
         isFixed: expect.any(Boolean),
         scheduleId: null,
+        priority: null,
+        weight: null,
       },
     ]);
     for (const outsider of [world.invitee, world.stranger]) {

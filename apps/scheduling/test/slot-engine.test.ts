@@ -2,7 +2,10 @@
 import { describe, expect, it } from "vitest";
 import {
   computeSlots,
+  computeTeamSlots,
   type ExistingBooking,
+  type HostInput,
+  hostsFreeAt,
   type ScheduleInput,
   type SlotRules,
 } from "../src/slots/slot-engine.ts";
@@ -276,5 +279,170 @@ describe("notice and periods", () => {
     expect(new Set(times(slots).map((t) => t.slice(0, 10)))).toEqual(
       new Set(["2026-01-08", "2026-01-09", "2026-01-12"]),
     );
+  });
+});
+
+// Team event types: cal.com packages/lib/getAggregatedAvailability.ts (fixed hosts intersected,
+// round-robin hosts each on their own, clipped to the fixed ones) over per-host availability
+// (packages/lib/getUserAvailability.ts: each host's schedule in its own zone, their bookings).
+describe("team event types (v1's getAggregatedAvailability)", () => {
+  const day = "2026-01-05";
+  const monday = window(`${day}T00:00:00Z`, `${day}T23:59:59Z`);
+  const host = (fixed: boolean, schedule: ScheduleInput, bookings: ExistingBooking[] = []): HostInput => ({
+    schedule,
+    bookings,
+    fixed,
+  });
+  const at = (list: string[]) => list.map((t) => `${day}T${t}:00.000Z`);
+
+  it.each([
+    [
+      "COLLECTIVE: the hosts' common hours",
+      [host(true, weekdays("UTC", h(9), h(12))), host(true, weekdays("UTC", h(10), h(13)))],
+      at(["10:00", "10:30", "11:00", "11:30"]),
+    ],
+    [
+      "COLLECTIVE: one host's booking takes the slot from the team",
+      [
+        host(true, weekdays("UTC", h(9), h(11))),
+        host(true, weekdays("UTC", h(9), h(11)), [booking(`${day}T09:30:00Z`, `${day}T10:00:00Z`)]),
+      ],
+      at(["09:00", "10:00", "10:30"]),
+    ],
+    [
+      "COLLECTIVE: one host's booking keeps its own buffer clear for the team",
+      [
+        host(true, weekdays("UTC", h(9), h(11))),
+        host(true, weekdays("UTC", h(9), h(11)), [
+          booking(`${day}T09:30:00Z`, `${day}T10:00:00Z`, { afterBuffer: 30 }),
+        ]),
+      ],
+      at(["09:00", "10:30"]),
+    ],
+    [
+      "ROUND_ROBIN: any host's hours (union)",
+      [host(false, weekdays("UTC", h(9), h(10))), host(false, weekdays("UTC", h(11), h(12)))],
+      at(["09:00", "09:30", "11:00", "11:30"]),
+    ],
+    [
+      "ROUND_ROBIN: a slot booked for one host stays while another is free",
+      [
+        host(false, weekdays("UTC", h(9), h(10)), [booking(`${day}T09:00:00Z`, `${day}T09:30:00Z`)]),
+        host(false, weekdays("UTC", h(9), h(10))),
+      ],
+      at(["09:00", "09:30"]),
+    ],
+    [
+      "ROUND_ROBIN: a start every host is booked at is gone",
+      [
+        host(false, weekdays("UTC", h(9), h(10)), [booking(`${day}T09:00:00Z`, `${day}T09:30:00Z`)]),
+        host(false, weekdays("UTC", h(9), h(10)), [booking(`${day}T09:00:00Z`, `${day}T09:30:00Z`)]),
+      ],
+      at(["09:30"]),
+    ],
+    [
+      "ROUND_ROBIN with a fixed host: the fixed host's hours, and one round-robin host's",
+      [
+        host(true, weekdays("UTC", h(10), h(12))),
+        host(false, weekdays("UTC", h(9), h(11))),
+        host(false, weekdays("UTC", h(11), h(13))),
+      ],
+      at(["10:00", "10:30", "11:00", "11:30"]),
+    ],
+    [
+      "ROUND_ROBIN with a fixed host who is booked all day: no slots (v1 fell back to the others)",
+      [
+        host(true, weekdays("UTC", h(9), h(12)), [booking(`${day}T09:00:00Z`, `${day}T12:00:00Z`)]),
+        host(false, weekdays("UTC", h(9), h(12))),
+      ],
+      [],
+    ],
+    [
+      "a host without working hours (a locked user) leaves a COLLECTIVE event no slots",
+      [host(true, weekdays("UTC", h(9), h(12))), host(true, { timeZone: "UTC", rules: [] })],
+      [],
+    ],
+    [
+      "a host without working hours leaves the other round-robin hosts' slots",
+      [host(false, weekdays("UTC", h(9), h(10))), host(false, { timeZone: "UTC", rules: [] })],
+      at(["09:00", "09:30"]),
+    ],
+    ["no hosts: no slots", [], []],
+  ])("%s", (_label, hosts, expected) => {
+    expect(times(computeTeamSlots(rules(), hosts, monday))).toEqual(expected);
+  });
+
+  it("ROUND_ROBIN: a slot must fit one host, not two half-free hosts together (v1's intersect keeps ranges apart)", () => {
+    const hosts = [
+      host(false, weekdays("UTC", h(9), h(9, 45))),
+      host(false, weekdays("UTC", h(9, 30), h(10, 15))),
+    ];
+    expect(computeTeamSlots(rules({ length: 60, slotInterval: 15 }), hosts, monday)).toEqual([]);
+  });
+
+  it("each host works in their own zone: Berlin and New York share 14:00-16:00Z on a winter Monday", () => {
+    const hosts = [
+      host(true, weekdays("Europe/Berlin", h(9), h(17))),
+      host(true, weekdays("America/New_York", h(9), h(17))),
+    ];
+    expect(times(computeTeamSlots(rules(), hosts, monday))).toEqual(at(["14:00", "14:30", "15:00", "15:30"]));
+  });
+
+  it("the grid follows the event's zone: whole hours in Kolkata are half past in UTC", () => {
+    const hosts = [host(true, weekdays("UTC", h(9), h(12)))];
+    const slots = computeTeamSlots(rules({ length: 60 }), hosts, {
+      ...monday,
+      eventTimeZone: "Asia/Kolkata",
+    });
+    expect(times(slots)).toEqual(at(["09:30", "10:30"]));
+  });
+
+  // The US moves its clocks on 2026-03-08 and 2026-11-01, Europe on 2026-03-29 and 2026-10-25:
+  // between those dates Berlin and New York are 5 hours apart instead of 6.
+  it.each([
+    ["both on winter time", "2026-03-06", ["14:00", "15:30", 4], ["08:00", "21:30", 28]],
+    ["New York on summer time, Berlin not yet", "2026-03-09", ["13:00", "15:30", 6], ["08:00", "20:30", 26]],
+    ["both on summer time", "2026-03-30", ["13:00", "14:30", 4], ["07:00", "20:30", 28]],
+    [
+      "Berlin back on winter time, New York not yet",
+      "2026-10-26",
+      ["13:00", "15:30", 6],
+      ["08:00", "20:30", 26],
+    ],
+    ["both back on winter time", "2026-11-02", ["14:00", "15:30", 4], ["08:00", "21:30", 28]],
+  ] as const)(
+    "DST in two zones, %s (%s): COLLECTIVE and ROUND_ROBIN",
+    (_label, date, collective, roundRobin) => {
+      const hosts = (fixed: boolean) => [
+        host(fixed, weekdays("Europe/Berlin", h(9), h(17))),
+        host(fixed, weekdays("America/New_York", h(9), h(17))),
+      ];
+      const span = window(`${date}T00:00:00Z`, `${date}T23:59:59Z`);
+      for (const [fixed, [first, last, count]] of [
+        [true, collective],
+        [false, roundRobin],
+      ] as const) {
+        const slots = times(computeTeamSlots(rules(), hosts(fixed), span));
+        expect(slots[0], `fixed=${fixed}`).toBe(`${date}T${first}:00.000Z`);
+        expect(slots.at(-1), `fixed=${fixed}`).toBe(`${date}T${last}:00.000Z`);
+        expect(slots, `fixed=${fixed}`).toHaveLength(count);
+      }
+    },
+  );
+
+  it("hostsFreeAt: which hosts alone could hold the slot (v1's ensureAvailableUsers)", () => {
+    const hosts = [
+      host(false, weekdays("UTC", h(9), h(12))),
+      host(false, weekdays("UTC", h(9), h(12)), [booking(`${day}T10:00:00Z`, `${day}T10:30:00Z`)]),
+      host(false, weekdays("UTC", h(9), h(12)), [
+        booking(`${day}T10:30:00Z`, `${day}T11:00:00Z`, { beforeBuffer: 15 }),
+      ]),
+      host(false, weekdays("UTC", h(10, 15), h(12))),
+      host(false, weekdays("Asia/Tokyo", h(9), h(17))),
+    ];
+    const start = new Date(`${day}T10:00:00Z`);
+    expect(
+      hostsFreeAt(rules(), hosts, start, { from: start, to: start, now: new Date("2020-01-01") }),
+    ).toEqual([true, false, false, false, false]);
   });
 });

@@ -1,5 +1,6 @@
 // The booking operations that follow v1's own semantics rather than generic CRUD
-// (calcom-v1-bookings.md): create books a slot of an event type for its owner, list takes
+// (calcom-v1-bookings.md): create books a slot of an event type for its owner or its team's
+// hosts (slots/slots.service.ts reserveHosts picks them), list takes
 // v1's filters, delete (and /cancel) cancels instead of deleting. Wired in bookings.ts.
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@app/db";
@@ -15,7 +16,7 @@ import {
 } from "@app/schemas/scheduling";
 import { z } from "zod";
 import { BadRequest, Conflict, Forbidden } from "../errors.ts";
-import { isBookableStart, loadEventType } from "../slots/slots.service.ts";
+import { loadEventType, reserveHosts } from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
 import type { CustomContext, CustomOperation } from "./resource.ts";
 
@@ -108,8 +109,12 @@ function booker(body: CreateBody) {
   };
 }
 
-// Any constant works; the second key of the lock is the host's id.
-const BOOKING_LOCK = 72_797_002;
+/**
+ * The booking transaction waits for its hosts' locks while holding a connection: many bookings
+ * of one team queue there, so they get longer than Prisma's defaults (2 s to get a connection,
+ * 5 s in all) before giving up.
+ */
+const BOOKING_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
 const createdInclude = {
   attendees: { orderBy: { id: "asc" } },
@@ -123,8 +128,11 @@ const createdInclude = {
 export const createBooking: CustomOperation = {
   summary: "Book a slot of an event type",
   description:
-    "v1's create: the booking is for the event type's owner; its attendee is the booker. The start must be " +
-    "one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200).",
+    "v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's " +
+    "booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host " +
+    "chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. " +
+    "The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, " +
+    "as v1 did (with 200).",
   body: BookingCreateBody,
   status: 201,
   response: BookingCreated,
@@ -133,8 +141,6 @@ export const createBooking: CustomOperation = {
     const input = body as CreateBody;
     const who = booker(input);
     const eventType = await loadEventType(ctx.db, { id: input.eventTypeId });
-    const owner = eventType.owner;
-    if (!owner || owner.locked) throw new BadRequest("no_available_users_found_error");
     const start = input.start;
     const end = input.end ?? new Date(start.getTime() + eventType.length * MINUTE);
     if (end.getTime() - start.getTime() !== eventType.length * MINUTE)
@@ -142,17 +148,11 @@ export const createBooking: CustomOperation = {
     const now = new Date();
     if (start.getTime() < now.getTime()) throw new BadRequest("Attempting to book a meeting in the past.");
 
-    const booking = await ctx.db.$transaction(async (tx) => {
-      // One booking at a time per host: the check below and the insert cannot interleave
-      // with another request's, so two bookers cannot both take the last free slot.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOKING_LOCK}, ${owner.id})`;
-      if (!(await isBookableStart(tx, eventType, start, { now }))) {
-        const notice = now.getTime() + Math.max(eventType.minimumBookingNotice, 1) * MINUTE;
-        throw new BadRequest(
-          start.getTime() < notice ? "booking_time_out_of_bounds_error" : "no_available_users_found_error",
-        );
-      }
-      const attendees = [
+    const { booking, hosts } = await ctx.db.$transaction(async (tx) => {
+      // Takes the hosts' locks first: the check and the insert below cannot interleave with
+      // another booking of theirs, so two bookers cannot both take a host's last free slot.
+      const hosts = await reserveHosts(tx, eventType, start, now);
+      const bookers = [
         { name: who.name, email: who.email, timeZone: input.timeZone, locale: input.language },
         ...who.guests.map((guest) => ({
           name: "",
@@ -170,17 +170,30 @@ export const createBooking: CustomOperation = {
             })
           : null;
       if (seated) {
-        if (seated._count.attendees + attendees.length > seats)
-          throw new Conflict("booking_seats_full_error");
-        await tx.attendee.createMany({ data: attendees.map((a) => ({ ...a, bookingId: seated.id })) });
-        return tx.booking.findUniqueOrThrow({ where: { id: seated.id }, include: createdInclude });
+        if (seated._count.attendees + bookers.length > seats) throw new Conflict("booking_seats_full_error");
+        await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
+        return {
+          booking: await tx.booking.findUniqueOrThrow({ where: { id: seated.id }, include: createdInclude }),
+          hosts,
+        };
       }
-      return tx.booking.create({
+      // v1's order: the booker, their guests, then the team's other hosts.
+      const attendees = [
+        ...bookers,
+        ...hosts.others.map((host) => ({
+          name: host.name ?? "",
+          email: host.email,
+          timeZone: host.timeZone,
+          locale: host.locale ?? "en",
+        })),
+      ];
+      const host = hosts.teamName ?? hosts.organizer.name ?? "the host";
+      const booking = await tx.booking.create({
         data: {
           uid: randomUUID(),
-          userId: owner.id,
+          userId: hosts.organizer.id,
           eventTypeId: eventType.id,
-          title: input.title ?? `${eventType.title} between ${owner.name ?? "the host"} and ${who.name}`,
+          title: input.title ?? `${eventType.title} between ${host} and ${who.name}`,
           description: who.notes ?? input.description ?? null,
           startTime: start,
           endTime: end,
@@ -189,11 +202,15 @@ export const createBooking: CustomOperation = {
           metadata: input.metadata,
           responses: (who.responses as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
           creationSource: "API_V1",
+          // Set under the hosts' locks (not at the transaction's start): the round-robin rule
+          // orders bookings by it, and so by the order their hosts were taken in.
+          createdAt: new Date(),
           attendees: { create: attendees },
         },
         include: createdInclude,
       });
-    });
+      return { booking, hosts };
+    }, BOOKING_TRANSACTION);
     const { user, ...row } = booking;
     return {
       ...row,
@@ -205,6 +222,7 @@ export const createBooking: CustomOperation = {
       },
       paymentRequired: false,
       isDryRun: false,
+      ...(hosts.luckyUsers ? { luckyUsers: hosts.luckyUsers } : {}),
     };
   },
 };

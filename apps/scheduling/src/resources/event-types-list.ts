@@ -12,7 +12,7 @@ const jsonObject = (alias: string, keys: string[]) =>
   `json_build_object(${keys.map((key) => `'${key}', ${alias}."${key}"`).join(", ")})`;
 
 const SELECT = `SELECT ${columns.map((column) => `e."${column}"`).join(", ")},
-  COALESCE((SELECT json_agg(${jsonObject("h", ["userId", "isFixed", "scheduleId"])} ORDER BY h."userId")
+  COALESCE((SELECT json_agg(${jsonObject("h", ["userId", "isFixed", "scheduleId", "priority", "weight"])} ORDER BY h."userId")
     FROM "scheduling"."event_type_hosts" h WHERE h."eventTypeId" = e."id"), '[]') AS "hosts",
   COALESCE((SELECT json_agg(${jsonObject("c", Object.keys(CustomInput.shape))} ORDER BY c."id")
     FROM "scheduling"."event_type_custom_inputs" c WHERE c."eventTypeId" = e."id"), '[]') AS "customInputs"

@@ -40,7 +40,7 @@ export async function authorizeEventTypeChangeById(ctx: AccessContext, eventType
   await authorizeEventTypeChange(ctx, eventType);
 }
 
-type Host = { userId: number; isFixed: boolean; scheduleId?: number | null };
+type Host = { userId: number; scheduleId?: number | null };
 
 function hostError(index: number, field: string, message: string): BadRequest {
   return new BadRequest(`hosts.${index}.${field}: ${message}`, [
@@ -98,7 +98,10 @@ export const eventTypes = defineResource({
     list: EventTypeListQuery,
   },
   relations: {
-    hosts: { select: { userId: true, isFixed: true, scheduleId: true }, orderBy: { userId: "asc" } },
+    hosts: {
+      select: { userId: true, isFixed: true, scheduleId: true, priority: true, weight: true },
+      orderBy: { userId: "asc" },
+    },
     customInputs: { select: selectOf(CustomInput), orderBy: { id: "asc" } },
   },
   jsonColumns: [

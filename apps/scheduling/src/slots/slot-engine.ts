@@ -157,31 +157,66 @@ function rollingLimit(rules: SlotRules, now: number, timeZone: string): number {
   return endOfLocalDay(date, timeZone);
 }
 
-export function computeSlots(
-  rules: SlotRules,
-  schedule: ScheduleInput,
-  bookings: ExistingBooking[],
-  window: SlotWindow,
-): Slot[] {
-  const zone = schedule.timeZone;
-  const bookerZone = window.timeZone ?? zone;
+/**
+ * One host of the event type (calcom-v1-bookings.md §6.3 steps 3-6): their schedule, the
+ * bookings that may block them, and whether they must be free.
+ */
+export interface HostInput {
+  schedule: ScheduleInput;
+  bookings: ExistingBooking[];
+  /**
+   * Fixed hosts (every COLLECTIVE host, a ROUND_ROBIN event type's `isFixed` ones, a personal
+   * event type's owner) must all be free; of the others (round-robin hosts), one suffices.
+   */
+  fixed: boolean;
+}
+
+export interface TeamSlotWindow extends SlotWindow {
+  /** The event's zone: the grid's "past the hour" and RANGE periods. Default: the first host's schedule's. */
+  eventTimeZone?: string;
+}
+
+/** What every host's computation shares: the window, the grid, the notice. */
+interface Frame {
+  zone: string;
+  bookerZone: string;
+  now: number;
+  earliest: number;
+  length: number;
+  step: number;
+  alignment: number;
+  computeFrom: number;
+  from: number;
+  to: number;
+}
+
+function frameOf(rules: SlotRules, hosts: HostInput[], window: TeamSlotWindow): Frame {
+  const zone = window.eventTimeZone ?? hosts[0]?.schedule.timeZone ?? "UTC";
   const now = window.now.getTime();
-  // v1 keeps at least a minute of notice.
-  const earliest = now + Math.max(rules.minimumBookingNotice, 1) * MINUTE;
-  const length = rules.length * MINUTE;
   const step = Math.max(rules.slotInterval || rules.length, 1);
-  const alignment = alignmentOf(step);
+  return {
+    zone,
+    bookerZone: window.timeZone ?? zone,
+    now,
+    // v1 keeps at least a minute of notice.
+    earliest: now + Math.max(rules.minimumBookingNotice, 1) * MINUTE,
+    length: rules.length * MINUTE,
+    step,
+    alignment: alignmentOf(step),
+    // ROLLING_WINDOW counts bookable days from today, so it needs the days before `from` too.
+    computeFrom:
+      rules.periodType === "ROLLING_WINDOW" ? Math.min(window.from.getTime(), now) : window.from.getTime(),
+    from: window.from.getTime(),
+    to: window.to.getTime(),
+  };
+}
 
-  // ROLLING_WINDOW counts bookable days from today, so it needs the days before `from` too.
-  const rollingWindow = rules.periodType === "ROLLING_WINDOW";
-  const computeFrom = rollingWindow ? Math.min(window.from.getTime(), now) : window.from.getTime();
-  const to = window.to.getTime();
-  if (to < computeFrom) return [];
-
+/** One host's free time (working hours minus padded bookings), and their seated bookings with room. */
+function hostAvailability(rules: SlotRules, host: HostInput, frame: Frame) {
   const seats = rules.seatsPerTimeSlot ?? 0;
   const seated = new Map<number, ExistingBooking>();
   const busy: Range[] = [];
-  for (const booking of bookings) {
+  for (const booking of host.bookings) {
     const start = booking.start.getTime();
     if (seats > 0 && booking.sameEventType && booking.attendees < seats) {
       seated.set(start, booking);
@@ -193,53 +228,126 @@ export function computeSlots(
       booking.end.getTime() + (booking.afterBuffer + rules.beforeEventBuffer) * MINUTE,
     ]);
   }
+  const zone = host.schedule.timeZone;
+  const first = addDays(localDate(frame.computeFrom, zone), -1);
+  const last = addDays(localDate(frame.to, zone), 1);
+  return { free: subtract(workingRanges(host.schedule, first, last), busy), seated };
+}
 
-  const first = addDays(localDate(computeFrom, zone), -1);
-  const last = addDays(localDate(to, zone), 1);
-  const free = subtract(workingRanges(schedule, first, last), busy);
-
-  let slots: number[] = [];
-  for (const [start, end] of free) {
-    for (let t = alignUp(start, alignment, zone); t + length <= end; t += step * MINUTE) slots.push(t);
+/** The parts of `ranges` that lie inside `within` (sorted, merged); `ranges` may overlap. */
+function clip(ranges: Range[], within: Range[]): Range[] {
+  const out: Range[] = [];
+  for (const [start, end] of ranges) {
+    for (const [from, to] of within) {
+      if (to <= start) continue;
+      if (from >= end) break;
+      out.push([Math.max(start, from), Math.min(end, to)]);
+    }
   }
-  slots = [...new Set(slots)]
-    .sort((a, b) => a - b)
-    .filter((t) => t >= earliest && t >= computeFrom && t <= to);
+  return out;
+}
 
+/**
+ * v1's getAggregatedAvailability: the fixed hosts' free time intersected, each round-robin
+ * host's free time kept as its own ranges (a slot must fit one host, not a union of two),
+ * clipped to the fixed hosts'. Unlike v1, fixed hosts with no common free time leave no slots
+ * (v1 then fell back to the round-robin hosts alone and refused the booking; docs/adr/0180).
+ */
+function aggregate(hosts: { free: Range[]; fixed: boolean }[]): Range[] {
+  const fixed = hosts.filter((host) => host.fixed);
+  const roundRobin = hosts.filter((host) => !host.fixed);
+  const anyOfThem = roundRobin.flatMap((host) => host.free);
+  if (fixed.length === 0) return anyOfThem;
+  const together = fixed.slice(1).reduce((acc, host) => clip(acc, host.free), fixed[0]!.free);
+  return roundRobin.length > 0 ? clip(anyOfThem, together) : together;
+}
+
+/** Start times on the grid inside the ranges, past the notice, in the window. */
+function cut(ranges: Range[], frame: Frame): number[] {
+  const starts: number[] = [];
+  for (const [start, end] of ranges) {
+    for (
+      let t = alignUp(start, frame.alignment, frame.zone);
+      t + frame.length <= end;
+      t += frame.step * MINUTE
+    )
+      starts.push(t);
+  }
+  return [...new Set(starts)]
+    .sort((a, b) => a - b)
+    .filter((t) => t >= frame.earliest && t >= frame.computeFrom && t <= frame.to);
+}
+
+/** The event type's period (calcom-v1-bookings.md §6.3 step 11). */
+function withinPeriod(slots: number[], rules: SlotRules, frame: Frame): number[] {
   switch (rules.periodType) {
     case "ROLLING":
-      slots = slots.filter((t) => t <= rollingLimit(rules, now, bookerZone));
-      break;
+      return slots.filter((t) => t <= rollingLimit(rules, frame.now, frame.bookerZone));
     case "RANGE": {
       const startDate = rules.periodStartDate;
       const endDate = rules.periodEndDate;
-      const lower = startDate ? zonedInstant(utcDate(startDate), 0, zone) : -Infinity;
-      const upper = endDate ? endOfLocalDay(utcDate(endDate), zone) : Infinity;
-      slots = slots.filter((t) => t >= lower && t <= upper);
-      break;
+      const lower = startDate ? zonedInstant(utcDate(startDate), 0, frame.zone) : -Infinity;
+      const upper = endDate ? endOfLocalDay(utcDate(endDate), frame.zone) : Infinity;
+      return slots.filter((t) => t >= lower && t <= upper);
     }
     case "ROLLING_WINDOW": {
       // The first `periodDays` dates that have a slot, from today on.
-      const dates = [...new Set(slots.map((t) => dateKey(localDate(t, bookerZone))))].slice(
-        0,
-        rules.periodDays ?? 0,
-      );
-      const allowed = new Set(dates);
-      slots = slots.filter((t) => allowed.has(dateKey(localDate(t, bookerZone))));
-      break;
+      const day = (t: number) => dateKey(localDate(t, frame.bookerZone));
+      const allowed = new Set([...new Set(slots.map(day))].slice(0, rules.periodDays ?? 0));
+      return slots.filter((t) => allowed.has(day(t)));
     }
     default:
-      break;
+      return slots;
   }
+}
 
-  return slots
-    .filter((t) => t >= window.from.getTime())
+/** The slots of an event type with these hosts: fixed ones all free, and one round-robin host if any. */
+export function computeTeamSlots(rules: SlotRules, hosts: HostInput[], window: TeamSlotWindow): Slot[] {
+  const frame = frameOf(rules, hosts, window);
+  if (hosts.length === 0 || frame.to < frame.computeFrom) return [];
+  const seated = new Map<number, ExistingBooking>();
+  const perHost = hosts.map((host) => {
+    const { free, seated: seats } = hostAvailability(rules, host, frame);
+    for (const [start, booking] of seats) seated.set(start, booking);
+    return { free, fixed: host.fixed };
+  });
+  return withinPeriod(cut(aggregate(perHost), frame), rules, frame)
+    .filter((t) => t >= frame.from)
     .map((t) => {
       const booking = seated.get(t);
       return booking
         ? { time: new Date(t), attendees: booking.attendees, bookingUid: booking.uid }
         : { time: new Date(t) };
     });
+}
+
+/** The slots of a single host's event type. */
+export function computeSlots(
+  rules: SlotRules,
+  schedule: ScheduleInput,
+  bookings: ExistingBooking[],
+  window: SlotWindow,
+): Slot[] {
+  return computeTeamSlots(rules, [{ schedule, bookings, fixed: true }], window);
+}
+
+/**
+ * For each host, whether they alone could hold [start, start + length]: inside their working
+ * hours, clear of their padded bookings (v1's ensureAvailableUsers). Grid, notice and period
+ * are the event type's, checked with computeTeamSlots.
+ */
+export function hostsFreeAt(
+  rules: SlotRules,
+  hosts: HostInput[],
+  start: Date,
+  window: TeamSlotWindow,
+): boolean[] {
+  const frame = frameOf(rules, hosts, window);
+  const from = start.getTime();
+  const to = from + frame.length;
+  return hosts.map((host) =>
+    hostAvailability(rules, host, frame).free.some(([s, e]) => s <= from && to <= e),
+  );
 }
 
 /** A `@db.Date` value (midnight UTC) as the calendar date it names. */

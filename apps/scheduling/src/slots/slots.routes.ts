@@ -1,10 +1,11 @@
 // GET /slots: the bookable start times of one event type in a range, in v1's shape
-// (`{"slots": {"<date>": [{"time": ...}]}}`), computed by the slot engine.
+// (`{"slots": {"<date>": [{"time": ...}]}}`), computed by the slot engine: a user's or a
+// team's event type, by id or by username (team slug) + slug, or a dynamic group of users.
 import { ErrorResponse, SlotsQuery, SlotsResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { MAX_RANGE_MS } from "./slot-engine.ts";
-import { assertValidRange, loadEventType, slotsFor } from "./slots.service.ts";
+import { assertValidRange, loadDynamicGroup, loadEventType, slotsFor } from "./slots.service.ts";
 import { dateKey, formatInZone, localDate } from "./time-zones.ts";
 
 export async function slotsRoutes(app: FastifyInstance) {
@@ -16,15 +17,21 @@ export async function slotsRoutes(app: FastifyInstance) {
         summary: "Bookable start times of an event type",
         description:
           "As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). " +
-          "The range may span at most 93 days.",
+          "A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed " +
+          "hosts and one round-robin host are, each on their own schedule and bookings. Two or more " +
+          "`usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are " +
+          "free. The range may span at most 93 days.",
         tags: ["slots"],
         security: [{ ApiKeyAuth: [] }],
         querystring: SlotsQuery,
         response: {
           200: SlotsResponse.describe("Slots grouped by date"),
           400: ErrorResponse.describe("A missing or invalid value, or a range over 93 days"),
-          401: ErrorResponse.describe("No apiKey, or one that is unknown or expired"),
-          404: ErrorResponse.describe("No such event type (`NOT_FOUND`)"),
+          401: ErrorResponse.describe(
+            "No apiKey, or one that is unknown or expired; or a dynamic group with a user who does not allow " +
+              "dynamic booking",
+          ),
+          404: ErrorResponse.describe("No such event type, user or team (`NOT_FOUND`)"),
           429: ErrorResponse.describe("Rate limit exceeded"),
         },
       },
@@ -32,16 +39,20 @@ export async function slotsRoutes(app: FastifyInstance) {
     async (request) => {
       const query = request.query;
       assertValidRange(query.startTime, query.endTime, MAX_RANGE_MS);
-      const [username] = query.usernameList ?? [];
+      const usernames = query.usernameList ?? [];
+      const [username] = usernames;
       const teamEvent = query.isTeamEvent?.toLowerCase() === "true";
-      const eventType = await loadEventType(
-        request.db,
-        query.eventTypeId !== undefined
-          ? { id: query.eventTypeId }
-          : teamEvent
-            ? { slug: query.eventTypeSlug, team: { slug: username } }
-            : { slug: query.eventTypeSlug, owner: { username } },
-      );
+      const eventType =
+        query.eventTypeId === undefined && usernames.length > 1
+          ? await loadDynamicGroup(request.db, usernames)
+          : await loadEventType(
+              request.db,
+              query.eventTypeId !== undefined
+                ? { id: query.eventTypeId }
+                : teamEvent
+                  ? { slug: query.eventTypeSlug, team: { slug: username } }
+                  : { slug: query.eventTypeSlug, owner: { username } },
+            );
       const slots = await slotsFor(
         request.db,
         { ...eventType, length: query.duration ?? eventType.length },

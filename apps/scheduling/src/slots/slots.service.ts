@@ -1,14 +1,22 @@
-// Loads what the slot engine needs for one event type (its rules, the schedule v1 would use,
-// the host's blocking bookings) and runs it. Takes a Prisma client or a transaction client, so
-// booking creation can check a start inside the transaction that holds the host's lock.
-import type { Prisma, PrismaClient } from "@app/db";
-import { BadRequest, NotFound } from "../errors.ts";
+// Loads what the slot engine needs for one event type (its rules, its hosts with the schedule
+// v1 would use for each, their blocking bookings) and runs it. Takes a Prisma client or a
+// transaction client: booking creation checks a start, and picks its hosts, inside the
+// transaction that holds the hosts' locks (reserveHosts).
+import { Prisma, type PrismaClient } from "@app/db";
+import { BadRequest, Conflict, NotFound, Unauthorized } from "../errors.ts";
+import { pickRoundRobinHost, type RoundRobinHost } from "./round-robin.ts";
 import {
   type AvailabilityRule,
-  computeSlots,
+  computeTeamSlots,
   DEFAULT_RULES,
+  type ExistingBooking,
+  type HostInput,
+  hostsFreeAt,
   type PeriodType,
+  type ScheduleInput,
   type Slot,
+  type SlotRules,
+  type TeamSlotWindow,
 } from "./slot-engine.ts";
 import { DAY, MINUTE } from "./time-zones.ts";
 
@@ -17,11 +25,25 @@ export type Db = PrismaClient | Prisma.TransactionClient;
 const availabilitySelect = { days: true, startTime: true, endTime: true, date: true } as const;
 const scheduleSelect = { timeZone: true, availability: { select: availabilitySelect } } as const;
 
+/** What a host brings: their schedules, and what a booking records of them. */
+const hostUserSelect = {
+  id: true,
+  name: true,
+  email: true,
+  username: true,
+  timeZone: true,
+  locale: true,
+  locked: true,
+  defaultSchedule: { select: scheduleSelect },
+  schedules: { select: scheduleSelect, orderBy: { id: "asc" }, take: 1 },
+} as const satisfies Prisma.UserSelect;
+
 export const eventTypeSelect = {
   id: true,
   title: true,
   length: true,
   userId: true,
+  teamId: true,
   timeZone: true,
   slotInterval: true,
   minimumBookingNotice: true,
@@ -34,20 +56,27 @@ export const eventTypeSelect = {
   periodEndDate: true,
   seatsPerTimeSlot: true,
   requiresConfirmation: true,
+  schedulingType: true,
+  isRRWeightsEnabled: true,
   schedule: { select: scheduleSelect },
-  owner: {
+  team: { select: { name: true } },
+  owner: { select: hostUserSelect },
+  // By user id: the order ties are broken in, and the first fixed host organizes.
+  hosts: {
     select: {
-      id: true,
-      name: true,
-      timeZone: true,
-      locked: true,
-      defaultSchedule: { select: scheduleSelect },
-      schedules: { select: scheduleSelect, orderBy: { id: "asc" }, take: 1 },
+      isFixed: true,
+      priority: true,
+      weight: true,
+      schedule: { select: scheduleSelect },
+      user: { select: hostUserSelect },
     },
+    orderBy: { userId: "asc" },
   },
 } as const satisfies Prisma.EventTypeSelect;
 
 export type SlotEventType = Prisma.EventTypeGetPayload<{ select: typeof eventTypeSelect }>;
+export type HostUser = Prisma.UserGetPayload<{ select: typeof hostUserSelect }>;
+type StoredSchedule = NonNullable<SlotEventType["schedule"]>;
 
 const minutesOf = (time: Date) => time.getUTCHours() * 60 + time.getUTCMinutes();
 
@@ -65,20 +94,182 @@ function toRule(row: {
   };
 }
 
-/** The event type, or 404 as v1 answered (`NOT_FOUND`). Team event types have no owner and no slots yet. */
+/** The event type, or 404 as v1 answered (`NOT_FOUND`). */
 export async function loadEventType(db: Db, where: Prisma.EventTypeWhereInput): Promise<SlotEventType> {
   const eventType = await db.eventType.findFirst({ where, select: eventTypeSelect });
   if (!eventType) throw new NotFound("NOT_FOUND");
   return eventType;
 }
 
-/** v1's choice: the event type's schedule, else the owner's default, else their first, else Mon-Fri 9-17. */
-function scheduleOf(eventType: SlotEventType) {
+/**
+ * v1's dynamic group event (`usernameList` of two or more): every user a fixed host, on their
+ * own schedule, with v1's defaults for it (cal.com packages/lib/defaultEvents.ts: 30 minutes,
+ * 120 minutes' notice, no buffers, no period). 404 when a username is unknown (docs/adr/0182).
+ */
+export async function loadDynamicGroup(db: Db, usernames: string[]): Promise<SlotEventType> {
+  const users = await db.user.findMany({
+    where: { username: { in: usernames } },
+    select: { ...hostUserSelect, allowDynamicBooking: true },
+    orderBy: { id: "asc" },
+  });
+  if (users.length !== new Set(usernames).size) throw new NotFound("NOT_FOUND");
+  if (users.some((user) => user.allowDynamicBooking === false))
+    throw new Unauthorized("Some of the users in this group do not allow dynamic booking");
+  return {
+    id: 0,
+    title: "Group Meeting",
+    length: 30,
+    userId: null,
+    teamId: null,
+    timeZone: null,
+    slotInterval: null,
+    minimumBookingNotice: 120,
+    beforeEventBuffer: 0,
+    afterEventBuffer: 0,
+    periodType: "UNLIMITED",
+    periodDays: null,
+    periodCountCalendarDays: true,
+    periodStartDate: null,
+    periodEndDate: null,
+    seatsPerTimeSlot: null,
+    requiresConfirmation: false,
+    schedulingType: "COLLECTIVE",
+    isRRWeightsEnabled: false,
+    schedule: null,
+    team: null,
+    owner: null,
+    hosts: users.map(({ allowDynamicBooking: _, ...user }) => ({
+      isFixed: true,
+      priority: null,
+      weight: null,
+      schedule: null,
+      user,
+    })),
+  };
+}
+
+/** One host as the engine and the booking see them. */
+export interface SlotHost extends HostInput, RoundRobinHostFields {
+  user: HostUser;
+}
+type RoundRobinHostFields = Pick<RoundRobinHost, "priority" | "weight">;
+
+/**
+ * v1's schedule of a host: the event type's, else the host row's, else the user's default,
+ * else their first, else Mon-Fri 9-17; in its zone, else the event type's, else the user's.
+ * A locked user has no working hours at all.
+ */
+function scheduleOf(
+  eventType: SlotEventType,
+  user: HostUser,
+  hostSchedule: StoredSchedule | null,
+): ScheduleInput {
+  const schedule = eventType.schedule ?? hostSchedule ?? user.defaultSchedule ?? user.schedules[0] ?? null;
+  const timeZone = schedule?.timeZone ?? eventType.timeZone ?? user.timeZone;
+  if (user.locked) return { timeZone, rules: [] };
+  return { timeZone, rules: schedule ? schedule.availability.map(toRule) : DEFAULT_RULES };
+}
+
+/** COLLECTIVE and ROUND_ROBIN event types are booked with their host rows (v1: `hosts.length && schedulingType`). */
+const isTeamScheduled = (eventType: SlotEventType) =>
+  (eventType.schedulingType === "COLLECTIVE" || eventType.schedulingType === "ROUND_ROBIN") &&
+  eventType.hosts.length > 0;
+
+/**
+ * The event type's hosts, without their bookings yet: its host rows for a team-scheduled one
+ * (every COLLECTIVE host fixed), else its owner; none for a team event type without hosts.
+ */
+function hostsOf(eventType: SlotEventType): Omit<SlotHost, "bookings">[] {
+  if (isTeamScheduled(eventType)) {
+    return eventType.hosts.map((host) => ({
+      user: host.user,
+      fixed: eventType.schedulingType === "COLLECTIVE" || host.isFixed,
+      priority: host.priority,
+      weight: host.weight,
+      schedule: scheduleOf(eventType, host.user, host.schedule),
+    }));
+  }
   const owner = eventType.owner;
-  const schedule = eventType.schedule ?? owner?.defaultSchedule ?? owner?.schedules[0] ?? null;
-  const timeZone = schedule?.timeZone ?? eventType.timeZone ?? owner?.timeZone ?? "UTC";
-  const rules = schedule ? schedule.availability.map(toRule) : DEFAULT_RULES;
-  return { timeZone, rules };
+  return owner
+    ? [
+        {
+          user: owner,
+          fixed: true,
+          priority: null,
+          weight: null,
+          schedule: scheduleOf(eventType, owner, null),
+        },
+      ]
+    : [];
+}
+
+const bookingSelect = {
+  id: true,
+  uid: true,
+  userId: true,
+  startTime: true,
+  endTime: true,
+  eventTypeId: true,
+  eventType: { select: { beforeEventBuffer: true, afterEventBuffer: true } },
+  _count: { select: { attendees: true } },
+} as const satisfies Prisma.BookingSelect;
+
+/**
+ * Each host's accepted bookings that can reach into [from, to] once padded by the largest
+ * buffers: those they organize and those they attend (v1's getBusyTimes), read in two queries
+ * so that each starts from its index (bookings by user and time; attendees by e-mail).
+ */
+async function withBookings(
+  db: Db,
+  eventType: SlotEventType,
+  hosts: Omit<SlotHost, "bookings">[],
+  { from, to, excludeBookingId }: { from: Date; to: Date; excludeBookingId?: number },
+): Promise<SlotHost[]> {
+  const margin = DAY + (eventType.beforeEventBuffer + eventType.afterEventBuffer + 24 * 60) * MINUTE;
+  const where: Prisma.BookingWhereInput = {
+    status: "ACCEPTED",
+    startTime: { lt: new Date(to.getTime() + margin) },
+    endTime: { gt: new Date(from.getTime() - margin) },
+    ...(excludeBookingId ? { id: { not: excludeBookingId } } : {}),
+  };
+  const emails = hosts.map((host) => host.user.email);
+  const [organized, attending] = await Promise.all([
+    db.booking.findMany({
+      where: { ...where, userId: { in: hosts.map((host) => host.user.id) } },
+      select: bookingSelect,
+    }),
+    // From the attendee rows of those e-mails (their index), to their bookings.
+    db.attendee.findMany({
+      where: { email: { in: emails }, booking: { is: where } },
+      select: { email: true, booking: { select: bookingSelect } },
+    }),
+  ]);
+  const toInput = (b: (typeof organized)[number]): ExistingBooking => ({
+    start: b.startTime,
+    end: b.endTime,
+    uid: b.uid,
+    beforeBuffer: b.eventType?.beforeEventBuffer ?? 0,
+    afterBuffer: b.eventType?.afterEventBuffer ?? 0,
+    sameEventType: b.eventTypeId === eventType.id,
+    attendees: b._count.attendees,
+  });
+  return hosts.map((host) => {
+    const mine = new Map<number, ExistingBooking>();
+    for (const b of organized) if (b.userId === host.user.id) mine.set(b.id, toInput(b));
+    for (const { email, booking } of attending)
+      if (booking && email === host.user.email) mine.set(booking.id, toInput(booking));
+    return { ...host, bookings: [...mine.values()] };
+  });
+}
+
+function rulesOf(eventType: SlotEventType): SlotRules {
+  return { ...eventType, periodType: eventType.periodType as PeriodType };
+}
+
+/** A team's grid and RANGE period follow the event's zone (v1); a personal one, its schedule's. */
+function eventZone(eventType: SlotEventType, hosts: Omit<SlotHost, "bookings">[]): string | undefined {
+  if (!isTeamScheduled(eventType)) return undefined;
+  return eventType.timeZone ?? eventType.schedule?.timeZone ?? hosts[0]?.schedule.timeZone;
 }
 
 export interface SlotQuery {
@@ -92,61 +283,156 @@ export interface SlotQuery {
 }
 
 export async function slotsFor(db: Db, eventType: SlotEventType, query: SlotQuery): Promise<Slot[]> {
-  const owner = eventType.owner;
-  if (!owner || owner.locked) return [];
+  const bare = hostsOf(eventType);
+  if (bare.length === 0) return [];
   const now = query.now ?? new Date();
-  const schedule = scheduleOf(eventType);
-  // Bookings that can reach into the window once padded by the largest buffers.
-  const margin = DAY + (eventType.beforeEventBuffer + eventType.afterEventBuffer + 24 * 60) * MINUTE;
-  const bookings = await db.booking.findMany({
-    where: {
-      userId: owner.id,
-      status: "ACCEPTED",
-      startTime: { lt: new Date(query.end.getTime() + margin) },
-      endTime: { gt: new Date(Math.min(query.start.getTime(), now.getTime()) - margin) },
-      ...(query.excludeBookingId ? { id: { not: query.excludeBookingId } } : {}),
-    },
-    select: {
-      uid: true,
-      startTime: true,
-      endTime: true,
-      eventTypeId: true,
-      eventType: { select: { beforeEventBuffer: true, afterEventBuffer: true } },
-      _count: { select: { attendees: true } },
-    },
+  const hosts = await withBookings(db, eventType, bare, {
+    from: new Date(Math.min(query.start.getTime(), now.getTime())),
+    to: query.end,
+    excludeBookingId: query.excludeBookingId,
   });
-  return computeSlots(
-    {
-      ...eventType,
-      periodType: eventType.periodType as PeriodType,
-    },
-    schedule,
-    bookings.map((b) => ({
-      start: b.startTime,
-      end: b.endTime,
-      uid: b.uid,
-      beforeBuffer: b.eventType?.beforeEventBuffer ?? 0,
-      afterBuffer: b.eventType?.afterEventBuffer ?? 0,
-      sameEventType: b.eventTypeId === eventType.id,
-      attendees: b._count.attendees,
-    })),
-    { from: query.start, to: query.end, now, timeZone: query.timeZone },
-  );
+  return computeTeamSlots(rulesOf(eventType), hosts, {
+    from: query.start,
+    to: query.end,
+    now,
+    timeZone: query.timeZone,
+    eventTimeZone: eventZone(eventType, bare),
+  });
 }
 
 export async function findSlots(db: Db, query: SlotQuery & { eventTypeId: number }): Promise<Slot[]> {
   return slotsFor(db, await loadEventType(db, { id: query.eventTypeId }), query);
 }
 
-/** True exactly when `start` is one of the event type's slots (the grid, hours, bookings, notice, period). */
-export async function isBookableStart(
-  db: Db,
+// Any constant works; the second key of each lock is a host's user id. Personal and team
+// bookings take the same per-user locks, so a host's bookings of all kinds wait on each other.
+const BOOKING_LOCK = 72_797_002;
+
+/**
+ * Each host's lock, for this transaction, in user id order: every booking takes its hosts'
+ * locks in that one order, so two bookings sharing hosts queue instead of deadlocking. Advisory
+ * locks live in PostgreSQL, so they hold across instances.
+ */
+async function lockHosts(tx: Prisma.TransactionClient, userIds: number[]): Promise<void> {
+  for (const id of [...new Set(userIds)].sort((a, b) => a - b)) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOKING_LOCK}, ${id})`;
+  }
+}
+
+/** Who a booking holds: its organizer, the other hosts (attendees, as v1 records them), the round-robin pick. */
+export interface HostAssignment {
+  organizer: HostUser;
+  others: HostUser[];
+  /** Team events: the round-robin host(s) chosen (v1's `luckyUsers`); null for a personal event type. */
+  luckyUsers: number[] | null;
+  /** v1 names the team in the title of a COLLECTIVE booking and of one with several hosts. */
+  teamName: string | null;
+}
+
+/**
+ * Per round-robin host: their latest accepted booking of this event type and how many they
+ * have of it this month (as organizer or attendee), and the event type's total this month.
+ * Both walk bookings(eventTypeId, createdAt) from the newest, whatever the history's length.
+ */
+async function roundRobinHistory(
+  tx: Prisma.TransactionClient,
+  eventTypeId: number,
+  users: HostUser[],
+  now: Date,
+) {
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+  const theirs = Prisma.sql`b."eventTypeId" = ${eventTypeId} AND b.status = 'ACCEPTED'
+    AND (b."userId" = h.id OR EXISTS (SELECT 1 FROM "scheduling"."attendees" a
+                                      WHERE a."bookingId" = b.id AND a.email = h.email))`;
+  const thisMonth = Prisma.sql`b."createdAt" >= (${month}::timestamptz AT TIME ZONE 'UTC')`;
+  const rows = await tx.$queryRaw<
+    { userId: number; lastAt: number | null; lastId: number | null; thisMonth: number; total: number }[]
+  >`
+    SELECT h.id AS "userId", last.at AS "lastAt", last.id AS "lastId",
+      (SELECT count(*)::int FROM "scheduling"."bookings" b WHERE ${theirs} AND ${thisMonth}) AS "thisMonth",
+      (SELECT count(*)::int FROM "scheduling"."bookings" b
+        WHERE b."eventTypeId" = ${eventTypeId} AND b.status = 'ACCEPTED' AND ${thisMonth}) AS "total"
+    FROM unnest(${users.map((u) => u.id)}::int[], ${users.map((u) => u.email)}::text[]) AS h(id, email)
+    LEFT JOIN LATERAL (
+      SELECT (extract(epoch FROM b."createdAt") * 1000)::float8 AS at, b.id FROM "scheduling"."bookings" b
+      WHERE ${theirs} ORDER BY b."createdAt" DESC, b.id DESC LIMIT 1) last ON true`;
+  return { byUser: new Map(rows.map((row) => [row.userId, row])), total: rows[0]?.total ?? 0 };
+}
+
+/**
+ * Inside the booking's transaction: takes the hosts' locks, then checks `start` as v1's
+ * handleNewBooking does and picks the hosts. A personal event type needs its owner free
+ * (400 `no_available_users_found_error`); a COLLECTIVE one every host, a ROUND_ROBIN one its
+ * fixed hosts and one round-robin host, chosen by v1's rule (409 `fixed_hosts_unavailable_for_booking`
+ * / `round_robin_host_unavailable_for_booking`). In every case the start must be one of the
+ * event type's slots.
+ */
+export async function reserveHosts(
+  tx: Prisma.TransactionClient,
   eventType: SlotEventType,
   start: Date,
-  options: { now?: Date; excludeBookingId?: number } = {},
-): Promise<boolean> {
-  const slots = await slotsFor(db, eventType, { ...options, start, end: start });
-  return slots.some((slot) => slot.time.getTime() === start.getTime());
+  now: Date,
+): Promise<HostAssignment> {
+  const bare = hostsOf(eventType);
+  if (bare.length === 0) throw new BadRequest("no_available_users_found_error");
+  if (start.getTime() < now.getTime() + Math.max(eventType.minimumBookingNotice, 1) * MINUTE)
+    throw new BadRequest("booking_time_out_of_bounds_error");
+  await lockHosts(
+    tx,
+    bare.map((host) => host.user.id),
+  );
+  const hosts = await withBookings(tx, eventType, bare, { from: start, to: start });
+  const rules = rulesOf(eventType);
+  const window: TeamSlotWindow = { from: start, to: start, now, eventTimeZone: eventZone(eventType, bare) };
+  const isSlot = (subset: SlotHost[]) =>
+    computeTeamSlots(rules, subset, window).some((slot) => slot.time.getTime() === start.getTime());
+
+  if (!isTeamScheduled(eventType)) {
+    if (!isSlot(hosts)) throw new BadRequest("no_available_users_found_error");
+    return { organizer: hosts[0]!.user, others: [], luckyUsers: null, teamName: null };
+  }
+  const free = hostsFreeAt(rules, hosts, start, window);
+  const fixed = hosts.filter((host) => host.fixed);
+  const roundRobin = hosts.filter((host) => !host.fixed);
+  if (hosts.some((host, i) => host.fixed && !free[i]))
+    throw new Conflict("fixed_hosts_unavailable_for_booking");
+  const freeRoundRobin = hosts.filter((host, i) => !host.fixed && free[i]);
+  if (roundRobin.length > 0 && freeRoundRobin.length === 0)
+    throw new Conflict("round_robin_host_unavailable_for_booking");
+  // Free, but off the grid or outside the period.
+  if (!isSlot([...fixed, ...freeRoundRobin])) throw new BadRequest("no_available_users_found_error");
+
+  let lucky: SlotHost | null = null;
+  if (freeRoundRobin.length > 0) {
+    const history = await roundRobinHistory(
+      tx,
+      eventType.id,
+      freeRoundRobin.map((host) => host.user),
+      now,
+    );
+    lucky = pickRoundRobinHost(
+      freeRoundRobin.map((host) => {
+        const row = history.byUser.get(host.user.id);
+        const lastBooked =
+          row?.lastAt != null && row.lastId != null ? ([row.lastAt, row.lastId] as const) : null;
+        return { ...host, id: host.user.id, lastBooked, bookingsThisMonth: row?.thisMonth ?? 0 };
+      }),
+      {
+        weightsEnabled: eventType.isRRWeightsEnabled,
+        allWeights: roundRobin.map((host) => host.weight),
+        bookingsThisMonth: history.total,
+      },
+    );
+  }
+  // The first fixed host organizes (v1 puts the fixed hosts before the lucky one).
+  const chosen = [...fixed, ...(lucky ? [lucky] : [])].map((host) => host.user);
+  return {
+    organizer: chosen[0]!,
+    others: chosen.slice(1),
+    luckyUsers: lucky ? [lucky.user.id] : [],
+    teamName:
+      eventType.schedulingType === "COLLECTIVE" || chosen.length > 1 ? (eventType.team?.name ?? null) : null,
+  };
 }
 
 export function assertValidRange(start: Date, end: Date, maxMs: number): void {

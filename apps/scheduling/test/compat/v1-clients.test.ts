@@ -12,7 +12,7 @@
 //   GET /me, GET /event-types, GET /bookings, DELETE /bookings/{id}/cancel?cancellationReason=.
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, futureMonday, makeHost } from "../booking-helpers.ts";
+import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "../booking-helpers.ts";
 import { createUser, setupApp } from "../helpers.ts";
 
 const t = setupApp();
@@ -130,6 +130,66 @@ describe("Pipedream cal_com (v1 actions)", () => {
     const listed = await axiosLike("GET", "/v1/bookings", {});
     const mine = listed.data.bookings.find((b: { id: number }) => b.id === created.data.id);
     expect(mine.status).toBe("CANCELLED");
+  });
+});
+
+describe("Pipedream cal_com: Get Bookable Slots of a team event (isTeamEvent)", () => {
+  it("gets a COLLECTIVE team event's slots with isTeamEvent=true, books one with create-booking, and reads the 409", async () => {
+    const teammate = await createUser(t.prisma);
+    await giveSchedule(t.prisma, teammate.user.id, { timeZone: "America/New_York", name: "Tea Mate" });
+    const { eventType } = await makeTeamEvent(t.prisma, "COLLECTIVE", [
+      { userId: hostId },
+      { userId: teammate.user.id },
+    ]);
+    // get-bookable-slots.mjs 0.0.3: `params` = {eventTypeId, startTime, endTime, timeZone, isTeamEvent}
+    // as the user typed them (ISO 8601, e.g. 2025-04-01T06:00:00Z); axios writes `true` as "true".
+    const monday = futureMonday(8);
+    const slots = await axiosLike("GET", "/v1/slots", {
+      eventTypeId: String(eventType.id),
+      startTime: monday.toISOString().replace(".000", ""),
+      endTime: at(monday, 12 * 60)
+        .toISOString()
+        .replace(".000", ""),
+      timeZone: "America/New_York",
+      isTeamEvent: "true",
+    });
+    expect(slots.status, JSON.stringify(slots.data)).toBe(200);
+    // The action returns the body unchanged: v1's {slots: {date: [{time}]}}, times in the zone asked for.
+    const days = Object.keys(slots.data.slots);
+    expect(days).toHaveLength(1);
+    const times = slots.data.slots[days[0]!] as { time: string }[];
+    // The host works 09:00-17:00 UTC, the teammate 09:00-17:00 New York: only the overlap is offered.
+    expect(times.length).toBeGreaterThan(0);
+    for (const { time } of times) {
+      expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00-0[45]:00$/);
+      const hour = new Date(time).getUTCHours();
+      expect(hour >= 13 && hour < 17, time).toBe(true);
+    }
+
+    // create-booking.mjs on that event type: the legacy body; the action reads `id`, then on a
+    // second try the error body's `message`.
+    const start = new Date(times[0]!.time);
+    const body = {
+      eventTypeId: eventType.id,
+      name: "Pip Dream",
+      email: "pip@example.com",
+      start: start.toISOString().slice(0, 19),
+      end: at(start, 30).toISOString().slice(0, 19),
+      language: "en",
+      timeZone: "America/New_York",
+      location: "",
+      customInputs: [],
+      metadata: {},
+    };
+    const created = await axiosLike("POST", "/v1/bookings", {}, body);
+    expect(created.status, JSON.stringify(created.data)).toBe(201);
+    expect(created.data).toMatchObject({
+      id: expect.any(Number),
+      userId: Math.min(hostId, teammate.user.id),
+    });
+    const again = await axiosLike("POST", "/v1/bookings", {}, body);
+    expect(again.status).toBe(409);
+    expect(again.data.message).toBe("fixed_hosts_unavailable_for_booking");
   });
 });
 

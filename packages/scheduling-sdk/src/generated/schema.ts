@@ -145,7 +145,7 @@ export interface paths {
         put?: never;
         /**
          * Book a slot of an event type
-         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200).
+         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200).
          */
         post: operations["addBooking"];
         delete?: never;
@@ -515,7 +515,7 @@ export interface paths {
         };
         /**
          * Bookable start times of an event type
-         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). The range may span at most 93 days.
+         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed hosts and one round-robin host are, each on their own schedule and bookings. Two or more `usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are free. The range may span at most 93 days.
          */
         get: operations["getSlots"];
         put?: never;
@@ -861,6 +861,8 @@ export interface components {
             eventTypeId: number | null;
             id: number;
             isDryRun: boolean;
+            /** @description Team event types only: the round-robin host chosen (none for COLLECTIVE) */
+            luckyUsers?: number[];
             payment: unknown[];
             paymentRequired: boolean;
             references: unknown[];
@@ -1072,10 +1074,13 @@ export interface components {
             hideCalendarNotes: boolean;
             hosts: {
                 isFixed: boolean;
+                priority: number | null;
                 scheduleId: number | null;
                 userId: number;
+                weight: number | null;
             }[];
             id: number;
+            isRRWeightsEnabled: boolean;
             /** @description Minutes */
             length: number;
             locations: unknown;
@@ -1139,13 +1144,22 @@ export interface components {
             hideCalendarNotes?: boolean;
             /** @description Each userId at most once. Given on edit, replaces the hosts; absent, keeps them */
             hosts?: {
-                /** @default false */
+                /**
+                 * @description ROUND_ROBIN: must be free and joins every booking (every COLLECTIVE host does)
+                 * @default false
+                 */
                 isFixed?: boolean;
+                /** @description ROUND_ROBIN: 0 lowest ... 4 highest (null: 2); the highest free ones are chosen first */
+                priority?: number | null;
                 /** @description One of that host's schedules */
                 scheduleId?: number | null;
                 /** @description The owner, or an accepted member of the event type's team */
                 userId: number;
+                /** @description ROUND_ROBIN with isRRWeightsEnabled: the host's share of bookings (null: 100) */
+                weight?: number | null;
             }[];
+            /** @description ROUND_ROBIN: choose among free hosts by their weights first (v1's weighted round robin) */
+            isRRWeightsEnabled?: boolean;
             /** @description Minutes */
             length: number;
             locations?: ({
@@ -1287,13 +1301,22 @@ export interface components {
             hideCalendarNotes?: boolean;
             /** @description Each userId at most once. Given on edit, replaces the hosts; absent, keeps them */
             hosts?: {
-                /** @default false */
+                /**
+                 * @description ROUND_ROBIN: must be free and joins every booking (every COLLECTIVE host does)
+                 * @default false
+                 */
                 isFixed?: boolean;
+                /** @description ROUND_ROBIN: 0 lowest ... 4 highest (null: 2); the highest free ones are chosen first */
+                priority?: number | null;
                 /** @description One of that host's schedules */
                 scheduleId?: number | null;
                 /** @description The owner, or an accepted member of the event type's team */
                 userId: number;
+                /** @description ROUND_ROBIN with isRRWeightsEnabled: the host's share of bookings (null: 100) */
+                weight?: number | null;
             }[];
+            /** @description ROUND_ROBIN: choose among free hosts by their weights first (v1's weighted round robin) */
+            isRRWeightsEnabled?: boolean;
             /** @description Minutes */
             length?: number;
             locations?: ({
@@ -6717,11 +6740,11 @@ export interface operations {
                 endTime: string;
                 /** @description The event type */
                 eventTypeId?: string;
-                /** @description With eventTypeSlug: the owner's username (one; dynamic group events are not offered) */
+                /** @description With eventTypeSlug: the owner's username (or, with isTeamEvent=true, the team's slug); two or more (repeat the key) ask for a dynamic group event of those users */
                 usernameList?: string | string[];
                 /** @description With usernameList: the event type's slug; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
                 eventTypeSlug?: string;
-                /** @description usernameList names a team */
+                /** @description true: the one usernameList entry is a team's slug */
                 isTeamEvent?: "true" | "false" | "TRUE" | "FALSE" | "True" | "False";
                 /** @description Zone of the date keys and of each slot's time: an IANA time zone name such as Europe/London or UTC: a name of the tz database, letter case as written there (the TimeZone enum lists them) */
                 timeZone?: components["schemas"]["TimeZone"];
@@ -6752,7 +6775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No apiKey, or one that is unknown or expired */
+            /** @description No apiKey, or one that is unknown or expired; or a dynamic group with a user who does not allow dynamic booking */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6761,7 +6784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such event type (`NOT_FOUND`) */
+            /** @description No such event type, user or team (`NOT_FOUND`) */
             404: {
                 headers: {
                     [name: string]: unknown;

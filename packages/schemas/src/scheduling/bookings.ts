@@ -274,5 +274,9 @@ export const BookingCreated = z
     references: z.array(z.unknown()),
     paymentRequired: z.boolean(),
     isDryRun: z.boolean(),
+    luckyUsers: z
+      .array(z.int())
+      .optional()
+      .describe("Team event types only: the round-robin host chosen (none for COLLECTIVE)"),
   })
   .meta({ id: "BookingCreated" });

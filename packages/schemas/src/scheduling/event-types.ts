@@ -25,8 +25,25 @@ const limits = z
 
 const host = z.strictObject({
   userId: rowId().describe("The owner, or an accepted member of the event type's team"),
-  isFixed: z.boolean().default(false),
+  isFixed: z
+    .boolean()
+    .default(false)
+    .describe("ROUND_ROBIN: must be free and joins every booking (every COLLECTIVE host does)"),
   scheduleId: rowId().nullable().optional().describe("One of that host's schedules"),
+  priority: z
+    .int()
+    .min(0)
+    .max(4)
+    .nullable()
+    .optional()
+    .describe("ROUND_ROBIN: 0 lowest ... 4 highest (null: 2); the highest free ones are chosen first"),
+  weight: z
+    .int()
+    .min(0)
+    .max(10_000)
+    .nullable()
+    .optional()
+    .describe("ROUND_ROBIN with isRRWeightsEnabled: the host's share of bookings (null: 100)"),
 });
 
 export const EventType = z
@@ -71,7 +88,16 @@ export const EventType = z
     durationLimits: z.unknown(),
     onlyShowFirstAvailableSlot: z.boolean(),
     assignAllTeamMembers: z.boolean(),
-    hosts: z.array(z.object({ userId: z.int(), isFixed: z.boolean(), scheduleId: z.int().nullable() })),
+    isRRWeightsEnabled: z.boolean(),
+    hosts: z.array(
+      z.object({
+        userId: z.int(),
+        isFixed: z.boolean(),
+        scheduleId: z.int().nullable(),
+        priority: z.int().nullable(),
+        weight: z.int().nullable(),
+      }),
+    ),
     customInputs: z.array(CustomInput),
   })
   .meta({ id: "EventType", description: "A bookable kind of meeting, personal or of a team" });
@@ -135,6 +161,9 @@ const settings = {
   durationLimits: limits.nullable(),
   onlyShowFirstAvailableSlot: z.boolean(),
   assignAllTeamMembers: z.boolean(),
+  isRRWeightsEnabled: z
+    .boolean()
+    .describe("ROUND_ROBIN: choose among free hosts by their weights first (v1's weighted round robin)"),
   hosts: z
     .array(host)
     .max(100)

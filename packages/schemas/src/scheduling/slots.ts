@@ -30,12 +30,15 @@ export const SlotsQuery = z
     eventTypeId: queryInteger(1, INT4_MAX).optional().describe("The event type"),
     usernameList: repeatable(text().min(1).max(255))
       .optional()
-      .describe("With eventTypeSlug: the owner's username (one; dynamic group events are not offered)"),
+      .describe(
+        "With eventTypeSlug: the owner's username (or, with isTeamEvent=true, the team's slug); two or more " +
+          "(repeat the key) ask for a dynamic group event of those users",
+      ),
     eventTypeSlug: slug().optional().describe(`With usernameList: the event type's slug; ${SLUG_RULE}`),
     isTeamEvent: z
       .enum(["true", "false", "TRUE", "FALSE", "True", "False"])
       .optional()
-      .describe("usernameList names a team"),
+      .describe("true: the one usernameList entry is a team's slug"),
     timeZone: timeZone()
       .optional()
       .describe(`Zone of the date keys and of each slot's time: ${TIME_ZONE_RULE}`),
