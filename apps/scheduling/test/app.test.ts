@@ -90,7 +90,13 @@ describe("public routes", () => {
       in: "query",
       name: "apiKey",
     });
-    expect(document.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(document.components.securitySchemes.ApiKeyHeader).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "x-api-key",
+    });
+    expect(document.components.securitySchemes.BearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(document.security).toEqual([{ ApiKeyAuth: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }]);
     expect(document.paths["/"].get.security).toEqual([]);
     expect(document.paths["/docs"].get.security).toEqual([]);
   });
