@@ -1555,7 +1555,7 @@ export interface components {
             credentialId?: number | null;
             /** @description The calendar's id in that integration */
             externalId: string;
-            /** @description e.g. google_calendar, office365_calendar */
+            /** @description e.g. google_calendar, office365_calendar; any non-empty string, as in v1 */
             integration: string;
             /** @description Admins only: the user the calendar is for */
             userId?: number;
