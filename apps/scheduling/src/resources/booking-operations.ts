@@ -17,6 +17,7 @@ import { z } from "zod";
 import { BadRequest, Conflict, Forbidden } from "../errors.ts";
 import { isBookableStart, loadEventType } from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
+import { inTransaction } from "./idempotency.ts";
 import type { CustomContext, CustomOperation } from "./resource.ts";
 
 /** What GET shows of a booking's relations (v1's pick), without secret columns. */
@@ -124,11 +125,14 @@ export const createBooking: CustomOperation = {
   summary: "Book a slot of an event type",
   description:
     "v1's create: the booking is for the event type's owner; its attendee is the booker. The start must be " +
-    "one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200).",
+    "one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). " +
+    "With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers " +
+    "the first booking again.",
   body: BookingCreateBody,
   status: 201,
   response: BookingCreated,
   errors: [400, 401, 404, 409, 429],
+  idempotent: true,
   async handle(ctx, { body }) {
     const input = body as CreateBody;
     const who = booker(input);
@@ -142,7 +146,7 @@ export const createBooking: CustomOperation = {
     const now = new Date();
     if (start.getTime() < now.getTime()) throw new BadRequest("Attempting to book a meeting in the past.");
 
-    const booking = await ctx.db.$transaction(async (tx) => {
+    const booking = await inTransaction(ctx.db, async (tx) => {
       // One booking at a time per host: the check below and the insert cannot interleave
       // with another request's, so two bookers cannot both take the last free slot.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOKING_LOCK}, ${owner.id})`;

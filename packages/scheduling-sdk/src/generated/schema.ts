@@ -145,7 +145,7 @@ export interface paths {
         put?: never;
         /**
          * Book a slot of an event type
-         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200).
+         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers the first booking again.
          */
         post: operations["addBooking"];
         delete?: never;
@@ -3052,7 +3052,10 @@ export interface operations {
                 /** @description Set by the /v1 rewrite */
                 version?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any string of 1 to 255 printable ASCII characters (a UUID, say), unique per request you mean. The same key with the same body within 24 hours answers the first request's answer again (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422. Keys are per user; an answer that was an error is not kept, so a retry after one runs again. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3118,6 +3121,15 @@ export interface operations {
             };
             /** @description The body is not JSON: send `Content-Type: application/json` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
