@@ -563,6 +563,26 @@ export interface paths {
         patch: operations["editTeamById"];
         trace?: never;
     };
+    "/api/v1/teams/{id}/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types of a team you belong to
+         * @description v1's route: the team's event types, as `GET /event-types` shows them. A team you are not a member of (invited counts, as for `GET /teams/{id}`) is 404, as that route answers; v1 answered an empty list.
+         */
+        get: operations["listEventTypesByTeamId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users": {
         parameters: {
             query?: never;
@@ -7201,6 +7221,74 @@ export interface operations {
             };
             /** @description The body is not JSON: send `Content-Type: application/json` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listEventTypesByTeamId: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the event types of a team you belong to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_types: components["schemas"]["EventType"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
