@@ -12,7 +12,7 @@ import { resources } from "./resources/index.ts";
 
 /**
  * The tags operations are filed under: `meta` and `operations` for the key-less routes, one per
- * resource of the table (v1's names, in the table's order), and `slots`.
+ * resource of the table (v1's names, in the table's order), `slots` and `availability`.
  */
 export const API_TAGS = [
   { name: "meta", description: "Welcome message and this document; no apiKey needed." },
@@ -21,6 +21,10 @@ export const API_TAGS = [
   {
     name: "slots",
     description: "Bookable start times, computed from schedules, bookings and the event type's rules.",
+  },
+  {
+    name: "availability",
+    description: "Busy times, working hours and free ranges of a user or a team, computed like the slots.",
   },
 ];
 

@@ -1,7 +1,8 @@
 // The slot engine: which start times an event type offers, computed as v1 did (calcom-v1-
 // bookings.md §6.3) from the schedule, the event type's rules and the host's bookings. Pure:
 // no I/O, no clock (`now` is an input), so it is tested with plain tables. GET /slots and
-// booking creation both use it, so a booking is accepted exactly when its start is a slot.
+// booking creation both use it, so a booking is accepted exactly when its start is a slot;
+// GET /availability reports the same working and busy ranges (`freeRanges`, `busyRange`).
 import {
   addDays,
   DAY,
@@ -75,7 +76,8 @@ export interface Slot {
 /** v1's fallback when the host has no schedule at all: Monday to Friday, 09:00-17:00. */
 export const DEFAULT_RULES: AvailabilityRule[] = [{ days: [1, 2, 3, 4, 5], start: 9 * 60, end: 17 * 60 }];
 
-type Range = [number, number];
+/** An interval of instants (ms since the epoch), end excluded. */
+export type Range = [number, number];
 
 function merge(ranges: Range[]): Range[] {
   const sorted = ranges.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
@@ -88,7 +90,7 @@ function merge(ranges: Range[]): Range[] {
   return out;
 }
 
-function subtract(ranges: Range[], busy: Range[]): Range[] {
+export function subtract(ranges: Range[], busy: Range[]): Range[] {
   let free = ranges;
   for (const [bs, be] of merge(busy)) {
     free = free.flatMap(([s, e]): Range[] => {
@@ -103,7 +105,7 @@ function subtract(ranges: Range[], busy: Range[]): Range[] {
 }
 
 /** The schedule's working ranges on the local dates `first`..`last`: overrides replace a date's weekly rules. */
-function workingRanges(schedule: ScheduleInput, first: LocalDate, last: LocalDate): Range[] {
+export function workingRanges(schedule: ScheduleInput, first: LocalDate, last: LocalDate): Range[] {
   const overrides = new Map<string, AvailabilityRule[]>();
   for (const rule of schedule.rules) {
     if (rule.date) overrides.set(rule.date, [...(overrides.get(rule.date) ?? []), rule]);
@@ -114,16 +116,16 @@ function workingRanges(schedule: ScheduleInput, first: LocalDate, last: LocalDat
     // An override that starts where it ends blocks the whole date.
     const rules =
       overrides.get(key) ?? schedule.rules.filter((r) => !r.date && r.days.includes(weekday(date)));
-    for (const rule of rules) {
-      // 23:59 means "until midnight", as in v1.
-      const end = rule.end === 23 * 60 + 59 ? 24 * 60 : rule.end;
-      ranges.push([
-        zonedInstant(date, rule.start, schedule.timeZone),
-        zonedInstant(date, end, schedule.timeZone),
-      ]);
-    }
+    for (const rule of rules) ranges.push(ruleRange(date, rule, schedule.timeZone));
   }
   return merge(ranges);
+}
+
+/** One rule's hours on one local date. */
+export function ruleRange(date: LocalDate, rule: AvailabilityRule, timeZone: string): Range {
+  // 23:59 means "until midnight", as in v1.
+  const end = rule.end === 23 * 60 + 59 ? 24 * 60 : rule.end;
+  return [zonedInstant(date, rule.start, timeZone), zonedInstant(date, end, timeZone)];
 }
 
 /** v1's grid alignment: the first of 60, 30, 20, 15, 10, 5 minutes that divides the step. */
@@ -157,6 +159,40 @@ function rollingLimit(rules: SlotRules, now: number, timeZone: string): number {
   return endOfLocalDay(date, timeZone);
 }
 
+/** A booking of the seated event type being computed that still has a seat: it blocks nothing. */
+export function leavesSeats(booking: ExistingBooking, rules: Pick<SlotRules, "seatsPerTimeSlot">): boolean {
+  const seats = rules.seatsPerTimeSlot ?? 0;
+  return seats > 0 && booking.sameEventType && booking.attendees < seats;
+}
+
+/**
+ * The time a booking takes from its host: itself padded by its own event type's buffers and, when
+ * an event type is being booked, by that one's buffers on the facing sides (both stay clear).
+ */
+export function busyRange(
+  booking: Pick<ExistingBooking, "start" | "end" | "beforeBuffer" | "afterBuffer">,
+  facing: Pick<SlotRules, "beforeEventBuffer" | "afterEventBuffer"> = {
+    beforeEventBuffer: 0,
+    afterEventBuffer: 0,
+  },
+): Range {
+  return [
+    booking.start.getTime() - (booking.beforeBuffer + facing.afterEventBuffer) * MINUTE,
+    booking.end.getTime() + (booking.afterBuffer + facing.beforeEventBuffer) * MINUTE,
+  ];
+}
+
+/**
+ * When the host is free around [from, to]: the schedule's working ranges on the local dates from
+ * the day before `from` to the day after `to` (a slot may start late and run past midnight),
+ * minus `busy`, merged and in order. Not clipped to [from, to].
+ */
+export function freeRanges(schedule: ScheduleInput, busy: Range[], from: number, to: number): Range[] {
+  const first = addDays(localDate(from, schedule.timeZone), -1);
+  const last = addDays(localDate(to, schedule.timeZone), 1);
+  return subtract(workingRanges(schedule, first, last), busy);
+}
+
 export function computeSlots(
   rules: SlotRules,
   schedule: ScheduleInput,
@@ -178,25 +214,17 @@ export function computeSlots(
   const to = window.to.getTime();
   if (to < computeFrom) return [];
 
-  const seats = rules.seatsPerTimeSlot ?? 0;
   const seated = new Map<number, ExistingBooking>();
   const busy: Range[] = [];
   for (const booking of bookings) {
-    const start = booking.start.getTime();
-    if (seats > 0 && booking.sameEventType && booking.attendees < seats) {
-      seated.set(start, booking);
+    if (leavesSeats(booking, rules)) {
+      seated.set(booking.start.getTime(), booking);
       continue;
     }
-    // Both events' buffers stay clear: its own, and this event type's on the facing side.
-    busy.push([
-      start - (booking.beforeBuffer + rules.afterEventBuffer) * MINUTE,
-      booking.end.getTime() + (booking.afterBuffer + rules.beforeEventBuffer) * MINUTE,
-    ]);
+    busy.push(busyRange(booking, rules));
   }
 
-  const first = addDays(localDate(computeFrom, zone), -1);
-  const last = addDays(localDate(to, zone), 1);
-  const free = subtract(workingRanges(schedule, first, last), busy);
+  const free = freeRanges(schedule, busy, computeFrom, to);
 
   let slots: number[] = [];
   for (const [start, end] of free) {

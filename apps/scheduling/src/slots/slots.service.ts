@@ -7,7 +7,9 @@ import {
   type AvailabilityRule,
   computeSlots,
   DEFAULT_RULES,
+  type ExistingBooking,
   type PeriodType,
+  type ScheduleInput,
   type Slot,
 } from "./slot-engine.ts";
 import { DAY, MINUTE } from "./time-zones.ts";
@@ -15,7 +17,17 @@ import { DAY, MINUTE } from "./time-zones.ts";
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 const availabilitySelect = { days: true, startTime: true, endTime: true, date: true } as const;
-const scheduleSelect = { timeZone: true, availability: { select: availabilitySelect } } as const;
+export const scheduleSelect = { timeZone: true, availability: { select: availabilitySelect } } as const;
+
+/** What a user's own schedules contribute when the event type names none. */
+export const userScheduleSelect = {
+  timeZone: true,
+  defaultSchedule: { select: scheduleSelect },
+  schedules: { select: scheduleSelect, orderBy: { id: "asc" }, take: 1 },
+} as const satisfies Prisma.UserSelect;
+
+type ScheduleRow = Prisma.ScheduleGetPayload<{ select: typeof scheduleSelect }>;
+type ScheduleOwner = Prisma.UserGetPayload<{ select: typeof userScheduleSelect }>;
 
 export const eventTypeSelect = {
   id: true,
@@ -72,13 +84,58 @@ export async function loadEventType(db: Db, where: Prisma.EventTypeWhereInput): 
   return eventType;
 }
 
-/** v1's choice: the event type's schedule, else the owner's default, else their first, else Mon-Fri 9-17. */
-function scheduleOf(eventType: SlotEventType) {
-  const owner = eventType.owner;
-  const schedule = eventType.schedule ?? owner?.defaultSchedule ?? owner?.schedules[0] ?? null;
-  const timeZone = schedule?.timeZone ?? eventType.timeZone ?? owner?.timeZone ?? "UTC";
+/**
+ * v1's choice: the event type's schedule, else the host's own for it, else the user's default,
+ * else their first, else Monday-Friday 09:00-17:00 (in the event type's zone, else the user's).
+ */
+export function scheduleFor(
+  user: ScheduleOwner | null,
+  eventType: { schedule: ScheduleRow | null; timeZone: string | null } | null,
+  hostSchedule: ScheduleRow | null = null,
+): ScheduleInput {
+  const schedule = eventType?.schedule ?? hostSchedule ?? user?.defaultSchedule ?? user?.schedules[0] ?? null;
+  const timeZone = schedule?.timeZone ?? eventType?.timeZone ?? user?.timeZone ?? "UTC";
   const rules = schedule ? schedule.availability.map(toRule) : DEFAULT_RULES;
   return { timeZone, rules };
+}
+
+/** A user's accepted bookings that can reach into [from, to] once padded by the largest buffers. */
+export function bookingsAround(db: Db, userId: number, from: number, to: number, excludeBookingId?: number) {
+  const margin = DAY + 24 * 60 * MINUTE;
+  return db.booking.findMany({
+    where: {
+      userId,
+      status: "ACCEPTED",
+      startTime: { lt: new Date(to + margin) },
+      endTime: { gt: new Date(from - margin) },
+      ...(excludeBookingId ? { id: { not: excludeBookingId } } : {}),
+    },
+    select: {
+      uid: true,
+      title: true,
+      startTime: true,
+      endTime: true,
+      eventTypeId: true,
+      eventType: { select: { beforeEventBuffer: true, afterEventBuffer: true } },
+      _count: { select: { attendees: true } },
+    },
+    orderBy: { startTime: "asc" },
+  });
+}
+
+type BookingRow = Awaited<ReturnType<typeof bookingsAround>>[number];
+
+/** A booking as the slot engine takes it; `eventTypeId`: the event type being computed, if any. */
+export function existingBooking(booking: BookingRow, eventTypeId?: number): ExistingBooking {
+  return {
+    start: booking.startTime,
+    end: booking.endTime,
+    uid: booking.uid,
+    beforeBuffer: booking.eventType?.beforeEventBuffer ?? 0,
+    afterBuffer: booking.eventType?.afterEventBuffer ?? 0,
+    sameEventType: booking.eventTypeId === eventTypeId,
+    attendees: booking._count.attendees,
+  };
 }
 
 export interface SlotQuery {
@@ -95,41 +152,23 @@ export async function slotsFor(db: Db, eventType: SlotEventType, query: SlotQuer
   const owner = eventType.owner;
   if (!owner || owner.locked) return [];
   const now = query.now ?? new Date();
-  const schedule = scheduleOf(eventType);
-  // Bookings that can reach into the window once padded by the largest buffers.
-  const margin = DAY + (eventType.beforeEventBuffer + eventType.afterEventBuffer + 24 * 60) * MINUTE;
-  const bookings = await db.booking.findMany({
-    where: {
-      userId: owner.id,
-      status: "ACCEPTED",
-      startTime: { lt: new Date(query.end.getTime() + margin) },
-      endTime: { gt: new Date(Math.min(query.start.getTime(), now.getTime()) - margin) },
-      ...(query.excludeBookingId ? { id: { not: query.excludeBookingId } } : {}),
-    },
-    select: {
-      uid: true,
-      startTime: true,
-      endTime: true,
-      eventTypeId: true,
-      eventType: { select: { beforeEventBuffer: true, afterEventBuffer: true } },
-      _count: { select: { attendees: true } },
-    },
-  });
+  const schedule = scheduleFor(owner, eventType);
+  // The largest buffers of the event type being booked reach further still.
+  const margin = (eventType.beforeEventBuffer + eventType.afterEventBuffer) * MINUTE;
+  const bookings = await bookingsAround(
+    db,
+    owner.id,
+    Math.min(query.start.getTime(), now.getTime()) - margin,
+    query.end.getTime() + margin,
+    query.excludeBookingId,
+  );
   return computeSlots(
     {
       ...eventType,
       periodType: eventType.periodType as PeriodType,
     },
     schedule,
-    bookings.map((b) => ({
-      start: b.startTime,
-      end: b.endTime,
-      uid: b.uid,
-      beforeBuffer: b.eventType?.beforeEventBuffer ?? 0,
-      afterBuffer: b.eventType?.afterEventBuffer ?? 0,
-      sameEventType: b.eventTypeId === eventType.id,
-      attendees: b._count.attendees,
-    })),
+    bookings.map((booking) => existingBooking(booking, eventType.id)),
     { from: query.start, to: query.end, now, timeZone: query.timeZone },
   );
 }
@@ -149,15 +188,17 @@ export async function isBookableStart(
   return slots.some((slot) => slot.time.getTime() === start.getTime());
 }
 
-export function assertValidRange(start: Date, end: Date, maxMs: number): void {
-  if (end.getTime() <= start.getTime()) {
-    throw new BadRequest("custom in 'endTime': endTime must be after startTime", [
-      { path: "endTime", message: "endTime must be after startTime" },
-    ]);
-  }
-  if (end.getTime() - start.getTime() > maxMs) {
-    throw new BadRequest(`custom in 'endTime': the range may span at most ${Math.round(maxMs / DAY)} days`, [
-      { path: "endTime", message: `the range may span at most ${Math.round(maxMs / DAY)} days` },
-    ]);
-  }
+/** `start` < `end`, at most `maxMs` apart; the names are the query's own (startTime/endTime, dateFrom/dateTo). */
+export function assertValidRange(
+  start: Date,
+  end: Date,
+  maxMs: number,
+  names: { start: string; end: string } = { start: "startTime", end: "endTime" },
+): void {
+  const days = Math.round(maxMs / DAY);
+  const refuse = (message: string) => {
+    throw new BadRequest(`custom in '${names.end}': ${message}`, [{ path: names.end, message }]);
+  };
+  if (end.getTime() <= start.getTime()) refuse(`${names.end} must be after ${names.start}`);
+  if (end.getTime() - start.getTime() > maxMs) refuse(`the range may span at most ${days} days`);
 }
