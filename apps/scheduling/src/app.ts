@@ -30,6 +30,7 @@ import { publicRoutes } from "./public.routes.ts";
 import rateLimit from "./rate-limit.ts";
 import { resourceRoutes, resources } from "./resources/index.ts";
 import { createRewriteUrl } from "./rewrite.ts";
+import { availabilityRoutes } from "./slots/availability.routes.ts";
 import { slotsRoutes } from "./slots/slots.routes.ts";
 import "./types.ts";
 
@@ -46,7 +47,7 @@ export interface BuildAppOptions {
 }
 
 /** Every first path segment served under /api/v1, also answered bare (v1's fallback rewrite). */
-export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots"];
+export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots", "availability"];
 
 export async function buildApp({ config, prisma, logger, redis, tenantMigrationsDir }: BuildAppOptions) {
   const app = Fastify({
@@ -98,6 +99,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   await app.register(resourceRoutes, { prefix: "/api/v1" });
   await app.register(meRoutes, { prefix: "/api/v1" });
   await app.register(slotsRoutes, { prefix: "/api/v1" });
+  await app.register(availabilityRoutes, { prefix: "/api/v1" });
   // Last: every path answers the methods it does not offer with 405 + Allow (after the apiKey
   // check, unless the path is public).
   methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));

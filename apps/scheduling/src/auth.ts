@@ -1,9 +1,10 @@
-// apiKey query-parameter authentication, as v1 did it: one onRequest hook on the whole app,
-// so every route needs a key unless its config says `public: true` (deny by default). It
-// authenticates in the request's database, which the hosting plugin's hook (before this one)
-// has set: the default one, or in hosted mode the tenant's.
+// API key authentication: one onRequest hook on the whole app, so every route needs a key
+// unless its config says `public: true` (deny by default). The key comes from v1's `?apiKey=`,
+// or from `Authorization: Bearer` or `x-api-key` (docs/adr/0149). It authenticates in the
+// request's database, which the hosting plugin's hook (before this one) has set: the default
+// one, or in hosted mode the tenant's.
 import type { PrismaClient } from "@app/db";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hashApiKey } from "./credentials.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
@@ -24,6 +25,30 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export const AUTH_CACHE_MS = 5_000;
 const AUTH_CACHE_MAX = 10_000;
+
+/** The scheme of an Authorization header that carries an API key; any other scheme is not ours. */
+const BEARER = /^bearer[ \t]+(.*)$/is;
+
+/**
+ * The API key a request carries: `?apiKey=`, `x-api-key` or `Authorization: Bearer`, each
+ * counted when non-empty. The same key in several places is one key; two different ones are
+ * refused rather than one picked, since the caller's intent is unclear.
+ */
+export function presentedApiKey(request: FastifyRequest): unknown {
+  const { apiKey } = request.query as { apiKey?: unknown };
+  const header = request.headers["x-api-key"];
+  const bearer = BEARER.exec(request.headers.authorization ?? "")?.[1]?.trim();
+  const found = [apiKey, header, bearer].filter((value) => value !== undefined && value !== "");
+  if (found.length === 0) return undefined;
+  // A repeated query parameter (an array) is not a key; `authenticate` refuses it as such.
+  const distinct = new Set(found.map((value) => (typeof value === "string" ? value : JSON.stringify(value))));
+  if (distinct.size > 1) {
+    throw new Unauthorized(
+      "Two different API keys in one request: send one, in apiKey, x-api-key or Authorization",
+    );
+  }
+  return found[0];
+}
 
 interface KeyRow {
   id: string;
@@ -99,8 +124,7 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
   app.addHook("onRequest", async (request) => {
     // An unknown route has nothing to protect; it answers 404 with or without a key.
     if (request.routeOptions.config.public || request.is404) return;
-    const { apiKey } = request.query as { apiKey?: unknown };
-    request.auth = await authenticate(request.db, request.tenantId ?? "", apiKey);
+    request.auth = await authenticate(request.db, request.tenantId ?? "", presentedApiKey(request));
   });
 
   // Let in-flight lastUsedAt writes finish before the caller disconnects Prisma.

@@ -12,4 +12,5 @@ export {
   ServiceUnavailable,
   TooManyRequests,
   Unauthorized,
+  UnprocessableEntity,
 } from "@app/server/errors";

@@ -1,6 +1,7 @@
 // Logger options of the app. Every line names the service (both run in one process under
 // `pnpm start`, with request ids from @app/db/http). API keys and hosted mode's license keys
-// travel in the query string, so the logged URL is rewritten, not just a header redacted.
+// travel in the query string, so the logged URL is rewritten; API keys sent in headers
+// (`Authorization`, `x-api-key`) are redacted wherever headers are logged.
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 
 export const SERVICE = "scheduling";
@@ -76,9 +77,11 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
       // rawPacket: the bytes of a request Node could not parse (logged at trace): keys and tokens included.
       paths: [
         "req.headers.authorization",
+        'req.headers["x-api-key"]',
         "req.query.apiKey",
         "req.query.key",
         "headers.authorization",
+        'headers["x-api-key"]',
         "query.apiKey",
         "query.key",
         "err.rawPacket",

@@ -12,7 +12,7 @@ import { resources } from "./resources/index.ts";
 
 /**
  * The tags operations are filed under: `meta` and `operations` for the key-less routes, one per
- * resource of the table (v1's names, in the table's order), and `slots`.
+ * resource of the table (v1's names, in the table's order), `slots` and `availability`.
  */
 export const API_TAGS = [
   { name: "meta", description: "Welcome message and this document; no apiKey needed." },
@@ -22,9 +22,27 @@ export const API_TAGS = [
     name: "slots",
     description: "Bookable start times, computed from schedules, bookings and the event type's rules.",
   },
+  {
+    name: "availability",
+    description: "Busy times, working hours and free ranges of a user or a team, computed like the slots.",
+  },
 ];
 
 type HostedMode = SchedulingConfig["HOSTED_MODE"];
+
+/** The three places the auth hook reads an API key from (auth.ts `presentedApiKey`). */
+const SECURITY_SCHEMES = {
+  ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" },
+  ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
+  BearerAuth: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
+} as const;
+
+/** Any one of them authenticates a request. */
+const API_KEY_SECURITY: Record<string, string[]>[] = [
+  { ApiKeyAuth: [] },
+  { ApiKeyHeader: [] },
+  { BearerAuth: [] },
+];
 
 async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode: HostedMode }) {
   await app.register(swagger, {
@@ -34,7 +52,9 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
         title: "Scheduling API",
         description:
           "A self-hosted, wire-compatible replacement for the cal.com public API v1. Every operation " +
-          "except the meta ones needs `?apiKey=<key>`; `/v1/...` is served as `/api/v1/...`. " +
+          "except the meta ones needs an API key: `?apiKey=<key>` as in v1, or the header " +
+          "`x-api-key: <key>` or `Authorization: Bearer <key>` (two different keys in one request are " +
+          "refused); `/v1/...` is served as `/api/v1/...`. " +
           (hostedMode === "off"
             ? "This document describes this server as configured: hosted mode is off here, so no " +
               "operation takes a `key` parameter."
@@ -44,13 +64,17 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
               "where the apiKey is then checked."),
         version: "1.0.0",
       },
-      components: { securitySchemes: { ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" } } },
-      security: [{ ApiKeyAuth: [] }],
+      components: { securitySchemes: SECURITY_SCHEMES },
+      security: API_KEY_SECURITY,
       tags: API_TAGS,
     },
     transform: jsonSchemaTransform,
     transformObject: (input) =>
-      documentBodyErrors(documentHostedMode(tidyComponents(jsonSchemaTransformObject(input)), hostedMode)),
+      documentBodyErrors(
+        documentApiKeyPlaces(
+          documentHostedMode(tidyComponents(jsonSchemaTransformObject(input)), hostedMode),
+        ),
+      ),
   });
 }
 
@@ -127,6 +151,17 @@ function documentHostedMode<T extends object>(document: T, mode: HostedMode): T 
       const schema = response.content?.["application/json"]?.schema;
       if (schema?.description) schema.description = response.description;
     }
+  }
+  return document;
+}
+
+/**
+ * Routes declare `security: [{ ApiKeyAuth: [] }]` (the key v1 took); the one auth hook takes the
+ * key from any of its three places on every route, so the document says so here, once.
+ */
+function documentApiKeyPlaces<T extends object>(document: T): T {
+  for (const operation of operationsOf(document)) {
+    if (operation.security?.length) operation.security = structuredClone(API_KEY_SECURITY);
   }
   return document;
 }

@@ -90,7 +90,13 @@ describe("public routes", () => {
       in: "query",
       name: "apiKey",
     });
-    expect(document.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(document.components.securitySchemes.ApiKeyHeader).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "x-api-key",
+    });
+    expect(document.components.securitySchemes.BearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(document.security).toEqual([{ ApiKeyAuth: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }]);
     expect(document.paths["/"].get.security).toEqual([]);
     expect(document.paths["/docs"].get.security).toEqual([]);
   });
@@ -150,12 +156,14 @@ describe("/v1 rewrite", () => {
     const { apiKey } = await createUser(t.prisma);
     const document = t.app.swagger() as { paths: Record<string, { get?: unknown }> };
     const lists = Object.keys(document.paths).filter(
-      // /slots needs its range and event type (slots.test.ts covers it through every prefix).
+      // /slots and /availability need their ranges (slots.test.ts and availability.test.ts cover
+      // them through every prefix).
       (path) =>
         path.startsWith("/api/v1/") &&
         !path.startsWith("/api/v1/test/") &&
         !path.includes("{") &&
-        path !== "/api/v1/slots",
+        path !== "/api/v1/slots" &&
+        path !== "/api/v1/availability",
     );
     expect(lists.length).toBeGreaterThanOrEqual(14);
     for (const path of lists) {

@@ -130,11 +130,60 @@ describe("apiKey authentication", () => {
     expect(response.json()).toEqual({ message: "You are not authorized to perform this request." });
   });
 
-  it("ignores a Bearer header: the key must be in the query", async () => {
+  it("takes the key from Authorization: Bearer or x-api-key too (docs/adr/0149)", async () => {
+    const { user, apiKey } = await createUser(t.prisma);
+    for (const headers of [
+      { authorization: `Bearer ${apiKey}` } as Record<string, string>,
+      { authorization: `bearer  ${apiKey}` },
+      { "x-api-key": apiKey },
+      // The same key in several places is one key.
+      { authorization: `Bearer ${apiKey}`, "x-api-key": apiKey },
+    ]) {
+      const response = await whoami(undefined, headers);
+      expect(response.statusCode, JSON.stringify(Object.keys(headers))).toBe(200);
+      expect(response.json()).toMatchObject({ userId: user.id });
+    }
+    expect((await whoami(apiKey, { "x-api-key": apiKey })).statusCode).toBe(200);
+    // A real route, as public callers of /v1/me send it.
+    const me = await t.app.inject({ url: "/v1/me", headers: { authorization: `Bearer ${apiKey}` } });
+    expect(me.json()).toMatchObject({ user: { id: user.id } });
+  });
+
+  it("answers 401 for two different keys in one request, whichever places carry them", async () => {
+    const first = await createUser(t.prisma);
+    const second = await createUser(t.prisma);
+    for (const [query, headers] of [
+      [first.apiKey, { "x-api-key": second.apiKey }],
+      [first.apiKey, { authorization: `Bearer ${second.apiKey}` }],
+      [undefined, { authorization: `Bearer ${first.apiKey}`, "x-api-key": second.apiKey }],
+      [first.apiKey, { authorization: "Bearer cal_unknown" }],
+    ] as const) {
+      const response = await whoami(query, headers);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({
+        message: "Two different API keys in one request: send one, in apiKey, x-api-key or Authorization",
+      });
+    }
+  });
+
+  it("ignores other Authorization schemes and empty headers; a wrong header key is 'not valid'", async () => {
     const { apiKey } = await createUser(t.prisma);
-    const response = await whoami(undefined, { authorization: `Bearer ${apiKey}` });
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: "No apiKey provided" });
+    const basic = await whoami(undefined, {
+      authorization: `Basic ${Buffer.from("a:b").toString("base64")}`,
+    });
+    expect(basic.json()).toEqual({ message: "No apiKey provided" });
+    expect((await whoami(undefined, { "x-api-key": "", authorization: "Bearer " })).json()).toEqual({
+      message: "No apiKey provided",
+    });
+    expect((await whoami(apiKey, { authorization: "Basic x" })).statusCode).toBe(200);
+    for (const headers of [{ "x-api-key": `${apiKey}0` }, { authorization: "Bearer cal_0" }] as Record<
+      string,
+      string
+    >[]) {
+      const response = await whoami(undefined, headers);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: "Your API key is not valid." });
+    }
   });
 
   it("requires a key on routes under /api/v1 and answers unknown routes 404 with or without one", async () => {

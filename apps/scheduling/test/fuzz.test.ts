@@ -65,9 +65,9 @@ export const UNSTATABLE: UnstatableRule[] = [
     ),
   },
   {
-    rule: "a range ends after it starts (endTime after startTime); a slots query spans at most 93 days",
+    rule: "a range ends after it starts (endTime after startTime, dateTo after dateFrom); a slots or availability query spans at most 93 days",
     reason: "one field bounded by another: OpenAPI 3.0 cannot compare two fields",
-    refuses: refusal(/must be after startTime|the range may span at most \d+ days/),
+    refuses: refusal(/must be after (startTime|dateFrom)|the range may span at most \d+ days/),
   },
   {
     rule: "dates fall in the years 1 to 9999 in UTC",
@@ -84,6 +84,11 @@ export const UNSTATABLE: UnstatableRule[] = [
     rule: "slots are asked for by eventTypeId, or by usernameList with eventTypeSlug (v1's rule)",
     reason: "a rule over several parameters: OpenAPI 3.0 cannot relate parameters",
     refuses: refusal(/You need to either pass an eventTypeId OR an usernameList\/eventTypeSlug combination/),
+  },
+  {
+    rule: "availability is asked for by userId, username or teamId (v1's rule)",
+    reason: "a rule over several parameters: OpenAPI 3.0 cannot relate parameters",
+    refuses: refusal(/Either username or userId or teamId should be filled in/),
   },
   {
     rule: "an event type has userId or teamId, not both",

@@ -280,6 +280,49 @@ describe("bookings, payments, /me and /slots through each route", () => {
   });
 });
 
+describe("idempotency keys through each route", () => {
+  it("are kept in the route's own database: the same user id and key book once in each", async () => {
+    const eventTypes = await perRoute((route) => makeHost(prisma[route], owners[route].user.id));
+    const start = new Date(futureMonday(5).getTime() + 60 * 60_000).toISOString();
+    const body = {
+      eventTypeId: eventTypes.main.id,
+      start,
+      timeZone: "UTC",
+      language: "en",
+      responses: { name: "Rita Retry", email: "rita@example.com" },
+    };
+    const post = (route: Route) =>
+      app.inject({
+        method: "POST",
+        url: hostedUrl(
+          "/api/v1/bookings",
+          owners[route].apiKey,
+          route === "main" ? undefined : tenants[route].licenseKey,
+        ),
+        headers: { "idempotency-key": "same-key-everywhere" },
+        payload: body,
+      });
+    for (const route of ROUTES) {
+      const first = await post(route);
+      answers.push(first.body);
+      expect(first.statusCode, `${route}: ${first.body}`).toBe(201);
+      const again = await post(route);
+      answers.push(again.body);
+      expect(again.headers["idempotent-replayed"]).toBe("true");
+      expect(again.body).toBe(first.body);
+    }
+    const stored = await perRoute(async (route) => ({
+      keys: await prisma[route].idempotencyKey.count({ where: { key: "same-key-everywhere" } }),
+      bookings: await prisma[route].booking.count({ where: { eventTypeId: eventTypes[route].id } }),
+    }));
+    expect(stored).toEqual({
+      main: { keys: 1, bookings: 1 },
+      a: { keys: 1, bookings: 1 },
+      b: { keys: 1, bookings: 1 },
+    });
+  });
+});
+
 describe("keys belong to one database", () => {
   it("refuses an apiKey with another database's license key, or with none", async () => {
     const cases: [Route | TenantName, string][] = [

@@ -19,6 +19,12 @@ const t = setupApp(
       app.get("/test/fail", async () => {
         throw new Error("boom");
       });
+      // A route that logs its request's headers, as a debugging line might.
+      app.get("/test/log-headers", async (request) => {
+        request.log.info({ headers: request.headers }, "headers seen");
+        request.log.info({ req: request, headers: request.headers }, "request seen");
+        return { ok: true };
+      });
     },
   },
 );
@@ -86,5 +92,32 @@ describe("request logs", () => {
     // Nor do the answers: a malformed URL is not echoed back.
     for (const answer of answers) expect(answer).not.toContain(secret);
     expect(answers.at(-1)).toBe(JSON.stringify({ message: "Malformed URL" }));
+  });
+
+  it("never contain a key sent in Authorization or x-api-key, even where headers are logged", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const other = await createUser(t.prisma);
+    const secrets = [apiKey, other.apiKey].map((key) => key.slice("cal_".length));
+    const sent = [
+      { authorization: `Bearer ${apiKey}` },
+      { "x-api-key": apiKey },
+      { authorization: `Bearer ${apiKey}`, "x-api-key": other.apiKey },
+      { "x-api-key": `${apiKey}0` },
+    ];
+    const before = lines.length;
+    const answers: string[] = [];
+    for (const headers of sent) {
+      for (const url of ["/test/log-headers", "/test/fail", "/api/v1/me", "/v1/nowhere"]) {
+        answers.push((await t.app.inject({ url, headers })).body);
+      }
+    }
+    const logged = lines.slice(before).join("\n");
+    expect(logged).toContain('"headers seen"');
+    expect(logged).toContain('"x-api-key":"[redacted]"');
+    expect(logged).toContain('"authorization":"[redacted]"');
+    for (const secret of secrets) {
+      expect(logged).not.toContain(secret);
+      for (const answer of answers) expect(answer).not.toContain(secret);
+    }
   });
 });

@@ -21,15 +21,16 @@ describe("OpenAPI document", () => {
     await expect(SwaggerParser.validate(structuredClone(served))).resolves.toBeDefined();
   });
 
-  it("applies the apiKey query scheme to every operation except the public ones", async () => {
+  it("applies the three API key schemes to every operation except the public ones", async () => {
     const served = (await t.app.inject({ url: "/docs" })).json();
-    expect(served.security).toEqual([{ ApiKeyAuth: [] }]);
+    const anyKey = [{ ApiKeyAuth: [] }, { ApiKeyHeader: [] }, { BearerAuth: [] }];
+    expect(served.security).toEqual(anyKey);
     for (const [path, operations] of Object.entries(
       served.paths as Record<string, Record<string, { security?: unknown }>>,
     )) {
       for (const operation of Object.values(operations)) {
         if (["/", "/docs", "/health", "/ready"].includes(path)) expect(operation.security).toEqual([]);
-        else expect(operation.security).not.toEqual([]);
+        else expect(operation.security).toEqual(anyKey);
       }
     }
   });

@@ -32,7 +32,7 @@ function idSamples(resource: Resource): { valid: string; malformed: string[] } {
   if (resource.params === selectedCalendarIdParams) {
     return {
       valid: "1_google_calendar_x",
-      malformed: ["abc", "x_google_calendar_y", "1", "1_google_y", "1_google_calendar_", "1__calendar_x"],
+      malformed: ["abc", "x_google_calendar_y", "1", "1_google", "1_", "1__", "0_google_calendar_x"],
     };
   }
   expect(resource.params).toBe(intIdParams);

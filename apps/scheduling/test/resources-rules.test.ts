@@ -1,6 +1,6 @@
 // The per-resource rules that are not generic: hosts kept on PATCH, schedule defaults and
 // deletion, users' list and admin-only create, write-only tokens, composite selected-calendar
-// ids, duplicates (409), booking times, and values PostgreSQL would refuse (400, never 500).
+// ids (any integration), duplicates (409), booking times, and values PostgreSQL would refuse (400, never 500).
 import { describe, expect, it } from "vitest";
 import { setupApp } from "./helpers.ts";
 import {
@@ -364,11 +364,12 @@ describe("selected calendars", () => {
     }
   });
 
-  it("answer 409 for a duplicate and 404 for a missing one; integrations end with _calendar", async () => {
+  it("answer 409 for a duplicate and 404 for a missing one", async () => {
     const owner = await newUser(t.prisma);
     const body = { integration: "google_calendar", externalId: "primary" };
     expect((await call("POST", "/api/v1/selected-calendars", owner, body)).status).toBe(201);
-    expect((await call("POST", "/api/v1/selected-calendars", owner, body)).status).toBe(409);
+    const duplicate = await call("POST", "/api/v1/selected-calendars", owner, body);
+    expect(duplicate.status).toBe(409);
     const missing = await call(
       "GET",
       `/api/v1/selected-calendars/${owner.user.id}_google_calendar_other`,
@@ -378,10 +379,54 @@ describe("selected calendars", () => {
     expect(missing.body.message).toBe(
       `Selected Calendar with id: ${owner.user.id}_google_calendar_other not found`,
     );
-    for (const integration of ["google", "google_calendar_x", "a_calendar_b_calendar", "_calendar"]) {
-      const response = await call("POST", "/api/v1/selected-calendars", owner, { ...body, integration });
-      expect(response.status, integration).toBe(400);
+  });
+
+  it("take any non-empty integration, as v1 did (cal.com's own selected-calendars _post test posts `google`), each addressed by its id", async () => {
+    const owner = await newUser(t.prisma);
+    for (const integration of [
+      "google",
+      "my_app",
+      "google_calendar_x",
+      "a_calendar_b_calendar",
+      "_calendar",
+    ]) {
+      const created = await call("POST", "/api/v1/selected-calendars", owner, {
+        integration,
+        externalId: "team_calendar_x@example.com",
+      });
+      expect(created.status, integration).toBe(201);
+      const id = `${owner.user.id}_${integration}_team_calendar_x@example.com`;
+      expect(calendars.idOf(created.body.selected_calendar as object)).toBe(id);
+      const url = `/api/v1/selected-calendars/${encodeURIComponent(id)}`;
+      const read = await call("GET", url, owner);
+      expect(read.status, integration).toBe(200);
+      expect(read.body.selected_calendar).toMatchObject({ integration });
+      expect((await call("PATCH", url, owner, { error: "expired" })).status).toBe(200);
     }
+    for (const integration of ["", 7, null, "x".repeat(256)]) {
+      const response = await call("POST", "/api/v1/selected-calendars", owner, {
+        integration,
+        externalId: "primary",
+      });
+      expect(response.status, String(integration)).toBe(400);
+    }
+  });
+
+  it("never share an id: of two calendars whose parts join to the same id, only one is created, even at once", async () => {
+    const owner = await newUser(t.prisma);
+    const [first, second] = await Promise.all([
+      call("POST", "/api/v1/selected-calendars", owner, { integration: "a", externalId: "b_c" }),
+      call("POST", "/api/v1/selected-calendars", owner, { integration: "a_b", externalId: "c" }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([201, 409]);
+    expect((first.status === 409 ? first : second).body).toEqual({
+      message: "SelectedCalendar with the same apiId already exists",
+    });
+    const read = await call("GET", `/api/v1/selected-calendars/${owner.user.id}_a_b_c`, owner);
+    expect(read.body.selected_calendar).toEqual(
+      (first.status === 201 ? first : second).body.selected_calendar,
+    );
+    expect(await t.prisma.selectedCalendar.count({ where: { userId: owner.user.id } })).toBe(1);
   });
 });
 

@@ -451,3 +451,78 @@ describe("invariants", () => {
     expect((await call("PATCH", url, second, { role: "USER" })).status).toBe(200);
   });
 });
+
+describe("GET /teams/{teamId}/event-types", () => {
+  it("lists the team's event types in v1's shape {event_types: [...]} (v1's apps/api/v1/pages/api/teams/[teamId]/event-types/_get.ts), for members, invitees and admins", async () => {
+    const created = await call("POST", "/api/v1/event-types", world.owner, {
+      title: "Team sync",
+      slug: unique("team-sync"),
+      length: 30,
+      teamId: world.teamId,
+      schedulingType: "ROUND_ROBIN",
+      hosts: [{ userId: world.member.user.id }],
+    });
+    expect(created.status, created.text).toBe(201);
+    // Someone's personal event type, and another team's, are not the team's.
+    await call("POST", "/api/v1/event-types", world.member, {
+      title: "Mine",
+      slug: unique("mine"),
+      length: 15,
+    });
+    const other = await call("POST", "/api/v1/teams", world.member, { name: "Other" });
+    await call("POST", "/api/v1/event-types", world.member, {
+      title: "Other team's",
+      slug: unique("other"),
+      length: 15,
+      teamId: (other.body.team as { id: number }).id,
+    });
+    const read = await call(
+      "GET",
+      `/api/v1/event-types/${(created.body.event_type as { id: number }).id}`,
+      world.owner,
+    );
+    for (const caller of [world.owner, world.admin, world.member, world.invitee, world.siteAdmin]) {
+      for (const url of [
+        `/v1/teams/${world.teamId}/event-types`,
+        `/api/v1/teams/${world.teamId}/event-types`,
+      ]) {
+        const response = await call("GET", url, caller);
+        expect(response.status, url).toBe(200);
+        expect(response.body).toEqual({ event_types: [read.body.event_type] });
+      }
+    }
+  });
+
+  it("pages with page and take, and answers an empty list for a team without event types", async () => {
+    for (let n = 0; n < 3; n++) {
+      await t.prisma.eventType.create({
+        data: { title: `E${n}`, slug: unique("e"), length: 30, teamId: world.teamId },
+      });
+    }
+    const url = `/api/v1/teams/${world.teamId}/event-types`;
+    const all = (await call("GET", url, world.member)).body.event_types as { id: number }[];
+    expect(all).toHaveLength(3);
+    const second = await call("GET", `${url}?page=2&take=2`, world.member);
+    expect(second.body.event_types).toEqual(all.slice(2));
+    const empty = await call("POST", "/api/v1/teams", world.stranger, { name: "Empty" });
+    const emptyId = (empty.body.team as { id: number }).id;
+    expect((await call("GET", `/api/v1/teams/${emptyId}/event-types`, world.stranger)).body).toEqual({
+      event_types: [],
+    });
+  });
+
+  it("answers 404 for a team you do not belong to or that does not exist, 400 for a bad id or query, 405 for other methods", async () => {
+    const url = `/api/v1/teams/${world.teamId}/event-types`;
+    const stranger = await call("GET", url, world.stranger);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual({ message: `Team with id: ${world.teamId} not found` });
+    expect((await call("GET", "/api/v1/teams/2147483647/event-types", world.siteAdmin)).status).toBe(404);
+    for (const bad of ["/api/v1/teams/abc/event-types", `${url}?take=0`, `${url}?slug=x`]) {
+      expect((await call("GET", bad, world.owner)).status, bad).toBe(400);
+    }
+    const post = await call("POST", url, world.owner, {});
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET");
+    expect((await call("GET", url)).status).toBe(401);
+  });
+});

@@ -1,6 +1,6 @@
 // QR codes of short URLs (GET /api/shorts/{id}/qr): the symbol from the `qrcode` package,
 // drawn here as a PNG (so every module is the same whole number of pixels, which keeps small
-// images readable) or as its SVG (vector: any size is exact). docs/adr/0173.
+// images readable) or as its SVG (vector: any size is exact). docs/adr/0156.
 import type { QrCodeQuery } from "@app/schemas/shortener";
 import { PNG } from "pngjs";
 import QRCode from "qrcode";

@@ -73,7 +73,7 @@ export class ShortsService {
    * The caller's shorts that `where` selects, in `order`, each with its visit count from the
    * aggregates written with the visits (never a scan of the visits): summed per short from its
    * hourly rows when only a page of shorts needs it, or for every short of the user at once from
-   * their daily rows when the order needs them all (docs/adr/0172). Both sums are exact.
+   * their daily rows when the order needs them all (docs/adr/0155). Both sums are exact.
    */
   private async select(
     userId: string,

@@ -55,7 +55,7 @@ export const ShortName = z
 export const TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const MAX_TAGS = 10;
 
-/** A tag as sent; kept in lower case (docs/adr/0171). */
+/** A tag as sent; kept in lower case (docs/adr/0154). */
 export const Tag = z
   .string()
   .regex(TAG_PATTERN, "a tag must be 1-32 characters of A-Z, a-z, 0-9, _ and -")

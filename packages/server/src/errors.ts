@@ -64,6 +64,13 @@ export class Conflict extends HttpError {
   }
 }
 
+/** 422: well-formed, but it contradicts what the server already holds (a reused idempotency key). */
+export class UnprocessableEntity extends HttpError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
 /** 429: the caller's rate-limit budget for the current window is spent. */
 export class TooManyRequests extends HttpError {
   constructor(message = "Rate limit exceeded") {

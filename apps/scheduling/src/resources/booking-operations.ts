@@ -18,6 +18,7 @@ import { z } from "zod";
 import { BadRequest, Conflict, Forbidden } from "../errors.ts";
 import { loadEventType, reserveHosts } from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
+import { inTransaction } from "./idempotency.ts";
 import type { CustomContext, CustomOperation } from "./resource.ts";
 
 /** What GET shows of a booking's relations (v1's pick), without secret columns. */
@@ -132,11 +133,13 @@ export const createBooking: CustomOperation = {
     "booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host " +
     "chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. " +
     "The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, " +
-    "as v1 did (with 200).",
+    "as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours " +
+    "books nothing and answers the first booking again.",
   body: BookingCreateBody,
   status: 201,
   response: BookingCreated,
   errors: [400, 401, 404, 409, 429],
+  idempotent: true,
   async handle(ctx, { body }) {
     const input = body as CreateBody;
     const who = booker(input);
@@ -148,69 +151,77 @@ export const createBooking: CustomOperation = {
     const now = new Date();
     if (start.getTime() < now.getTime()) throw new BadRequest("Attempting to book a meeting in the past.");
 
-    const { booking, hosts } = await ctx.db.$transaction(async (tx) => {
-      // Takes the hosts' locks first: the check and the insert below cannot interleave with
-      // another booking of theirs, so two bookers cannot both take a host's last free slot.
-      const hosts = await reserveHosts(tx, eventType, start, now);
-      const bookers = [
-        { name: who.name, email: who.email, timeZone: input.timeZone, locale: input.language },
-        ...who.guests.map((guest) => ({
-          name: "",
-          email: guest,
-          timeZone: input.timeZone,
-          locale: input.language,
-        })),
-      ];
-      const seats = eventType.seatsPerTimeSlot ?? 0;
-      const seated =
-        seats > 0
-          ? await tx.booking.findFirst({
-              where: { eventTypeId: eventType.id, startTime: start, status: "ACCEPTED" },
-              select: { id: true, _count: { select: { attendees: true } } },
-            })
-          : null;
-      if (seated) {
-        if (seated._count.attendees + bookers.length > seats) throw new Conflict("booking_seats_full_error");
-        await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
-        return {
-          booking: await tx.booking.findUniqueOrThrow({ where: { id: seated.id }, include: createdInclude }),
-          hosts,
-        };
-      }
-      // v1's order: the booker, their guests, then the team's other hosts.
-      const attendees = [
-        ...bookers,
-        ...hosts.others.map((host) => ({
-          name: host.name ?? "",
-          email: host.email,
-          timeZone: host.timeZone,
-          locale: host.locale ?? "en",
-        })),
-      ];
-      const host = hosts.teamName ?? hosts.organizer.name ?? "the host";
-      const booking = await tx.booking.create({
-        data: {
-          uid: randomUUID(),
-          userId: hosts.organizer.id,
-          eventTypeId: eventType.id,
-          title: input.title ?? `${eventType.title} between ${host} and ${who.name}`,
-          description: who.notes ?? input.description ?? null,
-          startTime: start,
-          endTime: end,
-          location: who.location,
-          status: eventType.requiresConfirmation ? "PENDING" : "ACCEPTED",
-          metadata: input.metadata,
-          responses: (who.responses as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
-          creationSource: "API_V1",
-          // Set under the hosts' locks (not at the transaction's start): the round-robin rule
-          // orders bookings by it, and so by the order their hosts were taken in.
-          createdAt: new Date(),
-          attendees: { create: attendees },
-        },
-        include: createdInclude,
-      });
-      return { booking, hosts };
-    }, BOOKING_TRANSACTION);
+    const { booking, hosts } = await inTransaction(
+      ctx.db,
+      async (tx) => {
+        // Takes the hosts' locks first: the check and the insert below cannot interleave with
+        // another booking of theirs, so two bookers cannot both take a host's last free slot.
+        const hosts = await reserveHosts(tx, eventType, start, now);
+        const bookers = [
+          { name: who.name, email: who.email, timeZone: input.timeZone, locale: input.language },
+          ...who.guests.map((guest) => ({
+            name: "",
+            email: guest,
+            timeZone: input.timeZone,
+            locale: input.language,
+          })),
+        ];
+        const seats = eventType.seatsPerTimeSlot ?? 0;
+        const seated =
+          seats > 0
+            ? await tx.booking.findFirst({
+                where: { eventTypeId: eventType.id, startTime: start, status: "ACCEPTED" },
+                select: { id: true, _count: { select: { attendees: true } } },
+              })
+            : null;
+        if (seated) {
+          if (seated._count.attendees + bookers.length > seats)
+            throw new Conflict("booking_seats_full_error");
+          await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
+          return {
+            booking: await tx.booking.findUniqueOrThrow({
+              where: { id: seated.id },
+              include: createdInclude,
+            }),
+            hosts,
+          };
+        }
+        // v1's order: the booker, their guests, then the team's other hosts.
+        const attendees = [
+          ...bookers,
+          ...hosts.others.map((host) => ({
+            name: host.name ?? "",
+            email: host.email,
+            timeZone: host.timeZone,
+            locale: host.locale ?? "en",
+          })),
+        ];
+        const host = hosts.teamName ?? hosts.organizer.name ?? "the host";
+        const booking = await tx.booking.create({
+          data: {
+            uid: randomUUID(),
+            userId: hosts.organizer.id,
+            eventTypeId: eventType.id,
+            title: input.title ?? `${eventType.title} between ${host} and ${who.name}`,
+            description: who.notes ?? input.description ?? null,
+            startTime: start,
+            endTime: end,
+            location: who.location,
+            status: eventType.requiresConfirmation ? "PENDING" : "ACCEPTED",
+            metadata: input.metadata,
+            responses: (who.responses as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
+            creationSource: "API_V1",
+            // Set under the hosts' locks (not at the transaction's start): the round-robin rule
+            // orders bookings by it, and so by the order their hosts were taken in.
+            createdAt: new Date(),
+            attendees: { create: attendees },
+          },
+          include: createdInclude,
+        });
+        return { booking, hosts };
+      },
+      BOOKING_TRANSACTION,
+    );
     const { user, ...row } = booking;
     return {
       ...row,

@@ -1,6 +1,5 @@
 import type { PrismaClient } from "@app/db";
 import {
-  CustomInput,
   EventType,
   EventTypeCreateBody,
   EventTypeEditBody,
@@ -9,8 +8,9 @@ import {
 import { BadRequest, Forbidden } from "../errors.ts";
 import { listEventTypes } from "./event-types-list.ts";
 import { integerId } from "./ids.ts";
-import { type AccessContext, ALL_OPERATIONS, defineResource, selectOf } from "./resource.ts";
+import { type AccessContext, ALL_OPERATIONS, defineResource } from "./resource.ts";
 import { schedules } from "./schedules.ts";
+import { eventTypeRelations } from "./team-event-types.ts";
 import { acceptedRole, teams } from "./teams.ts";
 
 /** Personal event types of these users, and those of every team they belong to. */
@@ -97,13 +97,7 @@ export const eventTypes = defineResource({
     edit: EventTypeEditBody,
     list: EventTypeListQuery,
   },
-  relations: {
-    hosts: {
-      select: { userId: true, isFixed: true, scheduleId: true, priority: true, weight: true },
-      orderBy: { userId: "asc" },
-    },
-    customInputs: { select: selectOf(CustomInput), orderBy: { id: "asc" } },
-  },
+  relations: eventTypeRelations,
   jsonColumns: [
     "locations",
     "metadata",

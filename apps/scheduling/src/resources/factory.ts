@@ -2,12 +2,13 @@
 // CRUD operations it offers (with their OpenAPI contract); every other method of its paths is
 // answered 405 + Allow by the app's method guard (@app/db/http).
 import { Prisma, type PrismaClient } from "@app/db";
-import { ErrorResponse, itemQuery, MessageResponse } from "@app/schemas/scheduling";
+import { ErrorResponse, IdempotencyHeaders, itemQuery, MessageResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { Forbidden, NotFound } from "../errors.ts";
 import type { AuthContext } from "../types.ts";
+import { answerOnce, requestHash } from "./idempotency.ts";
 import type { AccessContext, CustomOperation, Operation, Resource, Row } from "./resource.ts";
 
 const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
@@ -24,6 +25,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   403: "You may see this but not do this to it (or you named another user without being an admin)",
   404: "No such row, or one you may not see (including rows the body points at)",
   409: "A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN",
+  422: "The Idempotency-Key was already used with a different request",
   429: "Rate limit exceeded",
 };
 
@@ -129,6 +131,7 @@ function registerCustom(
   operation: CustomOperation,
 ): void {
   const status = operation.status ?? 200;
+  const errorStatuses = operation.idempotent ? [...operation.errors, 422] : operation.errors;
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,
     url: route.url,
@@ -140,16 +143,38 @@ function registerCustom(
       ...(operation.description ? { description: operation.description } : {}),
       ...(route.item ? { params: resource.params } : {}),
       querystring: operation.querystring ?? itemQuery,
+      ...(operation.idempotent ? { headers: IdempotencyHeaders } : {}),
       ...(operation.body ? { body: operation.body } : {}),
-      response: { [status]: respond(operation.summary, operation.response), ...errors(...operation.errors) },
+      response: { [status]: respond(operation.summary, operation.response), ...errors(...errorStatuses) },
     },
     handler: async (request, reply) => {
-      const ctx: AccessContext = { db: request.db, auth: request.auth };
-      const result = await operation.handle(
-        { ...ctx, loadVisible: (key) => loadVisible(resource, ctx, key) },
-        { id: (request.params as Partial<IdParams>).id, query: request.query, body: request.body },
+      const input = {
+        id: (request.params as Partial<IdParams>).id,
+        query: request.query,
+        body: request.body,
+      };
+      const run = (db: PrismaClient) =>
+        operation.handle(
+          {
+            db,
+            auth: request.auth,
+            loadVisible: (key) => loadVisible(resource, { db, auth: request.auth }, key),
+          },
+          input,
+        );
+      const key = operation.idempotent
+        ? (request.headers as { "idempotency-key"?: string })["idempotency-key"]
+        : undefined;
+      if (key === undefined) return reply.code(status).send(await run(request.db));
+      // The answer is serialized here, as the route's serializer would, so that what is kept
+      // and replayed is exactly what was sent.
+      const answer = await answerOnce(
+        request.db,
+        { userId: request.auth.userId, key, hash: requestHash(route.operationId, request.body) },
+        async (tx) => ({ status, body: JSON.stringify(z.encode(operation.response, await run(tx))) }),
       );
-      return reply.code(status).send(result);
+      if (answer.replayed) reply.header("idempotent-replayed", "true");
+      return reply.code(answer.status).type("application/json; charset=utf-8").send(answer.body);
     },
   });
 }

@@ -23,20 +23,13 @@ export const membershipId = {
   format: formatMembershipId,
 };
 
-type CalendarKey = { userId: number; integration: string; externalId: string };
-
-/** `<userId>_<integration>_<externalId>`; see selectedCalendarIdParams for the split. */
+/**
+ * `<userId>_<integration>_<externalId>`, looked up whole: the stored `apiId` column holds every
+ * row's id, unique, since no rule can split one when its parts hold `_` (docs/adr/0150).
+ */
 export const selectedCalendarId = {
   params: selectedCalendarIdParams,
-  where: (key: CalendarKey) => ({
-    userId: key.userId,
-    integration: key.integration,
-    externalId: key.externalId,
-  }),
-  key: (row: CalendarKey) => ({
-    userId: row.userId,
-    integration: row.integration,
-    externalId: row.externalId,
-  }),
-  format: formatSelectedCalendarId,
+  where: (id: string) => ({ apiId: id }),
+  key: formatSelectedCalendarId,
+  format: (id: string) => id,
 };

@@ -62,6 +62,11 @@ export interface CustomOperation {
   response: z.ZodType;
   /** Documented error statuses. */
   errors: readonly number[];
+  /**
+   * Takes an `Idempotency-Key` header (docs/adr/0148): a repeat of the request answers the first
+   * answer again. `handle` then runs in the transaction holding the key (its `ctx.db`).
+   */
+  idempotent?: boolean;
   handle(ctx: CustomContext, input: { id?: unknown; query: unknown; body: unknown }): Promise<unknown>;
 }
 

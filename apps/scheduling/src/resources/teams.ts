@@ -3,6 +3,7 @@ import { Team, TeamCreateBody, TeamEditBody, TeamListQuery } from "@app/schemas/
 import { Forbidden } from "../errors.ts";
 import { integerId } from "./ids.ts";
 import { ALL_OPERATIONS, defineResource } from "./resource.ts";
+import { listTeamEventTypes } from "./team-event-types.ts";
 
 /** The caller's role in a team, counting only an accepted membership (an invite grants nothing yet). */
 export async function acceptedRole(
@@ -40,6 +41,14 @@ export const teams = defineResource({
       throw new Forbidden(`This needs the OWNER or ADMIN role in team ${team.id}`);
     }
   },
+  actions: [
+    {
+      name: "event-types",
+      method: "GET",
+      operationId: "listEventTypesByTeamId",
+      operation: listTeamEventTypes,
+    },
+  ],
   // A nested write: the team and its OWNER membership are one statement, so one transaction.
   createData: (body, ctx) => ({
     ...body,

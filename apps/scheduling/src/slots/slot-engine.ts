@@ -75,7 +75,7 @@ export interface Slot {
 /** v1's fallback when the host has no schedule at all: Monday to Friday, 09:00-17:00. */
 export const DEFAULT_RULES: AvailabilityRule[] = [{ days: [1, 2, 3, 4, 5], start: 9 * 60, end: 17 * 60 }];
 
-type Range = [number, number];
+export type Range = [number, number];
 
 function merge(ranges: Range[]): Range[] {
   const sorted = ranges.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
@@ -114,16 +114,16 @@ function workingRanges(schedule: ScheduleInput, first: LocalDate, last: LocalDat
     // An override that starts where it ends blocks the whole date.
     const rules =
       overrides.get(key) ?? schedule.rules.filter((r) => !r.date && r.days.includes(weekday(date)));
-    for (const rule of rules) {
-      // 23:59 means "until midnight", as in v1.
-      const end = rule.end === 23 * 60 + 59 ? 24 * 60 : rule.end;
-      ranges.push([
-        zonedInstant(date, rule.start, schedule.timeZone),
-        zonedInstant(date, end, schedule.timeZone),
-      ]);
-    }
+    for (const rule of rules) ranges.push(ruleRange(date, rule, schedule.timeZone));
   }
   return merge(ranges);
+}
+
+/** One rule's hours on one local date. */
+export function ruleRange(date: LocalDate, rule: AvailabilityRule, timeZone: string): Range {
+  // 23:59 means "until midnight", as in v1.
+  const end = rule.end === 23 * 60 + 59 ? 24 * 60 : rule.end;
+  return [zonedInstant(date, rule.start, timeZone), zonedInstant(date, end, timeZone)];
 }
 
 /** v1's grid alignment: the first of 60, 30, 20, 15, 10, 5 minutes that divides the step. */
@@ -211,27 +211,49 @@ function frameOf(rules: SlotRules, hosts: HostInput[], window: TeamSlotWindow): 
   };
 }
 
+/** A booking of the seated event type being computed that still has a seat: it blocks nothing. */
+export function leavesSeats(booking: ExistingBooking, rules: Pick<SlotRules, "seatsPerTimeSlot">): boolean {
+  const seats = rules.seatsPerTimeSlot ?? 0;
+  return seats > 0 && booking.sameEventType && booking.attendees < seats;
+}
+
+/**
+ * The time a booking takes from its host: itself padded by its own event type's buffers and, when
+ * an event type is being booked, by that one's buffers on the facing sides (both stay clear).
+ */
+export function busyRange(
+  booking: Pick<ExistingBooking, "start" | "end" | "beforeBuffer" | "afterBuffer">,
+  facing: Pick<SlotRules, "beforeEventBuffer" | "afterEventBuffer"> = {
+    beforeEventBuffer: 0,
+    afterEventBuffer: 0,
+  },
+): Range {
+  return [
+    booking.start.getTime() - (booking.beforeBuffer + facing.afterEventBuffer) * MINUTE,
+    booking.end.getTime() + (booking.afterBuffer + facing.beforeEventBuffer) * MINUTE,
+  ];
+}
+
+/**
+ * When the host is free around [from, to]: the schedule's working ranges on the local dates from
+ * the day before `from` to the day after `to` (a slot may start late and run past midnight),
+ * minus `busy`, merged and in order. Not clipped to [from, to].
+ */
+export function freeRanges(schedule: ScheduleInput, busy: Range[], from: number, to: number): Range[] {
+  const first = addDays(localDate(from, schedule.timeZone), -1);
+  const last = addDays(localDate(to, schedule.timeZone), 1);
+  return subtract(workingRanges(schedule, first, last), busy);
+}
+
 /** One host's free time (working hours minus padded bookings), and their seated bookings with room. */
 function hostAvailability(rules: SlotRules, host: HostInput, frame: Frame) {
-  const seats = rules.seatsPerTimeSlot ?? 0;
   const seated = new Map<number, ExistingBooking>();
   const busy: Range[] = [];
   for (const booking of host.bookings) {
-    const start = booking.start.getTime();
-    if (seats > 0 && booking.sameEventType && booking.attendees < seats) {
-      seated.set(start, booking);
-      continue;
-    }
-    // Both events' buffers stay clear: its own, and this event type's on the facing side.
-    busy.push([
-      start - (booking.beforeBuffer + rules.afterEventBuffer) * MINUTE,
-      booking.end.getTime() + (booking.afterBuffer + rules.beforeEventBuffer) * MINUTE,
-    ]);
+    if (leavesSeats(booking, rules)) seated.set(booking.start.getTime(), booking);
+    else busy.push(busyRange(booking, rules));
   }
-  const zone = host.schedule.timeZone;
-  const first = addDays(localDate(frame.computeFrom, zone), -1);
-  const last = addDays(localDate(frame.to, zone), 1);
-  return { free: subtract(workingRanges(host.schedule, first, last), busy), seated };
+  return { free: freeRanges(host.schedule, busy, frame.computeFrom, frame.to), seated };
 }
 
 /** The parts of `ranges` that lie inside `within` (sorted, merged); `ranges` may overlap. */
@@ -251,7 +273,7 @@ function clip(ranges: Range[], within: Range[]): Range[] {
  * v1's getAggregatedAvailability: the fixed hosts' free time intersected, each round-robin
  * host's free time kept as its own ranges (a slot must fit one host, not a union of two),
  * clipped to the fixed hosts'. Unlike v1, fixed hosts with no common free time leave no slots
- * (v1 then fell back to the round-robin hosts alone and refused the booking; docs/adr/0180).
+ * (v1 then fell back to the round-robin hosts alone and refused the booking; docs/adr/0157).
  */
 function aggregate(hosts: { free: Range[]; fixed: boolean }[]): Range[] {
   const fixed = hosts.filter((host) => host.fixed);

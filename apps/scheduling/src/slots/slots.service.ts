@@ -23,7 +23,17 @@ import { DAY, MINUTE } from "./time-zones.ts";
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 const availabilitySelect = { days: true, startTime: true, endTime: true, date: true } as const;
-const scheduleSelect = { timeZone: true, availability: { select: availabilitySelect } } as const;
+export const scheduleSelect = { timeZone: true, availability: { select: availabilitySelect } } as const;
+
+/** What a user's own schedules contribute when the event type names none. */
+export const userScheduleSelect = {
+  timeZone: true,
+  defaultSchedule: { select: scheduleSelect },
+  schedules: { select: scheduleSelect, orderBy: { id: "asc" }, take: 1 },
+} as const satisfies Prisma.UserSelect;
+
+type ScheduleRow = Prisma.ScheduleGetPayload<{ select: typeof scheduleSelect }>;
+type ScheduleOwner = Prisma.UserGetPayload<{ select: typeof userScheduleSelect }>;
 
 /** What a host brings: their schedules, and what a booking records of them. */
 const hostUserSelect = {
@@ -31,11 +41,9 @@ const hostUserSelect = {
   name: true,
   email: true,
   username: true,
-  timeZone: true,
   locale: true,
   locked: true,
-  defaultSchedule: { select: scheduleSelect },
-  schedules: { select: scheduleSelect, orderBy: { id: "asc" }, take: 1 },
+  ...userScheduleSelect,
 } as const satisfies Prisma.UserSelect;
 
 export const eventTypeSelect = {
@@ -104,7 +112,7 @@ export async function loadEventType(db: Db, where: Prisma.EventTypeWhereInput): 
 /**
  * v1's dynamic group event (`usernameList` of two or more): every user a fixed host, on their
  * own schedule, with v1's defaults for it (cal.com packages/lib/defaultEvents.ts: 30 minutes,
- * 120 minutes' notice, no buffers, no period). 404 when a username is unknown (docs/adr/0182).
+ * 120 minutes' notice, no buffers, no period). 404 when a username is unknown (docs/adr/0159).
  */
 export async function loadDynamicGroup(db: Db, usernames: string[]): Promise<SlotEventType> {
   const users = await db.user.findMany({
@@ -155,19 +163,57 @@ export interface SlotHost extends HostInput, RoundRobinHostFields {
 type RoundRobinHostFields = Pick<RoundRobinHost, "priority" | "weight">;
 
 /**
- * v1's schedule of a host: the event type's, else the host row's, else the user's default,
- * else their first, else Mon-Fri 9-17; in its zone, else the event type's, else the user's.
- * A locked user has no working hours at all.
+ * v1's choice: the event type's schedule, else the host's own for it, else the user's default,
+ * else their first, else Monday-Friday 09:00-17:00 (in the event type's zone, else the user's).
  */
+export function scheduleFor(
+  user: ScheduleOwner | null,
+  eventType: { schedule: ScheduleRow | null; timeZone: string | null } | null,
+  hostSchedule: ScheduleRow | null = null,
+): ScheduleInput {
+  const schedule = eventType?.schedule ?? hostSchedule ?? user?.defaultSchedule ?? user?.schedules[0] ?? null;
+  const timeZone = schedule?.timeZone ?? eventType?.timeZone ?? user?.timeZone ?? "UTC";
+  return { timeZone, rules: schedule ? schedule.availability.map(toRule) : DEFAULT_RULES };
+}
+
+/** A host's schedule for the event type; a locked user has no working hours at all. */
 function scheduleOf(
   eventType: SlotEventType,
   user: HostUser,
   hostSchedule: StoredSchedule | null,
 ): ScheduleInput {
-  const schedule = eventType.schedule ?? hostSchedule ?? user.defaultSchedule ?? user.schedules[0] ?? null;
-  const timeZone = schedule?.timeZone ?? eventType.timeZone ?? user.timeZone;
-  if (user.locked) return { timeZone, rules: [] };
-  return { timeZone, rules: schedule ? schedule.availability.map(toRule) : DEFAULT_RULES };
+  const schedule = scheduleFor(user, eventType, hostSchedule);
+  return user.locked ? { ...schedule, rules: [] } : schedule;
+}
+
+/** A user's accepted bookings that can reach into [from, to] once padded by the largest buffers. */
+export function bookingsAround(db: Db, userId: number, from: number, to: number) {
+  const margin = DAY + 24 * 60 * MINUTE;
+  return db.booking.findMany({
+    where: {
+      userId,
+      status: "ACCEPTED",
+      startTime: { lt: new Date(to + margin) },
+      endTime: { gt: new Date(from - margin) },
+    },
+    select: { ...bookingSelect, title: true },
+    orderBy: { startTime: "asc" },
+  });
+}
+
+type BookingFields = Prisma.BookingGetPayload<{ select: typeof bookingSelect }>;
+
+/** A booking as the slot engine takes it; `eventTypeId`: the event type being computed, if any. */
+export function existingBooking(booking: BookingFields, eventTypeId?: number): ExistingBooking {
+  return {
+    start: booking.startTime,
+    end: booking.endTime,
+    uid: booking.uid,
+    beforeBuffer: booking.eventType?.beforeEventBuffer ?? 0,
+    afterBuffer: booking.eventType?.afterEventBuffer ?? 0,
+    sameEventType: booking.eventTypeId === eventTypeId,
+    attendees: booking._count.attendees,
+  };
 }
 
 /** COLLECTIVE and ROUND_ROBIN event types are booked with their host rows (v1: `hosts.length && schedulingType`). */
@@ -244,15 +290,7 @@ async function withBookings(
       select: { email: true, booking: { select: bookingSelect } },
     }),
   ]);
-  const toInput = (b: (typeof organized)[number]): ExistingBooking => ({
-    start: b.startTime,
-    end: b.endTime,
-    uid: b.uid,
-    beforeBuffer: b.eventType?.beforeEventBuffer ?? 0,
-    afterBuffer: b.eventType?.afterEventBuffer ?? 0,
-    sameEventType: b.eventTypeId === eventType.id,
-    attendees: b._count.attendees,
-  });
+  const toInput = (b: BookingFields) => existingBooking(b, eventType.id);
   return hosts.map((host) => {
     const mine = new Map<number, ExistingBooking>();
     for (const b of organized) if (b.userId === host.user.id) mine.set(b.id, toInput(b));
@@ -435,15 +473,16 @@ export async function reserveHosts(
   };
 }
 
-export function assertValidRange(start: Date, end: Date, maxMs: number): void {
-  if (end.getTime() <= start.getTime()) {
-    throw new BadRequest("custom in 'endTime': endTime must be after startTime", [
-      { path: "endTime", message: "endTime must be after startTime" },
-    ]);
-  }
-  if (end.getTime() - start.getTime() > maxMs) {
-    throw new BadRequest(`custom in 'endTime': the range may span at most ${Math.round(maxMs / DAY)} days`, [
-      { path: "endTime", message: `the range may span at most ${Math.round(maxMs / DAY)} days` },
-    ]);
-  }
+export function assertValidRange(
+  start: Date,
+  end: Date,
+  maxMs: number,
+  names: { start: string; end: string } = { start: "startTime", end: "endTime" },
+): void {
+  const days = Math.round(maxMs / DAY);
+  const refuse = (message: string) => {
+    throw new BadRequest(`custom in '${names.end}': ${message}`, [{ path: names.end, message }]);
+  };
+  if (end.getTime() <= start.getTime()) refuse(`${names.end} must be after ${names.start}`);
+  if (end.getTime() - start.getTime() > maxMs) refuse(`the range may span at most ${days} days`);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  baseQuery,
   count,
   dateTime,
   httpUrl,
@@ -7,6 +8,8 @@ import {
   jsonValue,
   label,
   listQuery,
+  MAX_TAKE,
+  pagination,
   repeatable,
   rowId,
   SLUG_RULE,
@@ -193,3 +196,6 @@ export const EventTypeEditBody = z.strictObject(settings).partial().meta({ id: "
 export const EventTypeListQuery = listQuery({
   slug: repeatable(text()).optional().describe("Repeatable: only these slugs"),
 });
+
+/** GET /teams/{id}/event-types: one page of a team's event types (v1 took no other key). */
+export const TeamEventTypesQuery = z.strictObject({ ...baseQuery, ...pagination(MAX_TAKE) });

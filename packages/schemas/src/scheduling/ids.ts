@@ -21,35 +21,22 @@ export const membershipIdParams = z.object({
 export const formatMembershipId = (row: { userId: number; teamId: number }) => `${row.userId}_${row.teamId}`;
 
 /**
- * A selected calendar's integration ends with `_calendar` (google_calendar, office365_calendar,
- * ics-feed_calendar, ...) and holds no other `_calendar_`: that is what lets the id below be
- * split unambiguously whatever the external id contains.
+ * Selected-calendar id `<userId>_<integration>_<externalId>`, e.g.
+ * `7_google_calendar_team_x@group.calendar.google.com`. Any integration is accepted, as in v1
+ * (`google`, `google_calendar`, `my_app`), and both it and the external id may hold `_`, so no
+ * rule can split an id into its parts: the server looks the whole id up instead (it is a stored,
+ * unique column), and the pattern only says what every id has: a user id, then two non-empty
+ * parts joined by `_`.
  */
-export const INTEGRATION_PATTERN = /^(?!.*_calendar_)[A-Za-z0-9_-]+_calendar$/;
-
-/**
- * Selected-calendar id `<userId>_<integration>_<externalId>`, parsed as v1 does: the first
- * `_`-segment is the user id; the rest is cut at the first `_calendar_`, whose left side plus
- * `_calendar` is the integration and whose right side (anything, underscores included) is the
- * external id. Example: `7_google_calendar_team_x@group.calendar.google.com`. The expression
- * says exactly that (each character of the integration's left side is checked not to start
- * `_calendar_`), so the document's `pattern` and the server agree on every id.
- */
-const SELECTED_CALENDAR_ID = new RegExp(
-  `^(${INT_ID_RANGE})_((?:(?!_calendar_)[\\s\\S])+)_calendar_([\\s\\S]+)$`,
-);
+const SELECTED_CALENDAR_ID = new RegExp(`^(${INT_ID_RANGE})_[\\s\\S]+_[\\s\\S]+$`);
 
 export const selectedCalendarIdParams = z.object({
   id: z
     .string()
     .regex(
       SELECTED_CALENDAR_ID,
-      "must be <userId>_<integration>_<externalId>: a user id, an integration ending in _calendar, an external id",
+      "must be <userId>_<integration>_<externalId>: a user id, then an integration and an external id",
     )
-    .transform((value) => {
-      const [, userId, integration, externalId] = SELECTED_CALENDAR_ID.exec(value)!;
-      return { userId: Number(userId), integration: `${integration}_calendar`, externalId: externalId! };
-    })
     .describe("`<userId>_<integration>_<externalId>`, e.g. 7_google_calendar_me@example.com"),
 });
 

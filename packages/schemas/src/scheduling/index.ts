@@ -4,6 +4,7 @@
 export * from "../time-zones.ts";
 export * from "./attendees.ts";
 export * from "./availabilities.ts";
+export * from "./availability.ts";
 export * from "./booking-references.ts";
 export * from "./bookings.ts";
 export * from "./common.ts";

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { dateTime, listQuery, rowId, text } from "./common.ts";
-import { INTEGRATION_PATTERN } from "./ids.ts";
 
 export const SelectedCalendar = z
   .object({
@@ -20,15 +19,11 @@ export const SelectedCalendar = z
 
 export const SelectedCalendarCreateBody = z
   .strictObject({
-    // The pattern's character class already leaves NUL out.
-    integration: z
-      .string()
+    // Any non-empty string, as v1 took (cal.com's own test posts `google`).
+    integration: text()
+      .min(1)
       .max(255)
-      .regex(
-        INTEGRATION_PATTERN,
-        "must end with _calendar (e.g. google_calendar) and hold no other _calendar_",
-      )
-      .describe("e.g. google_calendar, office365_calendar"),
+      .describe("e.g. google_calendar, office365_calendar; any non-empty string, as in v1"),
     externalId: text().min(1).max(1024).describe("The calendar's id in that integration"),
     credentialId: rowId().nullable().optional(),
     userId: rowId().optional().describe("Admins only: the user the calendar is for"),
