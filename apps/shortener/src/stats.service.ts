@@ -270,9 +270,10 @@ export class StatsService {
            SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_hours"
            WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
          ) AS v
-         -- A deleted short's rows wait for the sweep; it is no longer the account's.
-         WHERE NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = v."short_id")
-         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${TOP}
+         -- A deleted short's rows wait for the sweep; it is no longer the account's. Checked per
+         -- short once its rows are summed (one probe a short, not one a row).
+         GROUP BY 1 HAVING NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = v."short_id")
+         ORDER BY 2 DESC, 1 LIMIT ${TOP}
        ) AS t JOIN "shortener"."shorts" s ON s."id" = t."short_id" ORDER BY t."visits" DESC, s."id"`,
     ).then((rows) =>
       rows.map((row) => ({
