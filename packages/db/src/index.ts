@@ -17,9 +17,9 @@ export {
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
-export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
 export { isDatabaseUnavailable, isRecordNotFound, isUniqueViolation } from "./errors.ts";
 export * from "./generated/prisma/client.ts";
+export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
 export {
   DatabaseUnreachable,
   defaultMigrationsDir,
