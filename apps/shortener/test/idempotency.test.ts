@@ -192,9 +192,9 @@ describe("POST /api/shorts with Idempotency-Key", () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
     expect(new Set(answers.map((answer) => answer.location)).size).toBe(1);
-    const [{ count }] = await ctx.prisma.$queryRaw<{ count: number }[]>`
+    const [row] = await ctx.prisma.$queryRaw<{ count: number }[]>`
       SELECT count(*)::int AS "count" FROM "shortener"."shorts" WHERE "user_id" = ${user.id}::uuid`;
-    expect(count).toBe(1);
+    expect(row?.count).toBe(1);
   });
 
   describe("across instances and restarts", () => {
