@@ -181,13 +181,15 @@ export class ShortsService {
     items: readonly (NewShort | HttpError)[],
   ): Promise<ShortRow[]> {
     const item = (index: number) => items[index] as NewShort;
-    // Tags match [A-Za-z0-9_-]: a comma joins them safely into one text per row.
+    // Tags match [A-Za-z0-9_-]: a comma joins them safely into one text per row. Rows go in by
+    // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<ShortRow[]>`
       INSERT INTO "shortener"."shorts" ("id", "user_id", "name", "url", "tags")
       SELECT i."id", ${userId}::uuid, i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[]
         FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${rows.map((row) => row.name)}::text[],
                     ${rows.map((row) => item(row.index).url)}::text[],
                     ${rows.map((row) => (item(row.index).tags ?? []).join(","))}::text[]) AS i("id", "name", "url", "tags")
+       ORDER BY i."name"
       ON CONFLICT ("name") DO NOTHING
       RETURNING "id", "name", "url", "tags", "created_at" AS "createdAt"`;
   }

@@ -203,6 +203,25 @@ describe("POST /api/shorts/bulk", () => {
     expect(await ctx.prisma.short.count({ where: { name } })).toBe(1);
   });
 
+  it("gives each name to exactly one item when parallel requests ask for the same names in opposite orders", async () => {
+    const user = await newUser(ctx.prisma);
+    const names = Array.from({ length: 1000 }, (_, i) => unique(`order-${i}`));
+    const requests = Array.from({ length: 10 }, (_, i) => {
+      const ordered = i % 2 === 0 ? names : [...names].reverse();
+      return bulk(user, { shorts: ordered.map((name) => ({ url: `https://example.com/${name}`, name })) });
+    });
+    const answers = await Promise.all(requests);
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    const winners = answers.flatMap((res) =>
+      res
+        .json()
+        .results.filter((r: { status: number }) => r.status === 201)
+        .map((r: { short: { name: string } }) => r.short.name),
+    );
+    expect(winners.sort()).toEqual([...names].sort());
+    expect(await ctx.prisma.short.count({ where: { name: { in: names } } })).toBe(names.length);
+  });
+
   it("leaves POST /api/shorts as the seed has it without the new header", async () => {
     const user = await newUser(ctx.prisma);
     const name = unique("seed");
