@@ -4,7 +4,7 @@
 // interleaved and medians printed with min/max. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
-//   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop), with their baselines
+//   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -14,9 +14,9 @@ import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createPrisma, freePort, openDatabase } from "@app/db";
+import { createPrisma, freePort, openDatabase, uuidv7 } from "@app/db";
 import { issueApiKey } from "@app/scheduling/credentials";
-import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "@app/scheduling/hosting/secrets";
+import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "@app/scheduling/hosting/secrets";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import { dropPartition, seedDroppablePartition } from "./bench-partition-drop.ts";
@@ -262,6 +262,76 @@ async function partitionDropRows(redirectUrl: string): Promise<void> {
   console.log(`p99 during / before: ${(run.p99 / before.p99).toFixed(2)} (target ≤ 2)`);
 }
 
+/**
+ * The bulk row: 1,000 shorts created by one POST /api/shorts/bulk (a tenth with a chosen name
+ * and tags, the rest named by the service), timed from sending to the last byte of the answer,
+ * after one warm-up request; 5 rounds (2 with --quick), median and max. Target: ≤ 1 s. Then the
+ * same 1,000 as single POST /api/shorts, 16 at a time, for comparison.
+ */
+async function bulkRows(shortenerUrl: string): Promise<void> {
+  const { token } = await createUser(prisma, `bench-bulk-${Date.now()}@example.com`);
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  let batch = 0;
+  const items = () => {
+    batch++;
+    return Array.from({ length: 1_000 }, (_, i) =>
+      i % 10 === 0
+        ? {
+            url: `https://example.com/bulk/${batch}/${i}?utm_source=bench`,
+            name: `bulk-${batch}-${i}-${Date.now()}`,
+            tags: ["bench", "bulk"],
+          }
+        : { url: `https://example.com/bulk/${batch}/${i}?utm_source=bench` },
+    );
+  };
+  const timed = async (): Promise<number> => {
+    const body = JSON.stringify({ shorts: items() });
+    const started = performance.now();
+    const response = await fetch(`${shortenerUrl}/api/shorts/bulk`, { method: "POST", headers, body });
+    const { results } = (await response.json()) as { results: { status: number }[] };
+    const elapsed = performance.now() - started;
+    const created = results.filter((result) => result.status === 201).length;
+    if (response.status !== 200 || created !== 1_000)
+      throw new Error(`bulk: ${response.status}, ${created} created`);
+    return elapsed;
+  };
+  const rounds = QUICK ? 2 : 5;
+  console.log(`
+bulk: 1,000 shorts in one POST /api/shorts/bulk, ${rounds} rounds after a warm-up (target ≤ 1,000 ms)`);
+  await timed();
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    await settle();
+    times.push(await timed());
+  }
+  console.log(`${"bulk route".padEnd(38)}  median ms  max ms`);
+  console.log(
+    `${"POST /api/shorts/bulk, 1,000 items".padEnd(38)}  ${median(times).toFixed(0).padStart(9)}  ${Math.max(
+      ...times,
+    )
+      .toFixed(0)
+      .padStart(6)}`,
+  );
+  const singles = items();
+  const started = performance.now();
+  for (let next = 0; next < singles.length; next += 16) {
+    const chunk = singles.slice(next, next + 16);
+    await Promise.all(
+      chunk.map((item) =>
+        fetch(`${shortenerUrl}/api/shorts`, { method: "POST", headers, body: JSON.stringify(item) }).then(
+          (r) => {
+            if (r.status !== 201) throw new Error(`single create: ${r.status}`);
+            return r.arrayBuffer();
+          },
+        ),
+      ),
+    );
+  }
+  console.log(
+    `${"same as 1,000 POST /api/shorts, 16 at once".padEnd(38)}  ${(performance.now() - started).toFixed(0).padStart(9)}`,
+  );
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(0).padStart(7);
 
@@ -361,6 +431,7 @@ try {
     scheduling: ["selectJson", "scheduling", "schedulingHosted"],
     stats: [],
     drop: [],
+    bulk: [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -453,6 +524,7 @@ try {
     }
     if (values.only === undefined || values.only === "stats") await statsRows(started.shortener!.url);
     if (values.only === undefined || values.only === "drop") await partitionDropRows(path302("shortener"));
+    if (values.only === undefined || values.only === "bulk") await bulkRows(started.shortener!.url);
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");

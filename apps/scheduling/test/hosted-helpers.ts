@@ -1,9 +1,9 @@
 // Hosted-mode tests: tenants registered exactly as `tenant:create` registers them (without the
 // child process), and the URLs that carry a license key.
 import { createHash, randomBytes } from "node:crypto";
-import type { PrismaClient } from "@app/db";
+import { type PrismaClient, uuidv7 } from "@app/db";
 import { adminQuery } from "@app/testing/database";
-import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl, uuidv7 } from "../src/hosting/secrets.ts";
+import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "../src/hosting/secrets.ts";
 
 /** A TENANT_SECRET for one test file. */
 export function newTenantSecret(): string {

@@ -1,7 +1,14 @@
+import { IdempotencyHeaders } from "@app/schemas/idempotency";
 import {
+  BULK_BODY_LIMIT,
+  type BulkShortResult,
+  BulkShortResults,
   ErrorBody,
   LogsQuery,
+  MAX_BULK_SHORTS,
   NewShort,
+  NewShortsBulk,
+  NewShortsBulkEnvelope,
   QR_SIZE,
   QrCodeQuery,
   Short,
@@ -16,10 +23,13 @@ import {
   User,
   UserStats,
 } from "@app/schemas/shortener";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { requestHash, sendAnswer } from "@app/server/idempotency";
+import { type FastifyPluginAsyncZod, validatorCompiler } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
-import { NotFound } from "./errors.ts";
+import { errorBody, invalidBody } from "./error-handler.ts";
+import { HttpError, NotFound } from "./errors.ts";
+import { idempotencyKeys } from "./idempotency.ts";
 import { streamLogsCsv, wantsCsv } from "./logs-csv.ts";
 import { otherMedia, plainText } from "./openapi.ts";
 import { renderQrCode } from "./qr-code.ts";
@@ -27,6 +37,17 @@ import { renderQrCode } from "./qr-code.ts";
 const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
 const notFound = plainText("No short with this id belongs to the caller");
 const security = [{ bearerAuth: [] }];
+const replayed = ErrorBody.describe(
+  "The Idempotency-Key was already used with a different request within the last 24 hours",
+);
+
+/** A bulk item's outcome as its result shows it: the status and body POST /shorts would answer. */
+function toResult(outcome: Short | HttpError): BulkShortResult {
+  if (!(outcome instanceof HttpError)) return { status: 201, short: outcome };
+  // createMany refuses items with these two only (400 and 409).
+  const status = outcome.statusCode as 400 | 409;
+  return { status, error: errorBody(status, outcome.message) };
+}
 
 /** The bearer-protected API: /me, /shorts and a short's logs. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -83,6 +104,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Without `name`, a random 7-character name is generated. A taken name is 409; a reserved one 400.",
         security,
+        headers: IdempotencyHeaders,
         body: NewShort,
         response: {
           201: Short.describe("The created short (its URL is also in the Location header)"),
@@ -91,13 +113,89 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
           409: ErrorBody.describe("The name is already taken"),
           413: ErrorBody.describe("The body is too large"),
           415: ErrorBody.describe("The body is not JSON"),
+          422: replayed,
           default: ErrorBody,
         },
       },
     },
     async (request, reply) => {
-      const short = await shorts.create(request.user.id, request.body);
-      return reply.code(201).header("location", `${app.apiPrefix}/shorts/${short.id}`).send(short);
+      const location = (id: string) => `${app.apiPrefix}/shorts/${id}`;
+      const key = request.headers["idempotency-key"];
+      if (key === undefined) {
+        const short = await shorts.create(request.user.id, request.body);
+        return reply.code(201).header("location", location(short.id)).send(short);
+      }
+      // Serialized here, as the route's serializer would, so what is kept and replayed is what was sent.
+      const answer = await idempotencyKeys.answerOnce(
+        app.prisma,
+        { userId: request.user.id, key, hash: requestHash("createShort", request.body) },
+        async (tx) => ({
+          status: 201,
+          body: JSON.stringify(z.encode(Short, await shorts.create(request.user.id, request.body, tx))),
+        }),
+      );
+      reply.header("location", location((JSON.parse(answer.body) as Short).id));
+      return sendAnswer(reply, answer);
+    },
+  );
+
+  app.post(
+    "/shorts/bulk",
+    {
+      bodyLimit: BULK_BODY_LIMIT,
+      // The envelope only: each item is checked against NewShort in the handler, so that a bad
+      // item fails alone (docs/adr/0241). The document shows the items as NewShorts.
+      validatorCompiler: (part) =>
+        validatorCompiler({
+          ...part,
+          // Fastify types `schema` as the route's whole schema; at run time it is the part's.
+          schema: part.httpPart === "body" ? NewShortsBulkEnvelope : (part.schema as unknown as z.ZodType),
+        }),
+      schema: {
+        operationId: "createShorts",
+        tags: ["shorts"],
+        summary: `Create up to ${MAX_BULK_SHORTS} shorts at once`,
+        description:
+          "Each item is created as POST /shorts would create it, or refused as POST /shorts would " +
+          "refuse it: the answer is 200 with one result per item, in order, holding the created short " +
+          "(status 201) or the error (400 or 409, the same body). Valid items are created even when " +
+          "others fail; two items asking for one name: the first has it, the second is 409. A body " +
+          `that is not an object with an array \`shorts\` of at most ${MAX_BULK_SHORTS} items is 400 ` +
+          "and creates nothing.",
+        security,
+        headers: IdempotencyHeaders,
+        body: NewShortsBulk,
+        response: {
+          200: BulkShortResults.describe("One result per item, in the order sent"),
+          400: ErrorBody.describe(
+            `The body is not {"shorts": [...]} with at most ${MAX_BULK_SHORTS} items; nothing is created`,
+          ),
+          401: unauthorized,
+          413: ErrorBody.describe(`The body is larger than ${BULK_BODY_LIMIT} bytes`),
+          415: ErrorBody.describe("The body is not JSON"),
+          422: replayed,
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      // The envelope validator let each item through as sent (unknown until checked).
+      const sent = request.body as unknown as NewShortsBulkEnvelope;
+      const items = sent.shorts.map((item) => {
+        const parsed = NewShort.safeParse(item);
+        return parsed.success ? parsed.data : invalidBody(parsed.error);
+      });
+      const create = async (db = app.prisma): Promise<BulkShortResults> => ({
+        results: (await shorts.createMany(request.user.id, items, db)).map(toResult),
+      });
+      const key = request.headers["idempotency-key"];
+      if (key === undefined) return reply.code(200).send(await create());
+      const answer = await idempotencyKeys.answerOnce(
+        app.prisma,
+        { userId: request.user.id, key, hash: requestHash("createShorts", sent) },
+        async (tx) => ({ status: 200, body: JSON.stringify(z.encode(BulkShortResults, await create(tx))) }),
+      );
+      return sendAnswer(reply, answer);
     },
   );
 

@@ -1,27 +1,50 @@
 import { STATUS_CODES } from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
+import type { ErrorBody } from "@app/schemas/shortener";
 import type { ClientErrorBody } from "@app/server/http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { HttpError, MethodNotAllowed } from "./errors.ts";
+import type { z } from "zod";
+import { BadRequest, HttpError, MethodNotAllowed } from "./errors.ts";
 
 // The seed answers these three in plain text; every other error is JSON {status, error}.
 const PLAIN_TEXT_STATUSES = new Set([401, 403, 404]);
+
+/** The seed's JSON Error body of a status and message. */
+export function errorBody(statusCode: number, message: string): ErrorBody {
+  return { status: STATUS_CODES[statusCode] ?? "Error", error: message };
+}
 
 export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
   if (statusCode === 401) reply.header("www-authenticate", 'Bearer realm="shortener"');
   if (PLAIN_TEXT_STATUSES.has(statusCode)) {
     return reply.code(statusCode).type("text/plain; charset=utf-8").send(message);
   }
-  return reply.code(statusCode).send({ status: STATUS_CODES[statusCode] ?? "Error", error: message });
+  return reply.code(statusCode).send(errorBody(statusCode, message));
 }
 
 /** A request Node's parser refused (@app/server/http clientErrorHandler), in the same JSON Error shape. */
 export const clientErrorBody: ClientErrorBody = (status, message) => ({
   contentType: "application/json; charset=utf-8",
-  body: JSON.stringify({ status: STATUS_CODES[status] ?? "Error", error: message }),
+  body: JSON.stringify(errorBody(status, message)),
 });
+
+/** The 400 message of a request part that failed validation: each bad field, and what is wrong. */
+function invalidMessage(where: string, issues: { field: string; message: string }[]): string {
+  const details = issues.map(({ field, message }) => (field ? `${field}: ${message}` : message));
+  return `Invalid ${where}: ${details.join("; ")}`;
+}
+
+/** A body zod refused, as the 400 a route answers for it (a bulk item's error is this too). */
+export function invalidBody(error: z.ZodError): BadRequest {
+  return new BadRequest(
+    invalidMessage(
+      "body",
+      error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message })),
+    ),
+  );
+}
 
 /** What an error answers: its status and message (sendError renders them), and a 405's Allow. */
 export interface ErrorResponse {
@@ -40,13 +63,13 @@ export function toResponse(error: FastifyError, request: FastifyRequest): ErrorR
   if (error instanceof HttpError) return { status: error.statusCode, message: error.message };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext ?? "request";
-    const details = error.validation.map((issue) => {
-      const field = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
-      return field ? `${field}: ${issue.message}` : issue.message;
-    });
     // An unknown id in a path is "not found" to the seed, not "bad request".
     if (where === "params") return { status: 404, message: "Not Found" };
-    return { status: 400, message: `Invalid ${where}: ${details.join("; ")}` };
+    const issues = error.validation.map((issue) => ({
+      field: issue.instancePath.replace(/^\//, "").replaceAll("/", "."),
+      message: issue.message ?? "",
+    }));
+    return { status: 400, message: invalidMessage(where, issues) };
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, "response did not match its schema");

@@ -1,4 +1,4 @@
-import { isUniqueViolation, Prisma, type PrismaClient } from "@app/db";
+import { isUniqueViolation, Prisma, type PrismaClient, uuidv7s } from "@app/db";
 import {
   type LogsQuery,
   type NewShort,
@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
-import { BadRequest, Conflict, NotFound } from "./errors.ts";
+import { BadRequest, Conflict, HttpError, NotFound } from "./errors.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
@@ -113,24 +113,85 @@ export class ShortsService {
     }
   }
 
-  async create(userId: string, input: NewShort): Promise<Short> {
-    const data = { userId, url: input.url, tags: input.tags ?? [] };
-    const { name } = input;
-    if (name !== undefined) {
-      return this.withChosenName(name, async () =>
-        this.toShort(await this.prisma.short.create({ data: { ...data, name } })),
-      );
-    }
-    for (let attempt = 1; ; attempt++) {
-      const name = generateName();
-      if (this.isReserved(name)) continue;
-      try {
-        return this.toShort(await this.prisma.short.create({ data: { ...data, name } }));
-      } catch (error) {
-        // 62^7 names make a collision rare; a few fresh draws settle it.
-        if (!isUniqueViolation(error) || attempt >= GENERATED_NAME_ATTEMPTS) throw error;
+  /** One short: createMany of one item, its error thrown. */
+  async create(userId: string, input: NewShort, db: PrismaClient = this.prisma): Promise<Short> {
+    const [result] = await this.createMany(userId, [input], db);
+    if (result instanceof HttpError) throw result;
+    return result!;
+  }
+
+  /**
+   * Creates each item that can be, in a few set-based statements whatever their number: the
+   * result at each position is the created short or the error POST /shorts would have answered
+   * for that item (an item that is already an error stays one). A reserved name is 400; a taken
+   * one 409, as is a name an earlier item of the same call asked for. Inserts skip taken names
+   * (`ON CONFLICT DO NOTHING`: the unique index decides, so concurrent requests cannot both have
+   * one, and nothing aborts a surrounding transaction); generated names that were taken are
+   * drawn again. Ids are ordered by position, so the items list in the order they were sent.
+   */
+  async createMany(
+    userId: string,
+    items: readonly (NewShort | HttpError)[],
+    db: PrismaClient = this.prisma,
+  ): Promise<(Short | HttpError)[]> {
+    const results: (Short | HttpError | undefined)[] = new Array(items.length);
+    const ids = uuidv7s(items.length);
+    const chosen = new Map<string, number>();
+    let generated: number[] = [];
+    items.forEach((item, index) => {
+      if (item instanceof HttpError) results[index] = item;
+      else if (item.name === undefined) generated.push(index);
+      else if (this.isReserved(item.name)) results[index] = new BadRequest(`name "${item.name}" is reserved`);
+      else if (chosen.has(item.name)) results[index] = new Conflict(`name "${item.name}" is already taken`);
+      else chosen.set(item.name, index);
+    });
+
+    let pending = [...chosen].map(([name, index]) => ({ index, name }));
+    for (let attempt = 1; pending.length > 0 || generated.length > 0; attempt++) {
+      // 62^7 names make a collision rare; a few fresh draws settle it.
+      if (attempt > GENERATED_NAME_ATTEMPTS) throw new Error("could not draw a free name for a short");
+      const drawn = new Set<string>();
+      for (const index of generated) {
+        let name = generateName();
+        while (this.isReserved(name) || chosen.has(name) || drawn.has(name)) name = generateName();
+        drawn.add(name);
+        pending.push({ index, name });
       }
+      const inserted = new Map(
+        (await this.insert(db, userId, pending, ids, items)).map((row) => [row.name, row]),
+      );
+      generated = [];
+      for (const { index, name } of pending) {
+        const row = inserted.get(name);
+        if (row) results[index] = this.toShort(row);
+        else if (chosen.get(name) === index) results[index] = new Conflict(`name "${name}" is already taken`);
+        else generated.push(index);
+      }
+      pending = [];
     }
+    return results as (Short | HttpError)[];
+  }
+
+  /** One INSERT of `rows` (an item's position and name), skipping names that are taken. */
+  private insert(
+    db: PrismaClient,
+    userId: string,
+    rows: { index: number; name: string }[],
+    ids: string[],
+    items: readonly (NewShort | HttpError)[],
+  ): Promise<ShortRow[]> {
+    const item = (index: number) => items[index] as NewShort;
+    // Tags match [A-Za-z0-9_-]: a comma joins them safely into one text per row. Rows go in by
+    // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
+    return db.$queryRaw<ShortRow[]>`
+      INSERT INTO "shortener"."shorts" ("id", "user_id", "name", "url", "tags")
+      SELECT i."id", ${userId}::uuid, i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[]
+        FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${rows.map((row) => row.name)}::text[],
+                    ${rows.map((row) => item(row.index).url)}::text[],
+                    ${rows.map((row) => (item(row.index).tags ?? []).join(","))}::text[]) AS i("id", "name", "url", "tags")
+       ORDER BY i."name"
+      ON CONFLICT ("name") DO NOTHING
+      RETURNING "id", "name", "url", "tags", "created_at" AS "createdAt"`;
   }
 
   /** The caller's shorts: filtered by tag and text, ordered by creation or visits, paged. */

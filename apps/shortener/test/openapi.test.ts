@@ -53,6 +53,7 @@ describe("GET /docs", () => {
         "GET /api/me",
         "GET /api/shorts",
         "POST /api/shorts",
+        "POST /api/shorts/bulk",
         "GET /api/shorts/{id}",
         "PATCH /api/shorts/{id}",
         "DELETE /api/shorts/{id}",
@@ -90,6 +91,7 @@ describe("GET /docs", () => {
       "409",
       "413",
       "415",
+      "422",
       "default",
     ]);
     const unauthorized = create.responses["401"] as OpenAPIV3.ResponseObject;

@@ -19,6 +19,7 @@ export { type Database, type DatabaseOptions, openDatabase, withPrisma } from ".
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
 export { isDatabaseUnavailable, isRecordNotFound, isUniqueViolation } from "./errors.ts";
 export * from "./generated/prisma/client.ts";
+export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
 export {
   DatabaseUnreachable,
   defaultMigrationsDir,

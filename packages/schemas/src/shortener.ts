@@ -307,3 +307,57 @@ export const UserStats = ShortStats.extend({
     .describe("Top 10 shorts by visits in the range"),
 }).meta({ id: "UserStats" });
 export type UserStats = z.infer<typeof UserStats>;
+
+// ─── POST /shorts/bulk (docs/adr/0241) ───
+
+export const MAX_BULK_SHORTS = 1000;
+/** Largest bulk body: 1,000 items of the longest URL, a name and ten tags fit (BODY_LIMIT stays for the rest). */
+export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
+
+const bulkItems = <T extends z.ZodType>(item: T) =>
+  z.array(item).max(MAX_BULK_SHORTS, `at most ${MAX_BULK_SHORTS} shorts per request`);
+
+/** The body of POST /shorts/bulk, as documented: up to 1,000 NewShorts, in the order wanted. */
+export const NewShortsBulk = z
+  .strictObject({
+    shorts: bulkItems(NewShort).describe(
+      `Up to ${MAX_BULK_SHORTS} shorts, each exactly as POST /shorts takes it. Each is checked on its ` +
+        "own: an invalid one is its result's 400 and the others are still created.",
+    ),
+  })
+  .meta({ id: "NewShortsBulk" });
+export type NewShortsBulk = z.infer<typeof NewShortsBulk>;
+
+/**
+ * The same body as the server checks it whole: the envelope and the count. The items are left
+ * to NewShort one by one, so that one bad item fails only itself.
+ */
+export const NewShortsBulkEnvelope = NewShortsBulk.extend({ shorts: bulkItems(z.unknown()) });
+export type NewShortsBulkEnvelope = z.infer<typeof NewShortsBulkEnvelope>;
+
+/** One item's outcome: what POST /shorts would have answered for it, status and body. */
+export const BulkShortResult = z
+  .union([
+    z
+      .object({ status: z.literal(201), short: Short })
+      .describe("Created: `short` is the body POST /shorts answers with 201"),
+    z
+      .object({
+        status: z.literal([400, 409]),
+        error: ErrorBody,
+      })
+      .describe(
+        "Not created: `error` is the body POST /shorts answers with this status (400: the item is " +
+          "not understood or its name is reserved; 409: its name is taken, also by an earlier item " +
+          "of this request)",
+      ),
+  ])
+  .meta({ id: "BulkShortResult" });
+export type BulkShortResult = z.infer<typeof BulkShortResult>;
+
+export const BulkShortResults = z
+  .object({
+    results: z.array(BulkShortResult).describe("One result per item sent, in the same order"),
+  })
+  .meta({ id: "BulkShortResults" });
+export type BulkShortResults = z.infer<typeof BulkShortResults>;

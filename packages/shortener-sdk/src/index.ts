@@ -13,6 +13,10 @@ type Schemas = components["schemas"];
 export type Short = Schemas["Short"];
 /** What POST /api/shorts takes: `url`, and an optional `name` and `tags`. */
 export type NewShort = Schemas["NewShort"];
+/** What POST /api/shorts/bulk takes: `{ shorts: NewShort[] }`, at most 1,000. */
+export type NewShortsBulk = Schemas["NewShortsBulk"];
+/** One item's outcome in POST /api/shorts/bulk's `results`: `{ status: 201, short }` or `{ status: 400 | 409, error }`. */
+export type BulkShortResult = Schemas["BulkShortResult"];
 /** What PATCH /api/shorts/{id} takes: any of `url`, `name`, `tags`. */
 export type ShortEdit = Schemas["ShortEdit"];
 /** One visit of a short. */

@@ -87,13 +87,3 @@ export function openDatabaseUrl(key: Buffer, tenantId: string, sealed: string): 
     );
   }
 }
-
-/** A time-ordered UUID (version 7), as Prisma's `uuid(7)` makes them; the id is needed before the insert. */
-export function uuidv7(): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(Date.now(), 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}

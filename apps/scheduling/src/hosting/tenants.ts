@@ -10,6 +10,7 @@ import {
   isUniqueViolation,
   migrate,
   type PrismaClient,
+  uuidv7,
 } from "@app/db";
 import {
   databaseUrlKey,
@@ -17,7 +18,6 @@ import {
   openDatabaseUrl,
   SealedUrlError,
   sealDatabaseUrl,
-  uuidv7,
 } from "./secrets.ts";
 
 /** A tenant command that cannot be done (no such tenant, name taken, database shared...): its message says why. */

@@ -14,11 +14,11 @@ import {
   BookingListQuery,
   BookingReadQuery,
 } from "@app/schemas/scheduling";
+import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
 import { BadRequest, Conflict, Forbidden } from "../errors.ts";
 import { loadEventType, reserveHosts } from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
-import { inTransaction } from "./idempotency.ts";
 import type { CustomContext, CustomOperation } from "./resource.ts";
 
 /** What GET shows of a booking's relations (v1's pick), without secret columns. */

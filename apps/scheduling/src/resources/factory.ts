@@ -3,12 +3,13 @@
 // answered 405 + Allow by the app's method guard (@app/db/http).
 import { Prisma, type PrismaClient } from "@app/db";
 import { ErrorResponse, IdempotencyHeaders, itemQuery, MessageResponse } from "@app/schemas/scheduling";
+import { requestHash, sendAnswer } from "@app/server/idempotency";
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { Forbidden, NotFound } from "../errors.ts";
 import type { AuthContext } from "../types.ts";
-import { answerOnce, requestHash } from "./idempotency.ts";
+import { idempotencyKeys } from "./idempotency.ts";
 import type { AccessContext, CustomOperation, Operation, Resource, Row } from "./resource.ts";
 
 const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
@@ -168,13 +169,12 @@ function registerCustom(
       if (key === undefined) return reply.code(status).send(await run(request.db));
       // The answer is serialized here, as the route's serializer would, so that what is kept
       // and replayed is exactly what was sent.
-      const answer = await answerOnce(
+      const answer = await idempotencyKeys.answerOnce(
         request.db,
         { userId: request.auth.userId, key, hash: requestHash(route.operationId, request.body) },
         async (tx) => ({ status, body: JSON.stringify(z.encode(operation.response, await run(tx))) }),
       );
-      if (answer.replayed) reply.header("idempotent-replayed", "true");
-      return reply.code(answer.status).type("application/json; charset=utf-8").send(answer.body);
+      return sendAnswer(reply, answer);
     },
   });
 }

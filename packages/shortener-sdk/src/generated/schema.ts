@@ -43,6 +43,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shorts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 1000 shorts at once
+         * @description Each item is created as POST /shorts would create it, or refused as POST /shorts would refuse it: the answer is 200 with one result per item, in order, holding the created short (status 201) or the error (400 or 409, the same body). Valid items are created even when others fail; two items asking for one name: the first has it, the second is 409. A body that is not an object with an array `shorts` of at most 1000 items is 400 and creates nothing.
+         */
+        post: operations["createShorts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shorts/{id}": {
         parameters: {
             query?: never;
@@ -244,6 +264,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        BulkShortResult: {
+            short: components["schemas"]["Short"];
+            /** @enum {number} */
+            status: 201;
+        } | {
+            error: components["schemas"]["Error"];
+            /** @enum {number} */
+            status: 400 | 409;
+        };
+        BulkShortResults: {
+            /** @description One result per item sent, in the same order */
+            results: components["schemas"]["BulkShortResult"][];
+        };
         Error: {
             /** @description What went wrong, for a person */
             error: string;
@@ -269,6 +302,10 @@ export interface components {
              * @example https://example.com/some/long/path?with=query
              */
             url: string;
+        };
+        NewShortsBulk: {
+            /** @description Up to 1000 shorts, each exactly as POST /shorts takes it. Each is checked on its own: an invalid one is its result's 400 and the others are still created. */
+            shorts: components["schemas"]["NewShort"][];
         };
         PublicStats: {
             /** @description Top 10 browsers by visits ("" is unknown or none) */
@@ -650,7 +687,10 @@ export interface operations {
     createShort: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any string of 1 to 255 printable ASCII characters (a UUID, say), unique per request you mean. The same key with the same body within 24 hours answers the first request's answer again (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422. Keys are per user; an answer that was an error is not kept, so a retry after one runs again. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -707,6 +747,96 @@ export interface operations {
             };
             /** @description The body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request within the last 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createShorts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 255 printable ASCII characters (a UUID, say), unique per request you mean. The same key with the same body within 24 hours answers the first request's answer again (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422. Keys are per user; an answer that was an error is not kept, so a retry after one runs again. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewShortsBulk"];
+            };
+        };
+        responses: {
+            /** @description One result per item, in the order sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkShortResults"];
+                };
+            };
+            /** @description The body is not {"shorts": [...]} with at most 1000 items; nothing is created */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials missing or incorrect (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The body is larger than 4194304 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request within the last 24 hours */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
