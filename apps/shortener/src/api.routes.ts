@@ -144,7 +144,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       bodyLimit: BULK_BODY_LIMIT,
       // The envelope only: each item is checked against NewShort in the handler, so that a bad
-      // item fails alone (docs/adr/0241). The document shows the items as NewShorts.
+      // item fails alone (docs/adr/0161). The document shows the items as NewShorts.
       validatorCompiler: (part) =>
         validatorCompiler({
           ...part,

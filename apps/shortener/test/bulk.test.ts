@@ -1,5 +1,5 @@
 // POST /api/shorts/bulk (issue 20): up to 1,000 NewShorts in one request, one result per item in
-// order; each item is created or refused exactly as POST /api/shorts would (docs/adr/0241).
+// order; each item is created or refused exactly as POST /api/shorts would (docs/adr/0161).
 // Refusals of the whole request change nothing.
 import { MAX_BULK_SHORTS } from "@app/schemas/shortener";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Idempotency-Key on POST /api/shorts and /api/shorts/bulk (issue 20, docs/adr/0240): a retried
+// Idempotency-Key on POST /api/shorts and /api/shorts/bulk (issue 20, docs/adr/0160): a retried
 // request creates nothing more and answers the first answer again; keys are per user and kept in
 // the database, so they hold across instances and restarts.
 import { createPrisma, type PrismaClient } from "@app/db";

@@ -1,5 +1,5 @@
 // The Idempotency-Key request header, as both services take it on operations that create
-// (scheduling's POST /bookings, the shortener's POST /shorts and /shorts/bulk): docs/adr/0148, 0241.
+// (scheduling's POST /bookings, the shortener's POST /shorts and /shorts/bulk): docs/adr/0148, 0161.
 import { z } from "zod";
 
 /** How long a request's Idempotency-Key is remembered. */

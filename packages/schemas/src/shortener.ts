@@ -308,7 +308,7 @@ export const UserStats = ShortStats.extend({
 }).meta({ id: "UserStats" });
 export type UserStats = z.infer<typeof UserStats>;
 
-// ─── POST /shorts/bulk (docs/adr/0241) ───
+// ─── POST /shorts/bulk (docs/adr/0161) ───
 
 export const MAX_BULK_SHORTS = 1000;
 /** Largest bulk body: 1,000 items of the longest URL, a name and ten tags fit (BODY_LIMIT stays for the rest). */

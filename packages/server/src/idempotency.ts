@@ -1,4 +1,4 @@
-// Idempotency-Key for operations that create, in both services (docs/adr/0148, 0240): the same
+// Idempotency-Key for operations that create, in both services (docs/adr/0148, 0160): the same
 // key and request within IDEMPOTENCY_WINDOW_HOURS answer the first answer again and change
 // nothing. The key is claimed by inserting its row first, in the operation's own transaction: a
 // second request with the key waits on that row (on any instance: the database holds the lock)

@@ -1,5 +1,5 @@
 -- Idempotency-Key on POST /api/shorts and /api/shorts/bulk (issue 20): per user, the SHA-256 of
--- the request and the answer given, replayed for 24 hours (docs/adr/0240). The row is inserted
+-- the request and the answer given, replayed for 24 hours (docs/adr/0160). The row is inserted
 -- first in the creation's own transaction, so a second request with the key waits on it and
 -- then replays; `status` and `response` are set before that transaction commits. Each claim
 -- deletes a few expired rows (the created_at index finds them).
