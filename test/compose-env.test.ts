@@ -38,7 +38,13 @@ describe("docker-compose.yml", () => {
         .sort();
     expect(inProfile(undefined)).toEqual(["postgres", "redis", "scheduling", "shortener"]);
     // `--profile scale`: HAProxy in front of two more instances of each (test/scale-config.test.ts).
-    expect(inProfile("scale")).toEqual(["haproxy", "scheduling-1", "scheduling-2", "shortener-1", "shortener-2"]);
+    expect(inProfile("scale")).toEqual([
+      "haproxy",
+      "scheduling-1",
+      "scheduling-2",
+      "shortener-1",
+      "shortener-2",
+    ]);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
     }

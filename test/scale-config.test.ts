@@ -45,24 +45,33 @@ describe("deploy/haproxy/haproxy.cfg", () => {
     }
   });
 
-  it.skipIf(!haproxy)("is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "haproxy-config-"));
-    try {
-      const local = path.join(dir, "local.cfg");
-      writeFileSync(
-        local,
-        haproxyConfig({
-          services: [{ name: "shortener", bind: "127.0.0.1:18999", servers: [{ name: "s1", address: "127.0.0.1:1" }] }],
-          check: { interMs: 500, fall: 2, rise: 2 },
-          statsSocket: path.join(dir, "admin.sock"),
-        }),
-      );
-      for (const file of [local, new URL("deploy/haproxy/haproxy.cfg", root).pathname]) {
-        // Exit 0 (warnings: the compose names do not resolve here) or a thrown error with its report.
-        execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
+  it.skipIf(!haproxy)(
+    "is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders",
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), "haproxy-config-"));
+      try {
+        const local = path.join(dir, "local.cfg");
+        writeFileSync(
+          local,
+          haproxyConfig({
+            services: [
+              {
+                name: "shortener",
+                bind: "127.0.0.1:18999",
+                servers: [{ name: "s1", address: "127.0.0.1:1" }],
+              },
+            ],
+            check: { interMs: 500, fall: 2, rise: 2 },
+            statsSocket: path.join(dir, "admin.sock"),
+          }),
+        );
+        for (const file of [local, new URL("deploy/haproxy/haproxy.cfg", root).pathname]) {
+          // Exit 0 (warnings: the compose names do not resolve here) or a thrown error with its report.
+          execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
