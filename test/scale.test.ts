@@ -2,7 +2,7 @@
 // the topology `pnpm scale` runs): what one instance learns, every instance follows; limits are
 // one budget across them; and losing one instance mid-burst loses no acknowledged visit.
 // Instances are polled directly (not through the proxy) to prove each one follows.
-import { Agent, request } from "node:http";
+import { request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -13,6 +13,7 @@ import { setTenantDisabled } from "../apps/scheduling/src/hosting/tenants.ts";
 import { newTenantSecret, registerTenant } from "../apps/scheduling/test/hosted-helpers.ts";
 import { createUser } from "../apps/shortener/src/credentials.ts";
 import { markedDownWithinMs } from "../scripts/haproxy-config.ts";
+import { startBurst } from "../scripts/scale-drill.ts";
 import { haproxyBinary, type Instance, startTopology, type Topology } from "../scripts/scale-topology.ts";
 
 const INSTANCES = 3;
@@ -302,36 +303,8 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
       data: { userId: user.id, name: `drill-${counter}`, url: "https://example.com/drill" },
     });
     const victim = topology.instances.shortener[1]!;
-    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-    const outcome = {
-      redirects: 0,
-      other: new Map<number, number>(),
-      errors: [] as { startedAt: number; status: number }[],
-    };
-    let killedAt = 0;
-    let stopAt = Number.POSITIVE_INFINITY;
-    const one = (startedAt: number) =>
-      new Promise<void>((resolve) => {
-        const req = request(`${topology.url.shortener}/${short.name}`, { agent }, (res) => {
-          res.resume();
-          res.on("end", () => {
-            const status = res.statusCode ?? 0;
-            if (status === 302) outcome.redirects++;
-            else outcome.errors.push({ startedAt, status });
-            resolve();
-          });
-        });
-        req.on("error", () => {
-          outcome.errors.push({ startedAt, status: 0 });
-          resolve();
-        });
-        req.end();
-      });
-    const burst = Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (Date.now() < stopAt) await one(Date.now());
-      }),
-    );
+    const burst = startBurst(`${topology.url.shortener}/${short.name}`, 64);
+    const { outcome } = burst;
 
     // Kill once the burst is well under way, then watch HAProxy take the instance out.
     while (outcome.redirects < 500) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -340,7 +313,7 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
     let goneAt = Number.POSITIVE_INFINITY;
     victim.process.once("exit", () => (goneAt = Date.now()));
     victim.process.kill("SIGKILL");
-    killedAt = Date.now();
+    const killedAt = Date.now();
     let downAt: number | undefined;
     while (downAt === undefined && Date.now() - killedAt < 10_000) {
       const state = (await topology.serverStates()).find((s) => s.server === victim.name);
@@ -348,9 +321,8 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
       else await new Promise((resolve) => setTimeout(resolve, 20));
     }
     // The burst goes on past the DOWN for a while, on the two instances left.
-    stopAt = Date.now() + 1_500;
-    await burst;
-    agent.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await burst.stop();
 
     const rows = await prisma.shortLog.count({ where: { shortId: short.id } });
     const errors = outcome.errors.length;
