@@ -277,8 +277,13 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         statsSocket,
       }),
     );
-    // -db: foreground, no daemon; its exit is this child's.
-    const child = spawn(haproxy, ["-db", "-f", configFile], { stdio: ["ignore", "pipe", "pipe"] });
+    // -db: foreground, no daemon; its exit is this child's. Its own process group: Ctrl-C in a
+    // terminal signals the whole foreground group, and SIGINT stops HAProxy at once, cutting the
+    // answers in flight; `stop()` sends it SIGUSR1 (a soft stop) instead.
+    const child = spawn(haproxy, ["-db", "-f", configFile], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     proxy = { process: child, ...track("haproxy", child, options.onLine) };
     const started = proxy;
     const serverStates = async () => parseStat(await haproxyCommand(statsSocket, "show stat"));

@@ -1,11 +1,12 @@
 // The HAProxy configuration of the compose profile `scale` is the generator's output
 // (scripts/haproxy-config.ts, which `pnpm scale` also renders), names the compose services, and
 // HAProxy itself accepts it; and the rules docs/adr/0280 sets hold in it.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
@@ -17,10 +18,25 @@ const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"),
   services: Record<string, { profiles?: string[]; environment?: Record<string, string>; ports?: string[] }>;
 };
 const haproxy = haproxyBinary();
+const scale = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/scale.ts", ...args], {
+    cwd: new URL(".", root).pathname,
+  });
 
 describe("deploy/haproxy/haproxy.cfg", () => {
   it("is what scripts/haproxy-config.ts renders for compose (`pnpm -s scale --print-compose-config`)", () => {
     expect(committed).toBe(haproxyConfig(COMPOSE_TOPOLOGY));
+  });
+
+  it("is what `pnpm -s scale --print-compose-config` prints; a bad count is refused with exit 2", async () => {
+    expect((await scale("--print-compose-config")).stdout).toBe(committed);
+    const refused = await scale("--shortener", "two").catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--shortener: must be an integer"),
+    });
   });
 
   it("sends each service's traffic to its instances of the profile `scale`, on their ports", () => {
