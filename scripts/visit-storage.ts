@@ -101,7 +101,14 @@ try {
     if (done % 100_000 === 0)
       console.error(`${done} visits stored (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  await pool.query("VACUUM ANALYZE");
+  // Settled sizes and row counts; a VACUUM of a million rows outlasts the pool's statement timeout.
+  const client = await pool.connect();
+  try {
+    await client.query("SET statement_timeout = 0");
+    await client.query("VACUUM ANALYZE");
+  } finally {
+    client.release();
+  }
 
   const { rows } = await pool.query<{
     name: string;

@@ -1,7 +1,8 @@
 // Three instances of each service behind HAProxy, as real processes (scripts/scale-topology.ts,
 // the topology `pnpm scale` runs): what one instance learns, every instance follows; limits are
 // one budget across them; and losing one instance mid-burst loses no acknowledged visit.
-// Instances are polled directly (not through the proxy) to prove each one follows.
+// Instances are polled directly (not through the proxy) to prove each one follows. The bounds
+// asserted are the documented ones (how long an instance may serve what changed), not speed.
 import { request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
