@@ -9,6 +9,8 @@ const root = new URL("../", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), "utf8");
 
 interface Service {
+  profiles?: string[];
+  ports?: string[];
   build?: string;
   image?: string;
   restart?: string;
@@ -29,7 +31,20 @@ const example = new Map(
 
 describe("docker-compose.yml", () => {
   it("runs PostgreSQL, Redis and both services, each with a healthcheck", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(["postgres", "redis", "scheduling", "shortener"]);
+    const inProfile = (profile: string | undefined) =>
+      Object.entries(compose.services)
+        .filter(([, service]) => service.profiles?.[0] === profile)
+        .map(([name]) => name)
+        .sort();
+    expect(inProfile(undefined)).toEqual(["postgres", "redis", "scheduling", "shortener"]);
+    // `--profile scale`: HAProxy in front of two more instances of each (test/scale-config.test.ts).
+    expect(inProfile("scale")).toEqual([
+      "haproxy",
+      "scheduling-1",
+      "scheduling-2",
+      "shortener-1",
+      "shortener-2",
+    ]);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
     }
@@ -81,13 +96,31 @@ describe("the image", () => {
   });
 
   it("only sets variables that .env.example documents, and listens on all interfaces", () => {
-    for (const app of ["shortener", "scheduling"]) {
+    for (const app of ["shortener", "scheduling", "shortener-1", "scheduling-2"]) {
       const env = compose.services[app]!.environment ?? {};
       for (const key of Object.keys(env)) expect(example.has(key), `${app}: ${key}`).toBe(true);
       expect(env.HOST).toBe("0.0.0.0");
       expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/postgres:postgres@postgres:5432\/app$/);
     }
     expect(compose.services.scheduling!.environment?.REDIS_URL).toBe("redis://redis:6379");
+    expect(compose.services["scheduling-1"]!.environment?.REDIS_URL).toBe("redis://redis:6379");
+  });
+
+  it("runs the instances behind the proxy like the others, trusting one proxy hop, unpublished", () => {
+    for (const name of ["shortener-1", "shortener-2", "scheduling-1", "scheduling-2"]) {
+      const service = compose.services[name]!;
+      const alone = compose.services[name.replace(/-\d$/, "")]!;
+      expect(service.image, name).toBe(alone.image);
+      expect(service.healthcheck, name).toEqual(alone.healthcheck);
+      expect(service.environment?.TRUST_PROXY, name).toBe("1");
+      expect(service.ports, name).toBeUndefined();
+      expect({ ...service.environment, TRUST_PROXY: "", SHORT_BASE_URL: "" }, name).toEqual({
+        ...alone.environment,
+        TRUST_PROXY: "",
+        SHORT_BASE_URL: "",
+      });
+    }
+    expect(compose.services["shortener-1"]!.environment?.SHORT_BASE_URL).toBe("http://localhost:8000");
   });
 
   it("publishes each service on its configured port", () => {

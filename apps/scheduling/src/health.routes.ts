@@ -9,6 +9,25 @@ const Status = z.object({ status: z.string() });
 // A readiness probe must answer within the orchestrator's own timeout.
 const PROBE_TIMEOUT_MS = 2_000;
 
+/**
+ * Pings on the rate limiter's own client give up after a few ms (rate-limit.ts), so one busy
+ * moment of this process could fail a ping; a load balancer taking that for an outage would
+ * take every instance out at once (docs/adr/0164). Redis counts as unreachable when this many
+ * pings in a row fail: a dead or frozen Redis fails them all, still well within the probe's time.
+ */
+const REDIS_PINGS = 3;
+
+async function pingRedis(redis: NonNullable<FastifyInstance["redis"]>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await redis.ping();
+      return;
+    } catch (error) {
+      if (attempt >= REDIS_PINGS) throw error;
+    }
+  }
+}
+
 function withinProbeTimeout<T>(work: Promise<T>): Promise<T> {
   return Promise.race([
     work,
@@ -57,7 +76,7 @@ export async function healthRoutes(app: FastifyInstance) {
       }
       if (app.redis) {
         try {
-          await withinProbeTimeout(app.redis.ping());
+          await withinProbeTimeout(pingRedis(app.redis));
         } catch (error) {
           request.log.warn({ err: error }, "Redis not reachable");
           return reply.code(503).send({ message: "Redis unreachable" });

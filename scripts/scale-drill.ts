@@ -1,0 +1,87 @@
+// The load of the scale drill (docs/scaling.md): `connections` keep-alive connections, each
+// sending GET requests one after another until told to stop, counting 302s and errors (any
+// other status, or a connection that failed) with the time each failed request began.
+// test/scale.test.ts drives it in-process; against the compose profile, run it alone:
+//   node --import tsx scripts/scale-drill.ts http://localhost:8000/<name> [--connections 64] [--seconds 6]
+// and kill or stop an instance meanwhile (`docker kill -s KILL …`, `docker-compose stop …`).
+import { Agent, request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+export interface BurstOutcome {
+  redirects: number;
+  /** Each failed request: when it began (ms since the epoch) and its status (0: no answer). */
+  errors: { startedAt: number; status: number }[];
+}
+
+export interface Burst {
+  outcome: BurstOutcome;
+  /** Resolves once every connection has finished its last request. */
+  stop(): Promise<BurstOutcome>;
+}
+
+export function startBurst(url: string, connections: number): Burst {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const outcome: BurstOutcome = { redirects: 0, errors: [] };
+  let stopping = false;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const startedAt = Date.now();
+      const req = request(url, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          if (res.statusCode === 302) outcome.redirects++;
+          else outcome.errors.push({ startedAt, status: res.statusCode ?? 0 });
+          resolve();
+        });
+      });
+      req.on("error", () => {
+        outcome.errors.push({ startedAt, status: 0 });
+        resolve();
+      });
+      req.end();
+    });
+  const running = Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (!stopping) await one();
+    }),
+  );
+  return {
+    outcome,
+    async stop() {
+      stopping = true;
+      await running;
+      agent.destroy();
+      return outcome;
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { connections: { type: "string", default: "64" }, seconds: { type: "string", default: "6" } },
+  });
+  const [url] = positionals;
+  if (!url || !/^https?:\/\//.test(url)) {
+    console.error(
+      "usage: node --import tsx scripts/scale-drill.ts <short URL> [--connections 64] [--seconds 6]",
+    );
+    process.exit(2);
+  }
+  const started = Date.now();
+  const burst = startBurst(url, Number(values.connections));
+  await new Promise((resolve) => setTimeout(resolve, Number(values.seconds) * 1_000));
+  const { redirects, errors } = await burst.stop();
+  const statuses: Record<string, number> = {};
+  for (const error of errors) statuses[error.status] = (statuses[error.status] ?? 0) + 1;
+  console.log(
+    JSON.stringify({
+      redirects,
+      errors: errors.length,
+      statuses,
+      errorsBeganMsAfterStart: errors.map((error) => error.startedAt - started),
+      seconds: (Date.now() - started) / 1_000,
+    }),
+  );
+}

@@ -1,0 +1,313 @@
+// Several instances of each service behind one HAProxy, as real processes on this machine:
+// each instance is `node --import tsx apps/<service>/src/server.ts` on its own port, HAProxy
+// (Debian's binary) runs in the foreground with a configuration rendered by haproxy-config.ts.
+// `pnpm scale` (scripts/scale.ts) runs it for a person; test/scale.test.ts for its drills.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { freePort } from "@app/db";
+import { type HealthCheck, haproxyConfig, type ServiceName } from "./haproxy-config.ts";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+const serverFile = (service: ServiceName) => path.join(repoRoot, "apps", service, "src", "server.ts");
+const PORT_VARIABLE: Record<ServiceName, string> = {
+  shortener: "SHORTENER_PORT",
+  scheduling: "SCHEDULING_PORT",
+};
+/** Lines of output kept per process, for a failure's report. */
+const KEPT_LINES = 200;
+
+/** The path of Debian's haproxy binary, or undefined when it is not installed. */
+export function haproxyBinary(): string | undefined {
+  for (const candidate of ["/usr/sbin/haproxy", "/usr/local/sbin/haproxy"]) {
+    try {
+      execFileSync(candidate, ["-v"], { stdio: "ignore" });
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+export interface Instance {
+  service: ServiceName;
+  /** `shortener-1`…: its server name in HAProxy. */
+  name: string;
+  port: number;
+  url: string;
+  process: ChildProcess;
+  exited: Promise<number | null>;
+  /** The last lines it printed (stdout and stderr). */
+  output(): string;
+}
+
+export interface ServerState {
+  proxy: string;
+  server: string;
+  /** UP, DOWN, MAINT, `UP 1/2` (going down)… */
+  status: string;
+  /** Sessions open now, and since the start. */
+  current: number;
+  total: number;
+  /** Requests answered 5xx, and responses that failed (the instance closed mid-answer). */
+  responses5xx: number;
+  responseErrors: number;
+  /** Connections to it that failed, and requests sent to another server after that. */
+  connectionErrors: number;
+  redispatched: number;
+}
+
+export interface TopologyOptions {
+  shortener: number;
+  scheduling: number;
+  /** The database every instance uses (migrated before; each instance also migrates, under a lock). */
+  databaseUrl: string;
+  /** The environment every instance starts from (the ports, HOST and DATABASE_URL are set here). */
+  env: Record<string, string | undefined>;
+  check: HealthCheck;
+  /** The proxy's ports on `host`; free ones when unset. */
+  ports?: Partial<Record<ServiceName, number>>;
+  host?: string;
+  /** Each line any process prints, with its name (`shortener-2`, `haproxy`). */
+  onLine?: (name: string, line: string) => void;
+}
+
+export interface Topology {
+  /** The proxy's origin per service, e.g. `http://127.0.0.1:3000`. */
+  url: Record<ServiceName, string>;
+  instances: Record<ServiceName, Instance[]>;
+  haproxy: { process: ChildProcess; configFile: string };
+  /** HAProxy's view of every server, from its runtime API (`show stat`). */
+  serverStates(): Promise<ServerState[]>;
+  /** Stops HAProxy (soft: answers in flight finish), then every instance (SIGTERM: they drain). */
+  stop(): Promise<void>;
+}
+
+function track(name: string, child: ChildProcess, onLine?: (name: string, line: string) => void) {
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on("line", (line) => {
+      lines.push(line);
+      if (lines.length > KEPT_LINES) lines.shift();
+      onLine?.(name, line);
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+  return { exited, output: () => lines.join("\n") };
+}
+
+/** The status of one GET over a fresh connection; 0 when refused or reset. */
+function status(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(0));
+    req.end();
+  });
+}
+
+async function waitUntil(what: string, test: () => Promise<boolean>, timeoutMs: number, alive: () => string) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const dead = alive();
+    if (dead) throw new Error(`${what}: ${dead}`);
+    if (await test()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One command on HAProxy's runtime API; its whole answer. */
+export function haproxyCommand(socket: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const client = connect(socket);
+    let answer = "";
+    client.setEncoding("utf8");
+    client.on("data", (chunk) => (answer += chunk));
+    client.on("end", () => resolve(answer));
+    client.on("error", reject);
+    client.end(`${command}\n`);
+  });
+}
+
+function parseStat(csv: string): ServerState[] {
+  const [header, ...rows] = csv.trim().split("\n");
+  const columns = (header ?? "").replace(/^# /, "").split(",");
+  const at = (row: string[], name: string) => row[columns.indexOf(name)] ?? "";
+  return rows
+    .map((line) => line.split(","))
+    .filter((row) => !["FRONTEND", "BACKEND"].includes(at(row, "svname")))
+    .map((row) => ({
+      proxy: at(row, "pxname"),
+      server: at(row, "svname"),
+      status: at(row, "status"),
+      current: Number(at(row, "scur")),
+      total: Number(at(row, "stot")),
+      responses5xx: Number(at(row, "hrsp_5xx") || 0),
+      responseErrors: Number(at(row, "eresp") || 0),
+      connectionErrors: Number(at(row, "econ") || 0),
+      redispatched: Number(at(row, "wredis") || 0),
+    }));
+}
+
+async function stopProcess(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  signal: NodeJS.Signals,
+  graceMs: number,
+) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startTopology(options: TopologyOptions): Promise<Topology> {
+  const haproxy = haproxyBinary();
+  if (!haproxy) throw new Error("haproxy is not installed (apt-get install -y haproxy)");
+  const host = options.host ?? "127.0.0.1";
+  const workDir = mkdtempSync(path.join(tmpdir(), "scale-"));
+  const statsSocket = path.join(workDir, "admin.sock");
+  const proxyPorts: Record<ServiceName, number> = {
+    shortener: options.ports?.shortener ?? (await freePort()),
+    scheduling: options.ports?.scheduling ?? (await freePort()),
+  };
+  const url = {
+    shortener: `http://${host}:${proxyPorts.shortener}`,
+    scheduling: `http://${host}:${proxyPorts.scheduling}`,
+  };
+  const instances: Record<ServiceName, Instance[]> = { shortener: [], scheduling: [] };
+  let proxy: { process: ChildProcess; exited: Promise<number | null>; output(): string } | undefined;
+  // An instance that outlived this process would hold its port and the database.
+  const killAll = () => {
+    proxy?.process.kill("SIGKILL");
+    for (const instance of [...instances.shortener, ...instances.scheduling])
+      instance.process.kill("SIGKILL");
+  };
+  process.once("exit", killAll);
+
+  const stop = async () => {
+    process.removeListener("exit", killAll);
+    if (proxy) await stopProcess(proxy.process, proxy.exited, "SIGUSR1", 15_000);
+    await Promise.all(
+      [...instances.shortener, ...instances.scheduling].map((instance) =>
+        stopProcess(instance.process, instance.exited, "SIGTERM", 20_000),
+      ),
+    );
+    rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    for (const service of ["shortener", "scheduling"] as const) {
+      for (let n = 1; n <= options[service]; n++) {
+        const name = `${service}-${n}`;
+        const port = await freePort();
+        const child = spawn(process.execPath, ["--import", "tsx", serverFile(service)], {
+          cwd: repoRoot,
+          env: {
+            ...options.env,
+            // Several instances cannot share one metrics port: this topology runs them without it.
+            SHORTENER_METRICS_PORT: undefined,
+            SCHEDULING_METRICS_PORT: undefined,
+            // Every instance answers with the proxy's origin in its short URLs.
+            ...(service === "shortener" && !options.env.SHORT_BASE_URL
+              ? { SHORT_BASE_URL: url.shortener }
+              : {}),
+            DATABASE_URL: options.databaseUrl,
+            HOST: "127.0.0.1",
+            [PORT_VARIABLE[service]]: String(port),
+            // The proxy appends the client's address to X-Forwarded-For: one hop to trust.
+            TRUST_PROXY: "1",
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        instances[service].push({
+          service,
+          name,
+          port,
+          url: `http://127.0.0.1:${port}`,
+          process: child,
+          ...track(name, child, options.onLine),
+        });
+      }
+    }
+    const all = [...instances.shortener, ...instances.scheduling];
+    const firstDead = () => {
+      const dead = all.find((instance) => instance.process.exitCode !== null);
+      return dead ? `${dead.name} exited with ${dead.process.exitCode}:\n${dead.output()}` : "";
+    };
+    await Promise.all(
+      all.map((instance) =>
+        waitUntil(
+          `${instance.name} ready`,
+          async () => (await status(`${instance.url}/ready`)) === 200,
+          60_000,
+          firstDead,
+        ),
+      ),
+    );
+
+    const configFile = path.join(workDir, "haproxy.cfg");
+    writeFileSync(
+      configFile,
+      haproxyConfig({
+        services: (["shortener", "scheduling"] as const)
+          .filter((service) => instances[service].length > 0)
+          .map((service) => ({
+            name: service,
+            bind: `${host}:${proxyPorts[service]}`,
+            servers: instances[service].map((instance) => ({
+              name: instance.name,
+              address: `127.0.0.1:${instance.port}`,
+            })),
+          })),
+        check: options.check,
+        statsSocket,
+      }),
+    );
+    // -db: foreground, no daemon; its exit is this child's. Its own process group: Ctrl-C in a
+    // terminal signals the whole foreground group, and SIGINT stops HAProxy at once, cutting the
+    // answers in flight; `stop()` sends it SIGUSR1 (a soft stop) instead.
+    const child = spawn(haproxy, ["-db", "-f", configFile], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    proxy = { process: child, ...track("haproxy", child, options.onLine) };
+    const started = proxy;
+    const serverStates = async () => parseStat(await haproxyCommand(statsSocket, "show stat"));
+    await waitUntil(
+      "haproxy sees every instance UP",
+      async () => {
+        const states = await serverStates().catch(() => []);
+        return states.length === all.length && states.every((state) => state.status === "UP");
+      },
+      30_000,
+      () =>
+        started.process.exitCode !== null
+          ? `exited with ${started.process.exitCode}:\n${started.output()}`
+          : "",
+    );
+    return {
+      url,
+      instances,
+      haproxy: { process: child, configFile },
+      serverStates,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

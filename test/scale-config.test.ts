@@ -1,0 +1,93 @@
+// The HAProxy configuration of the compose profile `scale` is the generator's output
+// (scripts/haproxy-config.ts, which `pnpm scale` also renders), names the compose services, and
+// HAProxy itself accepts it; and the rules docs/adr/0162 sets hold in it.
+import { execFile, execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
+import { haproxyBinary } from "../scripts/scale-topology.ts";
+
+const root = new URL("../", import.meta.url);
+const committed = readFileSync(new URL("deploy/haproxy/haproxy.cfg", root), "utf8");
+const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"), { merge: true }) as {
+  services: Record<string, { profiles?: string[]; environment?: Record<string, string>; ports?: string[] }>;
+};
+const haproxy = haproxyBinary();
+const scale = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/scale.ts", ...args], {
+    cwd: new URL(".", root).pathname,
+  });
+
+describe("deploy/haproxy/haproxy.cfg", () => {
+  it("is what scripts/haproxy-config.ts renders for compose (`pnpm -s scale --print-compose-config`)", () => {
+    expect(committed).toBe(haproxyConfig(COMPOSE_TOPOLOGY));
+  });
+
+  it("is what `pnpm -s scale --print-compose-config` prints; a bad count is refused with exit 2", async () => {
+    expect((await scale("--print-compose-config")).stdout).toBe(committed);
+    const refused = await scale("--shortener", "two").catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--shortener: must be an integer"),
+    });
+  });
+
+  it("sends each service's traffic to its instances of the profile `scale`, on their ports", () => {
+    for (const service of COMPOSE_TOPOLOGY.services) {
+      const port = service.name === "shortener" ? "SHORTENER_PORT" : "SCHEDULING_PORT";
+      for (const server of service.servers) {
+        const instance = compose.services[server.name];
+        expect(instance?.profiles, server.name).toEqual(["scale"]);
+        expect(server.address).toBe(`${server.name}:${instance!.environment![port]}`);
+      }
+      const proxyPort = service.bind.split(":").at(-1);
+      expect(compose.services.haproxy!.ports).toContain(`${proxyPort}:${proxyPort}`);
+    }
+  });
+
+  it("checks /ready, retries only a connection that could not be made, and never reuses a server connection", () => {
+    for (const config of [committed, haproxyConfig({ ...COMPOSE_TOPOLOGY, log: false, dockerDns: false })]) {
+      expect(config).toContain("option httpchk GET /ready");
+      expect(config.match(/^\s*retry-on .*$/gm)).toEqual(["  retry-on conn-failure"]);
+      expect(config).toContain("option http-server-close");
+      expect(config).toMatch(/^\s*balance roundrobin$/m);
+    }
+  });
+
+  it.skipIf(!haproxy)(
+    "is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders",
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), "haproxy-config-"));
+      try {
+        const local = path.join(dir, "local.cfg");
+        writeFileSync(
+          local,
+          haproxyConfig({
+            services: [
+              {
+                name: "shortener",
+                bind: "127.0.0.1:18999",
+                servers: [{ name: "s1", address: "127.0.0.1:1" }],
+              },
+            ],
+            check: { interMs: 500, fall: 2, rise: 2 },
+            statsSocket: path.join(dir, "admin.sock"),
+          }),
+        );
+        for (const file of [local, new URL("deploy/haproxy/haproxy.cfg", root).pathname]) {
+          // Exit 0 (warnings: the compose names do not resolve here) or a thrown error with its report.
+          execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
