@@ -79,6 +79,15 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
       { kind: string },
     ];
     expect(kind).toBe("p");
+    // Every partition, the legacy one included, keeps one index: its primary key (each stored
+    // visit pays for each index).
+    const indexes = await prisma.$queryRaw<{ partition: string; indexes: number }[]>`
+      SELECT c.relname AS "partition", count(i.indexrelid)::int AS "indexes"
+      FROM pg_inherits h JOIN pg_class c ON c.oid = h.inhrelid
+      LEFT JOIN pg_index i ON i.indrelid = c.oid
+      WHERE h.inhparent = '"shortener"."short_logs"'::regclass GROUP BY 1 ORDER BY 1`;
+    expect(indexes.length).toBeGreaterThan(1);
+    for (const row of indexes) expect(row, row.partition).toMatchObject({ indexes: 1 });
     expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(ROWS + served);
     const stats = await app.stats.forShort(short.id, {
       from: new Date(Date.now() - 20 * 86_400_000).toISOString(),
