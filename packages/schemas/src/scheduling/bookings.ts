@@ -167,12 +167,34 @@ export const BookingCreateBody = z
       .optional(),
     title: label().optional().describe('Default: "<event type> between <host> and <booker>"'),
     description: text().max(10_000).nullable().optional(),
+    rescheduleUid: text()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        "Reschedule: the uid of the booking this one replaces. It becomes CANCELLED (`rescheduled: true`) in " +
+          "the same transaction, its slot does not block the new one, and the new booking's `fromReschedule` " +
+          "names it. 404 when unknown; 400 when it is cancelled, already rescheduled or over",
+      ),
+    rescheduledBy: email().optional().describe("Reschedule: who moved it (stored on the original)"),
+    recurringEventId: text()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        "Recurring series: an id the client chooses (a UUID), the same for every booking of the series; each " +
+          "POST books one of them, as in v1",
+      ),
     recurringCount: z
       .int()
       .min(1)
       .max(INT4_MAX)
       .optional()
-      .describe("Accepted; one booking is made, as in v1"),
+      .describe(
+        "Recurring series: how many bookings it has. With `recurringEventId` on a recurring event type it must " +
+          "not exceed the event type's `recurringEvent.count` (400 `Invalid recurringCount`); otherwise ignored, " +
+          "as in v1",
+      ),
     noEmail: z.boolean().optional().describe("Accepted; this server sends no e-mail"),
   })
   // The booker is named one of two ways (booking-operations.ts refuses a body with neither):
@@ -233,7 +255,10 @@ export const BookingCancelQuery = z.strictObject({
     .string()
     .max(10)
     .optional()
-    .describe("Accepted; this server has no recurring series"),
+    .describe(
+      "`true` (exactly): on a booking of a recurring series, cancel every booking of the series that has not " +
+        "started yet, in one statement (past ones stay); any other value: this booking only, as in v1",
+    ),
   cancelledBy: email().optional(),
 });
 
@@ -272,6 +297,8 @@ export const BookingCreated = z
     attendees: z.array(z.looseObject({ id: z.int(), email: z.string(), name: z.string() })),
     payment: z.array(z.unknown()),
     references: z.array(z.unknown()),
+    fromReschedule: z.string().nullable().describe("Reschedule: the uid of the booking this one replaced"),
+    recurringEventId: z.string().nullable().describe("The series this booking belongs to"),
     paymentRequired: z.boolean(),
     isDryRun: z.boolean(),
     luckyUsers: z

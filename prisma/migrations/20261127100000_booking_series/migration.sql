@@ -1,0 +1,9 @@
+-- v1's reschedule and recurring-series columns on bookings (calcom-v1-bookings.md §2.5, §5.3):
+-- `rescheduled` marks an original that a reschedule cancelled (it cannot be rescheduled again),
+-- `recurringEventId` groups the bookings of one series. The index serves cancelling a series'
+-- remaining bookings (`allRemainingBookings=true`) from its id and the current time.
+ALTER TABLE "scheduling"."bookings"
+  ADD COLUMN "rescheduled" BOOLEAN,
+  ADD COLUMN "recurringEventId" TEXT;
+
+CREATE INDEX "bookings_recurringEventId_startTime_idx" ON "scheduling"."bookings"("recurringEventId", "startTime");
