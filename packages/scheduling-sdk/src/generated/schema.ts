@@ -187,7 +187,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a booking (the row is kept, status CANCELLED)
-         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again.
+         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again. With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that has not started yet is cancelled in one statement instead (past ones stay).
          */
         delete: operations["removeBookingById"];
         options?: never;
@@ -208,7 +208,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a booking (the row is kept, status CANCELLED)
-         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again.
+         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again. With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that has not started yet is cancelled in one statement instead (past ones stay).
          */
         delete: operations["cancelBookingById"];
         options?: never;
@@ -535,7 +535,7 @@ export interface paths {
         };
         /**
          * Bookable start times of an event type
-         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed hosts and one round-robin host are, each on their own schedule and bookings. Two or more `usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are free. The range may span at most 93 days.
+         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed hosts and one round-robin host are, each on their own schedule and bookings. Two or more `usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are free. With `rescheduleUid`, that booking's own time is offered as if it were free (it is what the reschedule gives up). The range may span at most 93 days.
          */
         get: operations["getSlots"];
         put?: never;
@@ -857,9 +857,18 @@ export interface components {
             /** @description Accepted; this server sends no e-mail */
             noEmail?: boolean;
             notes?: string;
-            /** @description Accepted; one booking is made, as in v1 */
+            /** @description Recurring series: how many bookings it has. With `recurringEventId` on a recurring event type it must not exceed the event type's `recurringEvent.count` (400 `Invalid recurringCount`); otherwise ignored, as in v1 */
             recurringCount?: number;
+            /** @description Recurring series: an id the client chooses (a UUID), the same for every booking of the series; each POST books one of them, as in v1 */
+            recurringEventId?: string;
             rescheduleReason?: string;
+            /** @description Reschedule: the uid of the booking this one replaces. It becomes CANCELLED (`rescheduled: true`) in the same transaction, its slot does not block the new one, and the new booking's `fromReschedule` names it. 404 when unknown; 400 when it is cancelled, already rescheduled or over */
+            rescheduleUid?: string;
+            /**
+             * Format: email
+             * @description Reschedule: who moved it (stored on the original)
+             */
+            rescheduledBy?: string;
             /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, no NUL characters anywhere */
             responses?: {
                 /** Format: email */
@@ -899,12 +908,16 @@ export interface components {
             /** Format: date-time */
             endTime: string;
             eventTypeId: number | null;
+            /** @description Reschedule: the uid of the booking this one replaced */
+            fromReschedule: string | null;
             id: number;
             isDryRun: boolean;
             /** @description Team event types only: the round-robin host chosen (none for COLLECTIVE) */
             luckyUsers?: number[];
             payment: unknown[];
             paymentRequired: boolean;
+            /** @description The series this booking belongs to */
+            recurringEventId: string | null;
             references: unknown[];
             /** Format: date-time */
             startTime: string;
@@ -3433,7 +3446,7 @@ export interface operations {
                 version?: string;
                 /** @description Why (default "Not Provided") */
                 cancellationReason?: string;
-                /** @description Accepted; this server has no recurring series */
+                /** @description `true` (exactly): on a booking of a recurring series, cancel every booking of the series that has not started yet, in one statement (past ones stay); any other value: this booking only, as in v1 */
                 allRemainingBookings?: string;
                 cancelledBy?: string;
             };
@@ -3639,7 +3652,7 @@ export interface operations {
                 version?: string;
                 /** @description Why (default "Not Provided") */
                 cancellationReason?: string;
-                /** @description Accepted; this server has no recurring series */
+                /** @description `true` (exactly): on a booking of a recurring series, cancel every booking of the series that has not started yet, in one statement (past ones stay); any other value: this booking only, as in v1 */
                 allRemainingBookings?: string;
                 cancelledBy?: string;
             };
@@ -6942,6 +6955,8 @@ export interface operations {
                 timeZone?: components["schemas"]["TimeZone"];
                 /** @description Slot length in minutes (default: the event type's) */
                 duration?: string;
+                /** @description The uid of a booking being rescheduled: its own time does not block (as in v1) */
+                rescheduleUid?: string;
             };
             header?: never;
             path?: never;
