@@ -379,7 +379,10 @@ describe("reschedule and series cancel through the clients' transports", () => {
       );
       expect(statuses).toEqual(["CANCELLED", "CANCELLED", "CANCELLED"]);
     } finally {
-      await t.prisma.eventType.update({ where: { id: eventTypeId }, data: { recurringEvent: Prisma.DbNull } });
+      await t.prisma.eventType.update({
+        where: { id: eventTypeId },
+        data: { recurringEvent: Prisma.DbNull },
+      });
     }
   });
 });
