@@ -15,8 +15,15 @@ import {
   BookingReadQuery,
 } from "@app/schemas/scheduling";
 import { z } from "zod";
-import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts";
-import { loadEventType, lockEventHosts, reserveHosts, type SlotEventType } from "../slots/slots.service.ts";
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
+import {
+  type Db,
+  loadDynamicGroup,
+  loadEventType,
+  lockEventHosts,
+  reserveHosts,
+  type SlotEventType,
+} from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
 import { inTransaction } from "./idempotency.ts";
 import type { CustomContext, CustomOperation } from "./resource.ts";
@@ -136,7 +143,10 @@ export const createBooking: CustomOperation = {
     "chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. " +
     "The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, " +
     "as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours " +
-    "books nothing and answers the first booking again.",
+    "books nothing and answers the first booking again. `rescheduleUid` moves a booking (the original is " +
+    "cancelled with `rescheduled: true` in the same transaction); `recurringEventId` books one date of a series; " +
+    "a seated slot with room adds the booker to its booking; `eventTypeId: 0` with `eventTypeSlug` and `user` " +
+    "books a dynamic group of users.",
   body: BookingCreateBody,
   status: 201,
   response: BookingCreated,
@@ -145,7 +155,7 @@ export const createBooking: CustomOperation = {
   async handle(ctx, { body }) {
     const input = body as CreateBody;
     const who = booker(input);
-    const eventType = await loadEventType(ctx.db, { id: input.eventTypeId });
+    const { eventType, dynamic } = await bookedEventType(ctx.db, input);
     // v1 refuses this event type before anything else (handleNewBooking).
     if (eventType.seatsPerTimeSlot && eventType.recurringEvent)
       throw new BadRequest("recurring_event_seats_error");
@@ -230,7 +240,9 @@ export const createBooking: CustomOperation = {
           data: {
             uid: randomUUID(),
             userId: hosts.organizer.id,
-            eventTypeId: eventType.id,
+            eventTypeId: dynamic ? null : eventType.id,
+            dynamicEventSlugRef: dynamic?.slug ?? null,
+            dynamicGroupSlugRef: dynamic?.group ?? null,
             title: input.title ?? `${eventType.title} between ${host} and ${who.name}`,
             description: who.notes ?? input.description ?? null,
             startTime: start,
@@ -272,6 +284,40 @@ export const createBooking: CustomOperation = {
     };
   },
 };
+
+/** v1's getUsernameList: a list, or one string of usernames joined by "+" (or spaces). */
+const usernamesOf = (user: string | string[] | undefined): string[] =>
+  [...new Set((Array.isArray(user) ? user : [user ?? ""]).flatMap((u) => u.split(/[+\s]+/)))].filter(Boolean);
+
+/**
+ * The event type a booking is for: the stored one, or for `eventTypeId: 0` v1's dynamic group
+ * event of the `user` list (handleNewBooking/getEventType.ts, loadUsers.ts): every user a host,
+ * each on their own schedule; one who forbids dynamic booking is v1's 400.
+ */
+async function bookedEventType(db: Db, input: CreateBody) {
+  if (input.eventTypeId !== 0)
+    return { eventType: await loadEventType(db, { id: input.eventTypeId }), dynamic: null };
+  const usernames = usernamesOf(input.user);
+  if (!input.eventTypeSlug || usernames.length < 2) {
+    throw new BadRequest(
+      "eventTypeId 0 books a dynamic group: send eventTypeSlug and two or more usernames in user",
+      [
+        ...(input.eventTypeSlug ? [] : [{ path: "eventTypeSlug", message: "Required with eventTypeId 0" }]),
+        ...(usernames.length < 2
+          ? [{ path: "user", message: "two or more usernames with eventTypeId 0" }]
+          : []),
+      ],
+    );
+  }
+  try {
+    const eventType = await loadDynamicGroup(db, usernames);
+    return { eventType, dynamic: { slug: input.eventTypeSlug, group: usernames.join("+") } };
+  } catch (error) {
+    // GET /slots answered v1's 401 for this; v1's booking answered it with a 400.
+    if (error instanceof Unauthorized) throw new BadRequest(error.message);
+    throw error;
+  }
+}
 
 const metadataOf = (value: unknown): Record<string, unknown> =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -165,7 +165,7 @@ export interface paths {
         put?: never;
         /**
          * Book a slot of an event type
-         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers the first booking again.
+         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers the first booking again. `rescheduleUid` moves a booking (the original is cancelled with `rescheduled: true` in the same transaction); `recurringEventId` books one date of a series; a seated slot with room adds the booker to its booking; `eventTypeId: 0` with `eventTypeSlug` and `user` books a dynamic group of users.
          */
         post: operations["addBooking"];
         delete?: never;
@@ -840,8 +840,10 @@ export interface components {
             email?: string;
             /** @description Default: start + the event type's length; otherwise it must match it */
             end?: string;
-            /** @description The event type to book (any user's: a booking page is public, as in v1) */
+            /** @description The event type to book (any user's: a booking page is public, as in v1); 0 with `eventTypeSlug` and `user` books a dynamic group of two or more users, as in v1 */
             eventTypeId: number;
+            /** @description With eventTypeId 0: the dynamic group event's slug (kept on the booking); lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
+            eventTypeSlug?: string;
             guests?: string[];
             /** @description The booker's language (the attendee's locale) */
             language: string;
@@ -893,6 +895,8 @@ export interface components {
             timeZone: components["schemas"]["TimeZone"];
             /** @description Default: "<event type> between <host> and <booker>" */
             title?: string;
+            /** @description With eventTypeId 0: the group's usernames, as a list or joined by "+" (`alice+bob`), as v1 took them */
+            user?: string | string[];
         } | unknown | {
             name: unknown;
         };

@@ -12,6 +12,8 @@ import {
   listQuery,
   repeatable,
   rowId,
+  SLUG_RULE,
+  slug,
   TIME_ZONE_RULE,
   text,
   timeZone,
@@ -135,10 +137,22 @@ export const BookingCreateBody = z
     eventTypeId: z
       .unknown()
       .refine((value) => typeof value === "number", "Bad request, eventTypeId must be a number")
-      .pipe(rowId())
+      .pipe(z.int().min(0).max(INT4_MAX))
       // v1's own message for a non-number needs `unknown` first; the document says what passes.
-      .meta({ type: "integer", minimum: 1, maximum: INT4_MAX })
-      .describe("The event type to book (any user's: a booking page is public, as in v1)"),
+      .meta({ type: "integer", minimum: 0, maximum: INT4_MAX })
+      .describe(
+        "The event type to book (any user's: a booking page is public, as in v1); 0 with `eventTypeSlug` and " +
+          "`user` books a dynamic group of two or more users, as in v1",
+      ),
+    eventTypeSlug: slug()
+      .optional()
+      .describe(`With eventTypeId 0: the dynamic group event's slug (kept on the booking); ${SLUG_RULE}`),
+    user: z
+      .union([text().min(1).max(1_000), z.array(text().min(1).max(255)).min(1).max(50)])
+      .optional()
+      .describe(
+        'With eventTypeId 0: the group\'s usernames, as a list or joined by "+" (`alice+bob`), as v1 took them',
+      ),
     start: bookingInstant().describe("Start instant"),
     end: bookingInstant()
       .optional()
