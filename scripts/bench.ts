@@ -4,7 +4,8 @@
 // interleaved and medians printed with min/max. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
-//   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk), with their baselines
+//   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
+//                               slots-team, bookings-concurrent), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -19,6 +20,7 @@ import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "@app/scheduling/hosting/secrets";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
+import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
 import { dropPartition, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
 
@@ -332,6 +334,71 @@ bulk: 1,000 shorts in one POST /api/shorts/bulk, ${rounds} rounds after a warm-u
   );
 }
 
+/**
+ * GET /v1/slots of a 5-host team event type over 30 days with 200 bookings in the way, for its
+ * ROUND_ROBIN and its COLLECTIVE variant; one connection (the target is a p99: ≤ 50 ms).
+ */
+async function slotsTeamRows(schedulingUrl: string): Promise<void> {
+  const fixture = await seedSlotsTeam(prisma);
+  console.log("\nGET /v1/slots, 5 hosts, 30 days, 200 bookings of the hosts in the range; 1 connection");
+  console.log(`${"slots route".padEnd(38)} ${"req/s".padStart(7)}  p50 ms  p99 ms  answers`);
+  for (const [label, id] of [
+    ["ROUND_ROBIN, 5 hosts", fixture.roundRobinId],
+    ["COLLECTIVE, 5 hosts", fixture.collectiveId],
+  ] as const) {
+    const url =
+      `${schedulingUrl}/v1/slots?apiKey=${fixture.apiKey}&eventTypeId=${id}` +
+      `&startTime=${fixture.from.toISOString()}&endTime=${fixture.to.toISOString()}`;
+    // autocannon (not wrk) so the answers are counted by status.
+    await cannonWithHeader(url, "accept=application/json", 1, QUICK ? 1 : 3);
+    await settle();
+    const run = await cannonWithHeader(url, "accept=application/json", 1, SECONDS);
+    console.log(
+      `${label.padEnd(38)} ${fmt(run.rps)}  ${String(run.p50).padStart(6)}  ${String(run.p99).padStart(6)}  ${JSON.stringify(run.status)}`,
+    );
+  }
+  console.log("target: p99 ≤ 50 ms");
+}
+
+/**
+ * 100 bookings sent at once to a ROUND_ROBIN event type of 10 hosts: ten starts, each booked
+ * ten times, so every (host, start) pair is taken exactly once. All must be 201, and SQL must
+ * find no host with two overlapping bookings. Wall time from the first request to the last answer.
+ */
+async function bookingsConcurrentRows(schedulingUrl: string): Promise<void> {
+  const fixture = await seedBookingsConcurrent(prisma);
+  const url = `${schedulingUrl}/v1/bookings?apiKey=${fixture.apiKey}`;
+  const requests = fixture.starts.flatMap((start) =>
+    Array.from({ length: 10 }, (_, i) => ({
+      eventTypeId: fixture.eventTypeId,
+      start: start.toISOString(),
+      timeZone: "UTC",
+      language: "en",
+      metadata: {},
+      responses: { name: `Booker ${i}`, email: `booker-${i}-${start.getTime()}@example.com` },
+    })),
+  );
+  const began = performance.now();
+  const statuses = await Promise.all(
+    requests.map((body) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((response) => response.status),
+    ),
+  );
+  const wall = performance.now() - began;
+  const counted: Record<string, number> = {};
+  for (const status of statuses) counted[status] = (counted[status] ?? 0) + 1;
+  const overlaps = await doubleBooked(prisma, fixture.eventTypeId);
+  console.log(
+    `\n100 concurrent POST /v1/bookings, ROUND_ROBIN over 10 hosts (10 starts × 10): ` +
+      `wall ${wall.toFixed(0)} ms, answers ${JSON.stringify(counted)}, hosts double-booked (SQL): ${overlaps}` +
+      `${counted["201"] === 100 && overlaps === 0 ? "" : "  ← NOT all 201 / double-booked"}`,
+  );
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(0).padStart(7);
 
@@ -432,6 +499,8 @@ try {
     stats: [],
     drop: [],
     bulk: [],
+    "slots-team": [],
+    "bookings-concurrent": [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -525,6 +594,10 @@ try {
     if (values.only === undefined || values.only === "stats") await statsRows(started.shortener!.url);
     if (values.only === undefined || values.only === "drop") await partitionDropRows(path302("shortener"));
     if (values.only === undefined || values.only === "bulk") await bulkRows(started.shortener!.url);
+    if (values.only === undefined || values.only === "slots-team")
+      await slotsTeamRows(started.scheduling!.url);
+    if (values.only === undefined || values.only === "bookings-concurrent")
+      await bookingsConcurrentRows(started.scheduling!.url);
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");

@@ -205,7 +205,8 @@ describe("POST /bookings", () => {
       host.apiKey,
       v1Body(eventType.id, start, { responses: { name: "Three", email: "3@example.com" } }),
     );
-    expect([one.statusCode, two.statusCode, three.statusCode]).toEqual([201, 201, 400]);
+    expect([one.statusCode, two.statusCode, three.statusCode]).toEqual([201, 201, 409]);
+    expect(three.json()).toEqual({ message: "booking_seats_full_error" });
     expect(two.json().id).toBe(one.json().id);
     expect(two.json().attendees).toHaveLength(2);
   });

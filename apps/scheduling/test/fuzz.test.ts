@@ -54,7 +54,7 @@ export const UNSTATABLE: UnstatableRule[] = [
     rule: "the rows a request refers to exist, belong to the caller and are in a state that allows the change",
     reason: "existence, ownership and state depend on the stored data, not on the request",
     refuses: refusal(
-      /refers to a missing record|is not one of user \d+'s|user \d+ is not (the owner|an accepted member)|has already been cancelled|Cancellation reason is required when you are the host/,
+      /refers to a missing record|is not one of user \d+'s|user \d+ is not (the owner|an accepted member)|has already been cancelled|Cancellation reason is required when you are the host|(cancelled|rescheduled|past)_bookings_cannot_be_rescheduled|seated booking cannot be rescheduled|recurring_event_seats_error|(Missing|Invalid) recurringCount|do not allow dynamic booking/,
     ),
   },
   {
@@ -100,6 +100,11 @@ export const UNSTATABLE: UnstatableRule[] = [
     rule: "v1's legacy booking fields (guests, notes, smsReminderNumber, rescheduleReason) do not go with `responses`",
     reason: "a rule over several fields, as above (v1's own rule and message)",
     refuses: refusal(/Legacy Props: .* can't be used with `responses`/),
+  },
+  {
+    rule: "eventTypeId 0 (v1's dynamic group) comes with eventTypeSlug and two or more usernames in user",
+    reason: "a rule over several fields that depends on one field's value: OpenAPI 3.0 cannot say it",
+    refuses: refusal(/eventTypeId 0 books a dynamic group/),
   },
   {
     rule: "an event type's hosts name each userId once",

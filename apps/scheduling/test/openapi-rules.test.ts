@@ -312,7 +312,7 @@ const cases: BodyCase[] = [
     url: () => "/api/v1/bookings",
     schema: () => property("BookingCreate", "eventTypeId"),
     body: (eventTypeId) => ({ eventTypeId, start: "2030-01-07T09:00:00Z", timeZone: "UTC", language: "en" }),
-    values: ["1", 1.5, 0, 2147483648, null],
+    values: ["1", 1.5, -1, 2147483648, null], // 0 is v1's dynamic group (docs/adr/0170)
     field: "eventTypeId",
   },
 ];

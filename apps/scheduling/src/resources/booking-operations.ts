@@ -16,8 +16,15 @@ import {
 } from "@app/schemas/scheduling";
 import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
-import { BadRequest, Conflict, Forbidden } from "../errors.ts";
-import { loadEventType, reserveHosts } from "../slots/slots.service.ts";
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
+import {
+  type Db,
+  loadDynamicGroup,
+  loadEventType,
+  lockEventHosts,
+  reserveHosts,
+  type SlotEventType,
+} from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
 import type { CustomContext, CustomOperation } from "./resource.ts";
 
@@ -81,7 +88,7 @@ function booker(body: CreateBody) {
         "Don't use both customInputs and responses. `customInputs` is only there for legacy support.",
       );
     }
-    const { name, email, location, notes, guests } = body.responses;
+    const { name, email, location, notes, guests, rescheduleReason } = body.responses;
     const fullName =
       typeof name === "string" ? name : [name.firstName, name.lastName].filter(Boolean).join(" ");
     const where = typeof location === "object" ? location.optionValue || location.value : location;
@@ -91,6 +98,7 @@ function booker(body: CreateBody) {
       location: where ?? null,
       notes: notes ?? null,
       guests: guests ?? [],
+      rescheduleReason: typeof rescheduleReason === "string" ? rescheduleReason : undefined,
       responses: body.responses,
     };
   }
@@ -106,6 +114,7 @@ function booker(body: CreateBody) {
     location: body.location || null,
     notes: body.notes ?? null,
     guests: body.guests ?? [],
+    rescheduleReason: body.rescheduleReason,
     responses: null,
   };
 }
@@ -134,7 +143,10 @@ export const createBooking: CustomOperation = {
     "chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. " +
     "The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, " +
     "as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours " +
-    "books nothing and answers the first booking again.",
+    "books nothing and answers the first booking again. `rescheduleUid` moves a booking (the original is " +
+    "cancelled with `rescheduled: true` in the same transaction); `recurringEventId` books one date of a series; " +
+    "a seated slot with room adds the booker to its booking; `eventTypeId: 0` with `eventTypeSlug` and `user` " +
+    "books a dynamic group of users.",
   body: BookingCreateBody,
   status: 201,
   response: BookingCreated,
@@ -143,7 +155,11 @@ export const createBooking: CustomOperation = {
   async handle(ctx, { body }) {
     const input = body as CreateBody;
     const who = booker(input);
-    const eventType = await loadEventType(ctx.db, { id: input.eventTypeId });
+    const { eventType, dynamic } = await bookedEventType(ctx.db, input);
+    // v1 refuses this event type before anything else (handleNewBooking).
+    if (eventType.seatsPerTimeSlot && eventType.recurringEvent)
+      throw new BadRequest("recurring_event_seats_error");
+    const recurringEventId = seriesOf(eventType, input);
     const start = input.start;
     const end = input.end ?? new Date(start.getTime() + eventType.length * MINUTE);
     if (end.getTime() - start.getTime() !== eventType.length * MINUTE)
@@ -154,9 +170,13 @@ export const createBooking: CustomOperation = {
     const { booking, hosts } = await inTransaction(
       ctx.db,
       async (tx) => {
-        // Takes the hosts' locks first: the check and the insert below cannot interleave with
-        // another booking of theirs, so two bookers cannot both take a host's last free slot.
-        const hosts = await reserveHosts(tx, eventType, start, now);
+        // The original first (its row lock, then the hosts' locks: the order every reschedule
+        // takes), so a second reschedule of it waits here and then finds it cancelled.
+        const original = input.rescheduleUid ? await lockOriginal(tx, input.rescheduleUid, now) : null;
+        if (original && eventType.seatsPerTimeSlot)
+          throw new BadRequest(
+            "A seated booking cannot be rescheduled through this API: cancel it and book the new slot",
+          );
         const bookers = [
           { name: who.name, email: who.email, timeZone: input.timeZone, locale: input.language },
           ...who.guests.map((guest) => ({
@@ -167,25 +187,35 @@ export const createBooking: CustomOperation = {
           })),
         ];
         const seats = eventType.seatsPerTimeSlot ?? 0;
-        const seated =
-          seats > 0
-            ? await tx.booking.findFirst({
-                where: { eventTypeId: eventType.id, startTime: start, status: "ACCEPTED" },
-                select: { id: true, _count: { select: { attendees: true } } },
-              })
-            : null;
-        if (seated) {
-          if (seated._count.attendees + bookers.length > seats)
-            throw new Conflict("booking_seats_full_error");
-          await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
-          return {
-            booking: await tx.booking.findUniqueOrThrow({
-              where: { id: seated.id },
-              include: createdInclude,
-            }),
-            hosts,
-          };
+        if (seats > 0) {
+          // Under the hosts' locks, so the seats counted are the seats taken: N bookers racing
+          // for the last K seats queue here and exactly K get one.
+          await lockEventHosts(tx, eventType);
+          const seated = await tx.booking.findFirst({
+            where: { eventTypeId: eventType.id, startTime: start, status: "ACCEPTED" },
+            select: { id: true, attendees: { select: { email: true } } },
+          });
+          // v1 (handleNewBooking, handleSeats): a slot that already has its booking is not
+          // checked for availability again; the booker takes a seat in it, or is refused.
+          if (seated) {
+            const taken = new Set(seated.attendees.map((a) => a.email.toLowerCase()));
+            if (taken.has(who.email.toLowerCase()))
+              throw new Conflict("already_signed_up_for_this_booking_error");
+            if (seated.attendees.length + bookers.length > seats)
+              throw new Conflict("booking_seats_full_error");
+            await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
+            return {
+              booking: await tx.booking.findUniqueOrThrow({
+                where: { id: seated.id },
+                include: createdInclude,
+              }),
+              hosts: { luckyUsers: null },
+            };
+          }
         }
+        // Takes the hosts' locks first: the check and the insert below cannot interleave with
+        // another booking of theirs, so two bookers cannot both take a host's last free slot.
+        const hosts = await reserveHosts(tx, eventType, start, now, original?.id);
         // v1's order: the booker, their guests, then the team's other hosts.
         const attendees = [
           ...bookers,
@@ -197,20 +227,37 @@ export const createBooking: CustomOperation = {
           })),
         ];
         const host = hosts.teamName ?? hosts.organizer.name ?? "the host";
+        if (original) {
+          // v1's handleNewBooking: the original is cancelled and marked in the same transaction.
+          await tx.booking.update({
+            where: { id: original.id },
+            data: { status: "CANCELLED", rescheduled: true, rescheduledBy: input.rescheduledBy ?? null },
+          });
+          await tx.bookingReference.deleteMany({ where: { bookingId: original.id } });
+        }
+        const rescheduleReason = who.rescheduleReason;
         const booking = await tx.booking.create({
           data: {
             uid: randomUUID(),
             userId: hosts.organizer.id,
-            eventTypeId: eventType.id,
+            eventTypeId: dynamic ? null : eventType.id,
+            dynamicEventSlugRef: dynamic?.slug ?? null,
+            dynamicGroupSlugRef: dynamic?.group ?? null,
             title: input.title ?? `${eventType.title} between ${host} and ${who.name}`,
             description: who.notes ?? input.description ?? null,
             startTime: start,
             endTime: end,
             location: who.location,
             status: eventType.requiresConfirmation ? "PENDING" : "ACCEPTED",
-            metadata: input.metadata,
+            // v1 keeps the original's metadata under the new one's.
+            metadata: { ...metadataOf(original?.metadata), ...input.metadata } as Prisma.InputJsonObject,
             responses: (who.responses as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
             creationSource: "API_V1",
+            // v1 records the reschedule on the new booking: where it came from, and why
+            // (in cancellationReason, v1's column for it).
+            fromReschedule: original?.uid ?? null,
+            cancellationReason: original ? (rescheduleReason ?? null) : null,
+            recurringEventId,
             // Set under the hosts' locks (not at the transaction's start): the round-robin rule
             // orders bookings by it, and so by the order their hosts were taken in.
             createdAt: new Date(),
@@ -237,6 +284,103 @@ export const createBooking: CustomOperation = {
     };
   },
 };
+
+/** v1's getUsernameList: a list, or one string of usernames joined by "+" (or spaces). */
+const usernamesOf = (user: string | string[] | undefined): string[] =>
+  [...new Set((Array.isArray(user) ? user : [user ?? ""]).flatMap((u) => u.split(/[+\s]+/)))].filter(Boolean);
+
+/**
+ * The event type a booking is for: the stored one, or for `eventTypeId: 0` v1's dynamic group
+ * event of the `user` list (handleNewBooking/getEventType.ts, loadUsers.ts): every user a host,
+ * each on their own schedule; one who forbids dynamic booking is v1's 400.
+ */
+async function bookedEventType(db: Db, input: CreateBody) {
+  if (input.eventTypeId !== 0)
+    return { eventType: await loadEventType(db, { id: input.eventTypeId }), dynamic: null };
+  const usernames = usernamesOf(input.user);
+  if (!input.eventTypeSlug || usernames.length < 2) {
+    throw new BadRequest(
+      "eventTypeId 0 books a dynamic group: send eventTypeSlug and two or more usernames in user",
+      [
+        ...(input.eventTypeSlug ? [] : [{ path: "eventTypeSlug", message: "Required with eventTypeId 0" }]),
+        ...(usernames.length < 2
+          ? [{ path: "user", message: "two or more usernames with eventTypeId 0" }]
+          : []),
+      ],
+    );
+  }
+  try {
+    const eventType = await loadDynamicGroup(db, usernames);
+    return { eventType, dynamic: { slug: input.eventTypeSlug, group: usernames.join("+") } };
+  } catch (error) {
+    // GET /slots answered v1's 401 for this; v1's booking answered it with a 400.
+    if (error instanceof Unauthorized) throw new BadRequest(error.message);
+    throw error;
+  }
+}
+
+const metadataOf = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+interface Original {
+  id: number;
+  uid: string;
+  status: string;
+  rescheduled: boolean | null;
+  endTime: Date;
+  metadata: unknown;
+}
+
+/**
+ * The booking a reschedule replaces, locked for this transaction, or v1's refusal
+ * (handleNewBooking/getOriginalRescheduledBooking.ts: only ACCEPTED, PENDING and CANCELLED
+ * bookings are found). A past one is refused too (docs/adr/0166).
+ */
+async function lockOriginal(tx: Prisma.TransactionClient, uid: string, now: Date): Promise<Original> {
+  const [original] = await tx.$queryRaw<Original[]>`
+    SELECT id, uid, status::text AS status, rescheduled, "endTime", metadata FROM "scheduling"."bookings"
+     WHERE uid = ${uid} AND status IN ('ACCEPTED', 'PENDING', 'CANCELLED') FOR UPDATE`;
+  if (!original) throw new NotFound("Could not find original booking");
+  if (original.status === "CANCELLED") {
+    throw new BadRequest(
+      original.rescheduled
+        ? "rescheduled_bookings_cannot_be_rescheduled"
+        : "cancelled_bookings_cannot_be_rescheduled",
+    );
+  }
+  if (original.endTime.getTime() <= now.getTime())
+    throw new BadRequest("past_bookings_cannot_be_rescheduled");
+  return original;
+}
+
+/** The event type's recurrence as v1 stored it (event-types validates it on the way in). */
+const recurrenceCount = (eventType: SlotEventType): number | null => {
+  const rule = eventType.recurringEvent as { count?: unknown } | null;
+  return rule && typeof rule.count === "number" ? rule.count : null;
+};
+
+/**
+ * The series a booking joins: `recurringEventId`, stored as sent. On a recurring event type,
+ * `recurringCount` is required and at most the event type's count (v1's documented 400s);
+ * elsewhere it is ignored, as v1 ignored it (Pipedream sends it whenever its user set it).
+ */
+function seriesOf(eventType: SlotEventType, input: CreateBody): string | null {
+  if (!input.recurringEventId) return null;
+  const count = recurrenceCount(eventType);
+  if (count !== null) {
+    if (input.recurringCount === undefined)
+      throw new BadRequest("Missing recurringCount", [{ path: "recurringCount", message: "Required" }]);
+    if (input.recurringCount > count) {
+      throw new BadRequest("Invalid recurringCount", [
+        {
+          path: "recurringCount",
+          message: `must be at most the event type's recurringEvent.count (${count})`,
+        },
+      ]);
+    }
+  }
+  return input.recurringEventId;
+}
 
 type ListQuery = z.output<typeof BookingListQuery>;
 
@@ -311,7 +455,9 @@ export const cancelBooking: CustomOperation = {
   summary: "Cancel a booking (the row is kept, status CANCELLED)",
   description:
     'As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body ' +
-    "with the same keys is accepted too. The booking's references are removed and its slot is free again.",
+    "with the same keys is accepted too. The booking's references are removed and its slot is free again. " +
+    "With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that " +
+    "has not started yet is cancelled in one statement instead (past ones stay).",
   querystring: BookingCancelQuery,
   body: BookingCancelBody,
   response: BookingCancelled,
@@ -325,17 +471,20 @@ export const cancelBooking: CustomOperation = {
     if (reason !== undefined && reason.trim() === "") {
       throw new BadRequest("Cancellation reason is required when you are the host");
     }
-    await ctx.db.$transaction([
-      ctx.db.booking.update({
-        where: { id: row.id },
-        data: {
-          status: "CANCELLED",
-          cancellationReason: reason ?? "Not Provided",
-          cancelledBy: q.cancelledBy ?? b.cancelledBy ?? null,
-        },
-      }),
-      ctx.db.bookingReference.deleteMany({ where: { bookingId: row.id } }),
-    ]);
+    const cancelled = {
+      status: "CANCELLED" as const,
+      cancellationReason: reason ?? "Not Provided",
+      cancelledBy: q.cancelledBy ?? b.cancelledBy ?? null,
+    };
+    const series = q.allRemainingBookings === "true" ? await seriesToCancel(ctx, row.id) : null;
+    if (series) {
+      await cancelRemaining(ctx, series, cancelled);
+    } else {
+      await ctx.db.$transaction([
+        ctx.db.booking.update({ where: { id: row.id }, data: cancelled }),
+        ctx.db.bookingReference.deleteMany({ where: { bookingId: row.id } }),
+      ]);
+    }
     return {
       success: true,
       message: "Booking successfully cancelled.",
@@ -345,3 +494,38 @@ export const cancelBooking: CustomOperation = {
     };
   },
 };
+
+/**
+ * The series a cancel with allRemainingBookings reaches: v1 cancels one only when the booking
+ * has a recurringEventId and its event type is recurring (handleCancelBooking); else null.
+ */
+async function seriesToCancel(ctx: CustomContext, id: number) {
+  const row = await ctx.db.booking.findUniqueOrThrow({
+    where: { id },
+    select: { recurringEventId: true, eventTypeId: true, eventType: { select: { recurringEvent: true } } },
+  });
+  const { recurringEventId, eventTypeId } = row;
+  if (!recurringEventId || eventTypeId === null || row.eventType?.recurringEvent == null) return null;
+  return { recurringEventId, eventTypeId };
+}
+
+/**
+ * v1's allRemainingBookings: every booking of the series (of this event type) that starts from
+ * now on, cancelled in one statement, with their references gone; past ones are kept as they are.
+ */
+async function cancelRemaining(
+  ctx: CustomContext,
+  row: { recurringEventId: string; eventTypeId: number },
+  data: { status: "CANCELLED"; cancellationReason: string; cancelledBy: string | null },
+): Promise<void> {
+  const remaining: Prisma.BookingWhereInput = {
+    recurringEventId: row.recurringEventId,
+    eventTypeId: row.eventTypeId,
+    startTime: { gte: new Date() },
+    status: { not: "CANCELLED" },
+  };
+  await ctx.db.$transaction([
+    ctx.db.bookingReference.deleteMany({ where: { booking: { is: remaining } } }),
+    ctx.db.booking.updateMany({ where: remaining, data }),
+  ]);
+}

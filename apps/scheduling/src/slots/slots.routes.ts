@@ -5,7 +5,7 @@ import { ErrorResponse, SlotsQuery, SlotsResponse } from "@app/schemas/schedulin
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { MAX_RANGE_MS } from "./slot-engine.ts";
-import { assertValidRange, loadDynamicGroup, loadEventType, slotsFor } from "./slots.service.ts";
+import { assertValidRange, bookingIdOf, loadDynamicGroup, loadEventType, slotsFor } from "./slots.service.ts";
 import { dateKey, formatInZone, localDate } from "./time-zones.ts";
 
 export async function slotsRoutes(app: FastifyInstance) {
@@ -20,7 +20,8 @@ export async function slotsRoutes(app: FastifyInstance) {
           "A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed " +
           "hosts and one round-robin host are, each on their own schedule and bookings. Two or more " +
           "`usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are " +
-          "free. The range may span at most 93 days.",
+          "free. With `rescheduleUid`, that booking's own time is offered as if it were free (it is what the " +
+          "reschedule gives up). The range may span at most 93 days.",
         tags: ["slots"],
         security: [{ ApiKeyAuth: [] }],
         querystring: SlotsQuery,
@@ -56,7 +57,13 @@ export async function slotsRoutes(app: FastifyInstance) {
       const slots = await slotsFor(
         request.db,
         { ...eventType, length: query.duration ?? eventType.length },
-        { start: query.startTime, end: query.endTime, timeZone: query.timeZone },
+        {
+          start: query.startTime,
+          end: query.endTime,
+          timeZone: query.timeZone,
+          // An unknown uid leaves every booking in place, as in v1.
+          excludeBookingId: await bookingIdOf(request.db, query.rescheduleUid),
+        },
       );
       const zone = query.timeZone;
       const byDate: Record<string, { time: string; attendees?: number; bookingUid?: string }[]> = {};

@@ -63,6 +63,7 @@ export const eventTypeSelect = {
   periodStartDate: true,
   periodEndDate: true,
   seatsPerTimeSlot: true,
+  recurringEvent: true,
   requiresConfirmation: true,
   schedulingType: true,
   isRRWeightsEnabled: true,
@@ -140,6 +141,7 @@ export async function loadDynamicGroup(db: Db, usernames: string[]): Promise<Slo
     periodStartDate: null,
     periodEndDate: null,
     seatsPerTimeSlot: null,
+    recurringEvent: null,
     requiresConfirmation: false,
     schedulingType: "COLLECTIVE",
     isRRWeightsEnabled: false,
@@ -338,6 +340,13 @@ export async function slotsFor(db: Db, eventType: SlotEventType, query: SlotQuer
   });
 }
 
+/** The id of the booking `uid` names, to leave out of the busy times (v1's rescheduleUid); null when none. */
+export async function bookingIdOf(db: Db, uid: string | undefined): Promise<number | undefined> {
+  if (!uid) return undefined;
+  const row = await db.booking.findUnique({ where: { uid }, select: { id: true } });
+  return row?.id;
+}
+
 export async function findSlots(db: Db, query: SlotQuery & { eventTypeId: number }): Promise<Slot[]> {
   return slotsFor(db, await loadEventType(db, { id: query.eventTypeId }), query);
 }
@@ -397,6 +406,14 @@ async function roundRobinHistory(
   return { byUser: new Map(rows.map((row) => [row.userId, row])), total: rows[0]?.total ?? 0 };
 }
 
+/** Takes the locks of every host the event type may book, as reserveHosts does (they stack). */
+export async function lockEventHosts(tx: Prisma.TransactionClient, eventType: SlotEventType): Promise<void> {
+  await lockHosts(
+    tx,
+    hostsOf(eventType).map((host) => host.user.id),
+  );
+}
+
 /**
  * Inside the booking's transaction: takes the hosts' locks, then checks `start` as v1's
  * handleNewBooking does and picks the hosts. A personal event type needs its owner free
@@ -410,6 +427,8 @@ export async function reserveHosts(
   eventType: SlotEventType,
   start: Date,
   now: Date,
+  /** A booking that does not block: the one being rescheduled. */
+  excludeBookingId?: number,
 ): Promise<HostAssignment> {
   const bare = hostsOf(eventType);
   if (bare.length === 0) throw new BadRequest("no_available_users_found_error");
@@ -419,7 +438,7 @@ export async function reserveHosts(
     tx,
     bare.map((host) => host.user.id),
   );
-  const hosts = await withBookings(tx, eventType, bare, { from: start, to: start });
+  const hosts = await withBookings(tx, eventType, bare, { from: start, to: start, excludeBookingId });
   const rules = rulesOf(eventType);
   const window: TeamSlotWindow = { from: start, to: start, now, eventTimeZone: eventZone(eventType, bare) };
   const isSlot = (subset: SlotHost[]) =>

@@ -10,7 +10,13 @@
 //   GenericFunctions.ts (bare `{host}/event-types`, `apiKey` query).
 // - raycast/extensions, the cal-com extension's axios client (base `/v1/`, `apiKey` param):
 //   GET /me, GET /event-types, GET /bookings, DELETE /bookings/{id}/cancel?cancellationReason=.
+// None of these clients sent `rescheduleUid` or `allRemainingBookings` to v1 (their reschedule
+// and series actions are v2-only); the last block replays their transports (Pipedream's create
+// and delete, Raycast's cancel with merged params) with v1's documented keys for both
+// (apps/api/v1/pages/api/bookings/_post.ts swagger: `rescheduleUid`; handleCancelBooking.ts:
+// `allRemainingBookings`), as a user of those clients' code paths would send them.
 import type { AddressInfo } from "node:net";
+import { Prisma } from "@app/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "../booking-helpers.ts";
 import { createUser, setupApp } from "../helpers.ts";
@@ -264,5 +270,119 @@ describe("Raycast cal-com extension", () => {
     expect(cancelled.data).toMatchObject({ success: true, bookingId: booked.data.id });
     const stored = await t.prisma.booking.findUniqueOrThrow({ where: { id: booked.data.id } });
     expect(stored.cancellationReason).toBe("Can't make it");
+  });
+});
+
+describe("reschedule and series cancel through the clients' transports", () => {
+  it("Pipedream create-booking's legacy body plus v1's `rescheduleUid`: `id` of the new booking, the old one CANCELLED in the picker list", async () => {
+    const start = at(futureMonday(9), 60);
+    const legacy = (when: Date, extra: Record<string, unknown> = {}) => ({
+      eventTypeId,
+      name: "Pip Dream",
+      email: "pip@example.com",
+      start: when.toISOString().slice(0, 19),
+      end: at(when, 30).toISOString().slice(0, 19),
+      language: "en",
+      timeZone: "America/New_York",
+      location: "",
+      customInputs: [],
+      metadata: {},
+      ...extra,
+    });
+    const created = await axiosLike("POST", "/v1/bookings", {}, legacy(start));
+    expect(created.status, JSON.stringify(created.data)).toBe(201);
+    // get-bookable-slots.mjs with v1's rescheduleUid: the booked start is offered again for the move.
+    const day = start.toISOString().slice(0, 10);
+    const slots = await axiosLike("GET", "/v1/slots", {
+      eventTypeId: String(eventTypeId),
+      startTime: day,
+      endTime: at(start, 24 * 60)
+        .toISOString()
+        .slice(0, 10),
+      timeZone: "UTC",
+      rescheduleUid: created.data.uid,
+    });
+    expect(slots.status).toBe(200);
+    expect(slots.data.slots[day].map((s: { time: string }) => s.time)).toContain(`${day}T10:00:00+00:00`);
+
+    const moved = await axiosLike(
+      "POST",
+      "/v1/bookings",
+      {},
+      legacy(at(start, 120), { rescheduleUid: created.data.uid, rescheduleReason: "Travel" }),
+    );
+    expect(moved.status, JSON.stringify(moved.data)).toBe(201);
+    expect(moved.data).toMatchObject({
+      id: expect.any(Number),
+      fromReschedule: created.data.uid,
+      cancellationReason: "Travel",
+    });
+    // delete-booking.mjs's picker lists GET /v1/bookings and hides CANCELLED ones: the old one is hidden.
+    const listed = await axiosLike("GET", "/v1/bookings", {});
+    const shown = listed.data.bookings
+      .filter((b: { status: string }) => b.status !== "CANCELLED")
+      .map((b: { id: number }) => b.id);
+    expect(shown).toContain(moved.data.id);
+    expect(shown).not.toContain(created.data.id);
+    // The action shows the error body's `message` on a second try.
+    const again = await axiosLike(
+      "POST",
+      "/v1/bookings",
+      {},
+      legacy(at(start, 180), { rescheduleUid: created.data.uid }),
+    );
+    expect(again.status).toBe(400);
+    expect(again.data.message).toBe("rescheduled_bookings_cannot_be_rescheduled");
+  });
+
+  it("Raycast's cancel with `allRemainingBookings` merged into its params cancels the rest of a series booked with Pipedream's body", async () => {
+    await t.prisma.eventType.update({
+      where: { id: eventTypeId },
+      data: { recurringEvent: { freq: 2, count: 3, interval: 1 } },
+    });
+    try {
+      const first = at(futureMonday(10), 60);
+      const recurringEventId = crypto.randomUUID();
+      const ids: number[] = [];
+      for (let week = 0; week < 3; week++) {
+        const when = at(first, week * 7 * 24 * 60);
+        const created = await axiosLike(
+          "POST",
+          "/v1/bookings",
+          {},
+          {
+            eventTypeId,
+            name: "Pip Dream",
+            email: "pip@example.com",
+            start: when.toISOString(),
+            language: "en",
+            timeZone: "UTC",
+            location: "",
+            customInputs: [],
+            metadata: {},
+            recurringCount: 3,
+            recurringEventId,
+          },
+        );
+        expect(created.status, JSON.stringify(created.data)).toBe(201);
+        ids.push(created.data.id);
+      }
+      const cancelled = await axiosLike("DELETE", `/v1/bookings/${ids[1]}/cancel`, {
+        cancellationReason: "Course ended",
+        allRemainingBookings: "true",
+      });
+      expect(cancelled.status, JSON.stringify(cancelled.data)).toBe(200);
+      expect(cancelled.data).toMatchObject({ success: true, bookingId: ids[1] });
+      const bookings = await axiosLike("GET", "/v1/bookings", {});
+      const statuses = ids.map(
+        (id) => bookings.data.bookings.find((b: { id: number }) => b.id === id).status as string,
+      );
+      expect(statuses).toEqual(["CANCELLED", "CANCELLED", "CANCELLED"]);
+    } finally {
+      await t.prisma.eventType.update({
+        where: { id: eventTypeId },
+        data: { recurringEvent: Prisma.DbNull },
+      });
+    }
   });
 });

@@ -165,7 +165,7 @@ export interface paths {
         put?: never;
         /**
          * Book a slot of an event type
-         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers the first booking again.
+         * @description v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers the first booking again. `rescheduleUid` moves a booking (the original is cancelled with `rescheduled: true` in the same transaction); `recurringEventId` books one date of a series; a seated slot with room adds the booker to its booking; `eventTypeId: 0` with `eventTypeSlug` and `user` books a dynamic group of users.
          */
         post: operations["addBooking"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a booking (the row is kept, status CANCELLED)
-         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again.
+         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again. With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that has not started yet is cancelled in one statement instead (past ones stay).
          */
         delete: operations["removeBookingById"];
         options?: never;
@@ -208,7 +208,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a booking (the row is kept, status CANCELLED)
-         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again.
+         * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again. With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that has not started yet is cancelled in one statement instead (past ones stay).
          */
         delete: operations["cancelBookingById"];
         options?: never;
@@ -535,7 +535,7 @@ export interface paths {
         };
         /**
          * Bookable start times of an event type
-         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed hosts and one round-robin host are, each on their own schedule and bookings. Two or more `usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are free. The range may span at most 93 days.
+         * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed hosts and one round-robin host are, each on their own schedule and bookings. Two or more `usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are free. With `rescheduleUid`, that booking's own time is offered as if it were free (it is what the reschedule gives up). The range may span at most 93 days.
          */
         get: operations["getSlots"];
         put?: never;
@@ -840,8 +840,10 @@ export interface components {
             email?: string;
             /** @description Default: start + the event type's length; otherwise it must match it */
             end?: string;
-            /** @description The event type to book (any user's: a booking page is public, as in v1) */
+            /** @description The event type to book (any user's: a booking page is public, as in v1); 0 with `eventTypeSlug` and `user` books a dynamic group of two or more users, as in v1 */
             eventTypeId: number;
+            /** @description With eventTypeId 0: the dynamic group event's slug (kept on the booking); lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
+            eventTypeSlug?: string;
             guests?: string[];
             /** @description The booker's language (the attendee's locale) */
             language: string;
@@ -857,9 +859,18 @@ export interface components {
             /** @description Accepted; this server sends no e-mail */
             noEmail?: boolean;
             notes?: string;
-            /** @description Accepted; one booking is made, as in v1 */
+            /** @description Recurring series: how many bookings it has. With `recurringEventId` on a recurring event type it must not exceed the event type's `recurringEvent.count` (400 `Invalid recurringCount`); otherwise ignored, as in v1 */
             recurringCount?: number;
+            /** @description Recurring series: an id the client chooses (a UUID), the same for every booking of the series; each POST books one of them, as in v1 */
+            recurringEventId?: string;
             rescheduleReason?: string;
+            /** @description Reschedule: the uid of the booking this one replaces. It becomes CANCELLED (`rescheduled: true`) in the same transaction, its slot does not block the new one, and the new booking's `fromReschedule` names it. 404 when unknown; 400 when it is cancelled, already rescheduled or over */
+            rescheduleUid?: string;
+            /**
+             * Format: email
+             * @description Reschedule: who moved it (stored on the original)
+             */
+            rescheduledBy?: string;
             /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, no NUL characters anywhere */
             responses?: {
                 /** Format: email */
@@ -884,6 +895,8 @@ export interface components {
             timeZone: components["schemas"]["TimeZone"];
             /** @description Default: "<event type> between <host> and <booker>" */
             title?: string;
+            /** @description With eventTypeId 0: the group's usernames, as a list or joined by "+" (`alice+bob`), as v1 took them */
+            user?: string | string[];
         } | unknown | {
             name: unknown;
         };
@@ -899,12 +912,16 @@ export interface components {
             /** Format: date-time */
             endTime: string;
             eventTypeId: number | null;
+            /** @description Reschedule: the uid of the booking this one replaced */
+            fromReschedule: string | null;
             id: number;
             isDryRun: boolean;
             /** @description Team event types only: the round-robin host chosen (none for COLLECTIVE) */
             luckyUsers?: number[];
             payment: unknown[];
             paymentRequired: boolean;
+            /** @description The series this booking belongs to */
+            recurringEventId: string | null;
             references: unknown[];
             /** Format: date-time */
             startTime: string;
@@ -3433,7 +3450,7 @@ export interface operations {
                 version?: string;
                 /** @description Why (default "Not Provided") */
                 cancellationReason?: string;
-                /** @description Accepted; this server has no recurring series */
+                /** @description `true` (exactly): on a booking of a recurring series, cancel every booking of the series that has not started yet, in one statement (past ones stay); any other value: this booking only, as in v1 */
                 allRemainingBookings?: string;
                 cancelledBy?: string;
             };
@@ -3639,7 +3656,7 @@ export interface operations {
                 version?: string;
                 /** @description Why (default "Not Provided") */
                 cancellationReason?: string;
-                /** @description Accepted; this server has no recurring series */
+                /** @description `true` (exactly): on a booking of a recurring series, cancel every booking of the series that has not started yet, in one statement (past ones stay); any other value: this booking only, as in v1 */
                 allRemainingBookings?: string;
                 cancelledBy?: string;
             };
@@ -6942,6 +6959,8 @@ export interface operations {
                 timeZone?: components["schemas"]["TimeZone"];
                 /** @description Slot length in minutes (default: the event type's) */
                 duration?: string;
+                /** @description The uid of a booking being rescheduled: its own time does not block (as in v1) */
+                rescheduleUid?: string;
             };
             header?: never;
             path?: never;

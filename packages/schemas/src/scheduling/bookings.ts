@@ -12,6 +12,8 @@ import {
   listQuery,
   repeatable,
   rowId,
+  SLUG_RULE,
+  slug,
   TIME_ZONE_RULE,
   text,
   timeZone,
@@ -135,10 +137,22 @@ export const BookingCreateBody = z
     eventTypeId: z
       .unknown()
       .refine((value) => typeof value === "number", "Bad request, eventTypeId must be a number")
-      .pipe(rowId())
+      .pipe(z.int().min(0).max(INT4_MAX))
       // v1's own message for a non-number needs `unknown` first; the document says what passes.
-      .meta({ type: "integer", minimum: 1, maximum: INT4_MAX })
-      .describe("The event type to book (any user's: a booking page is public, as in v1)"),
+      .meta({ type: "integer", minimum: 0, maximum: INT4_MAX })
+      .describe(
+        "The event type to book (any user's: a booking page is public, as in v1); 0 with `eventTypeSlug` and " +
+          "`user` books a dynamic group of two or more users, as in v1",
+      ),
+    eventTypeSlug: slug()
+      .optional()
+      .describe(`With eventTypeId 0: the dynamic group event's slug (kept on the booking); ${SLUG_RULE}`),
+    user: z
+      .union([text().min(1).max(1_000), z.array(text().min(1).max(255)).min(1).max(50)])
+      .optional()
+      .describe(
+        'With eventTypeId 0: the group\'s usernames, as a list or joined by "+" (`alice+bob`), as v1 took them',
+      ),
     start: bookingInstant().describe("Start instant"),
     end: bookingInstant()
       .optional()
@@ -167,12 +181,34 @@ export const BookingCreateBody = z
       .optional(),
     title: label().optional().describe('Default: "<event type> between <host> and <booker>"'),
     description: text().max(10_000).nullable().optional(),
+    rescheduleUid: text()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        "Reschedule: the uid of the booking this one replaces. It becomes CANCELLED (`rescheduled: true`) in " +
+          "the same transaction, its slot does not block the new one, and the new booking's `fromReschedule` " +
+          "names it. 404 when unknown; 400 when it is cancelled, already rescheduled or over",
+      ),
+    rescheduledBy: email().optional().describe("Reschedule: who moved it (stored on the original)"),
+    recurringEventId: text()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        "Recurring series: an id the client chooses (a UUID), the same for every booking of the series; each " +
+          "POST books one of them, as in v1",
+      ),
     recurringCount: z
       .int()
       .min(1)
       .max(INT4_MAX)
       .optional()
-      .describe("Accepted; one booking is made, as in v1"),
+      .describe(
+        "Recurring series: how many bookings it has. With `recurringEventId` on a recurring event type it must " +
+          "not exceed the event type's `recurringEvent.count` (400 `Invalid recurringCount`); otherwise ignored, " +
+          "as in v1",
+      ),
     noEmail: z.boolean().optional().describe("Accepted; this server sends no e-mail"),
   })
   // The booker is named one of two ways (booking-operations.ts refuses a body with neither):
@@ -233,7 +269,10 @@ export const BookingCancelQuery = z.strictObject({
     .string()
     .max(10)
     .optional()
-    .describe("Accepted; this server has no recurring series"),
+    .describe(
+      "`true` (exactly): on a booking of a recurring series, cancel every booking of the series that has not " +
+        "started yet, in one statement (past ones stay); any other value: this booking only, as in v1",
+    ),
   cancelledBy: email().optional(),
 });
 
@@ -272,6 +311,8 @@ export const BookingCreated = z
     attendees: z.array(z.looseObject({ id: z.int(), email: z.string(), name: z.string() })),
     payment: z.array(z.unknown()),
     references: z.array(z.unknown()),
+    fromReschedule: z.string().nullable().describe("Reschedule: the uid of the booking this one replaced"),
+    recurringEventId: z.string().nullable().describe("The series this booking belongs to"),
     paymentRequired: z.boolean(),
     isDryRun: z.boolean(),
     luckyUsers: z

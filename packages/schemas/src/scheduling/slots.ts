@@ -43,6 +43,11 @@ export const SlotsQuery = z
       .optional()
       .describe(`Zone of the date keys and of each slot's time: ${TIME_ZONE_RULE}`),
     duration: queryInteger(1, 1440).optional().describe("Slot length in minutes (default: the event type's)"),
+    rescheduleUid: text()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe("The uid of a booking being rescheduled: its own time does not block (as in v1)"),
   })
   .refine(
     (q) => q.eventTypeId !== undefined || (q.usernameList !== undefined && q.eventTypeSlug !== undefined),
