@@ -7,11 +7,13 @@ import {
   type ShortEdit,
   type ShortListQuery,
   type ShortLog,
+  windowIsOrdered,
 } from "@app/schemas/shortener";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, NotFound } from "./errors.ts";
+import { hashPassword } from "./password-hash.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
@@ -24,6 +26,62 @@ interface ShortRow {
   createdAt: Date;
   /** NULL only if written by hand: the column's default is []. */
   tags: string[] | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  maxVisits: number | null;
+  expiredUrl: string | null;
+  hasPassword: boolean;
+}
+
+/** What the API shows of a short: never the password hash, only whether there is one. */
+const SHORT_COLUMNS = Prisma.sql`s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
+  s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
+  s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword"`;
+
+/** A row as Prisma returns it, as the API shows it. */
+function shownRow({ passwordHash, ...row }: Omit<ShortRow, "hasPassword"> & { passwordHash: string | null }): ShortRow {
+  return { ...row, hasPassword: passwordHash !== null };
+}
+
+/** Which of the redirect's fields a short has, or none: the redirect's fast path. */
+export function targetOf(row: {
+  id: string;
+  url: string;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  maxVisits: number | null;
+  expiredUrl: string | null;
+  passwordHash: string | null;
+}): Target {
+  const { id, url, validFrom, validUntil, maxVisits, expiredUrl, passwordHash } = row;
+  if (validFrom === null && validUntil === null && maxVisits === null && passwordHash === null) {
+    return { id, url };
+  }
+  const rules = {
+    validFrom: validFrom?.getTime() ?? null,
+    validUntil: validUntil?.getTime() ?? null,
+    maxVisits,
+    expiredUrl,
+    passwordHash,
+  };
+  return { id, url, rules };
+}
+
+const TARGET_FIELDS = {
+  id: true,
+  url: true,
+  validFrom: true,
+  validUntil: true,
+  maxVisits: true,
+  expiredUrl: true,
+  passwordHash: true,
+} as const;
+
+/** A short's visit limit, the visits counted against it, and where it redirects past it. */
+export interface LimitState {
+  maxVisits: number | null;
+  countedVisits: number;
+  expiredUrl: string | null;
 }
 
 export interface ShortsServiceOptions {
@@ -66,6 +124,12 @@ export class ShortsService {
       visits,
       // Only when there are some: a short without tags answers exactly as before tags existed.
       ...(row.tags?.length ? { tags: row.tags } : {}),
+      // Likewise each lifecycle field, only when set.
+      ...(row.validFrom ? { validFrom: row.validFrom.toISOString() } : {}),
+      ...(row.validUntil ? { validUntil: row.validUntil.toISOString() } : {}),
+      ...(row.maxVisits !== null ? { maxVisits: row.maxVisits } : {}),
+      ...(row.expiredUrl !== null ? { expiredUrl: row.expiredUrl } : {}),
+      ...(row.hasPassword ? { hasPassword: true as const } : {}),
     };
   }
 
@@ -90,8 +154,7 @@ export class ShortsService {
           SELECT sum(h."visits") AS "visits" FROM "shortener"."visit_hours" h WHERE h."short_id" = s."id"
         ) v ON true`;
     const rows = await this.prisma.$queryRaw<(ShortRow & { visits: bigint })[]>`
-      SELECT s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
-             COALESCE(v."visits", 0) AS "visits"
+      SELECT ${SHORT_COLUMNS}, COALESCE(v."visits", 0) AS "visits"
         FROM "shortener"."shorts" s ${visits}
        WHERE ${Prisma.join([Prisma.sql`s."user_id" = ${userId}::uuid`, ...where], " AND ")}
        ORDER BY ${order.by}
@@ -114,18 +177,27 @@ export class ShortsService {
   }
 
   async create(userId: string, input: NewShort): Promise<Short> {
-    const data = { userId, url: input.url, tags: input.tags ?? [] };
+    const data = {
+      userId,
+      url: input.url,
+      tags: input.tags ?? [],
+      validFrom: input.validFrom === undefined ? null : new Date(input.validFrom),
+      validUntil: input.validUntil === undefined ? null : new Date(input.validUntil),
+      maxVisits: input.maxVisits ?? null,
+      expiredUrl: input.expiredUrl ?? null,
+      passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+    };
     const { name } = input;
     if (name !== undefined) {
       return this.withChosenName(name, async () =>
-        this.toShort(await this.prisma.short.create({ data: { ...data, name } })),
+        this.toShort(shownRow(await this.prisma.short.create({ data: { ...data, name } }))),
       );
     }
     for (let attempt = 1; ; attempt++) {
       const name = generateName();
       if (this.isReserved(name)) continue;
       try {
-        return this.toShort(await this.prisma.short.create({ data: { ...data, name } }));
+        return this.toShort(shownRow(await this.prisma.short.create({ data: { ...data, name } })));
       } catch (error) {
         // 62^7 names make a collision rare; a few fresh draws settle it.
         if (!isUniqueViolation(error) || attempt >= GENERATED_NAME_ATTEMPTS) throw error;
@@ -167,23 +239,61 @@ export class ShortsService {
    */
   async update(userId: string, id: string, edit: ShortEdit): Promise<Short> {
     const shortId = validId(id);
+    // Hashed before the row is locked: the hash takes a tenth of a second on purpose.
+    const passwordHash =
+      edit.password === undefined ? undefined : edit.password === null ? null : await hashPassword(edit.password);
+    const instant = (value: string | null | undefined) =>
+      value === undefined ? undefined : value === null ? null : new Date(value);
     const write = () =>
       this.prisma.$transaction(async (tx) => {
-        // Locked, so the name read is the one this edit replaces.
-        const [before] = await tx.$queryRaw<{ name: string }[]>`
-          SELECT "name" FROM "shortener"."shorts"
+        // Locked, so the name read is the one this edit replaces. FOR UPDATE also waits for the
+        // visits being stored (they hold FOR KEY SHARE or the row itself) and holds off new ones
+        // until commit, so a limit set here counts every visit stored before it, exactly.
+        const [before] = await tx.$queryRaw<{ name: string; validFrom: Date | null; validUntil: Date | null }[]>`
+          SELECT "name", "valid_from" AS "validFrom", "valid_until" AS "validUntil" FROM "shortener"."shorts"
            WHERE "id" = ${shortId}::uuid AND "user_id" = ${userId}::uuid FOR UPDATE`;
         if (!before) throw new NotFound();
+        const validFrom = instant(edit.validFrom);
+        const validUntil = instant(edit.validUntil);
+        if (!windowIsOrdered(validFrom === undefined ? before.validFrom : validFrom, validUntil === undefined ? before.validUntil : validUntil)) {
+          throw new BadRequest("validUntil must be later than validFrom");
+        }
         await tx.short.update({
           where: { id: shortId },
-          data: { url: edit.url, name: edit.name, tags: edit.tags },
+          data: {
+            url: edit.url,
+            name: edit.name,
+            tags: edit.tags,
+            validFrom,
+            validUntil,
+            maxVisits: edit.maxVisits,
+            expiredUrl: edit.expiredUrl,
+            passwordHash,
+          },
           select: { id: true },
         });
+        if (typeof edit.maxVisits === "number") {
+          // A limit counts every visit of the short, those before it too: the count starts at
+          // the visits stored so far (the aggregates equal them).
+          await tx.$executeRaw`
+            UPDATE "shortener"."shorts" SET "counted_visits" = (
+              SELECT COALESCE(sum("visits"), 0) FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid
+            ) WHERE "id" = ${shortId}::uuid`;
+        }
         return before.name;
       });
     const previousName = await (edit.name === undefined ? write() : this.withChosenName(edit.name, write));
-    if (edit.url !== undefined || edit.name !== undefined) this.targets?.forget(previousName);
+    const { tags: _tags, ...redirectFields } = edit;
+    if (Object.values(redirectFields).some((value) => value !== undefined)) this.targets?.forget(previousName);
     return this.get(userId, shortId);
+  }
+
+  /** The short's visit limit and count now, from the database; null if it is gone. */
+  async limitState(shortId: string): Promise<LimitState | null> {
+    return this.prisma.short.findUnique({
+      where: { id: shortId },
+      select: { maxVisits: true, countedVisits: true, expiredUrl: true },
+    });
   }
 
   /**
@@ -234,22 +344,25 @@ export class ShortsService {
     // answers them all instead of one each (docs/performance.md).
     let lookup = this.lookups.get(name);
     if (!lookup) {
-      // A deletion notified while the read is in flight keeps its answer out of the cache.
-      const readAt = this.targets?.generation();
-      lookup = this.prisma.short
-        .findUnique({ where: { name }, select: { id: true, url: true } })
-        .then((target) => {
-          if (target) this.targets?.set(name, target, readAt);
-          return target;
-        })
-        .finally(() => this.lookups.delete(name));
+      lookup = this.readTarget(name).finally(() => this.lookups.delete(name));
       this.lookups.set(name, lookup);
     }
     return lookup;
   }
 
-  private async findOwned(userId: string, id: string): Promise<ShortRow> {
-    const row = await this.prisma.short.findFirst({ where: { id: validId(id), userId } });
+  /** The target as the database has it now, cached anew (a visit refused what the cache held). */
+  readTarget(name: string): Promise<Target | null> {
+    // A deletion notified while the read is in flight keeps its answer out of the cache.
+    const readAt = this.targets?.generation();
+    return this.prisma.short.findUnique({ where: { name }, select: TARGET_FIELDS }).then((row) => {
+      const target = row && targetOf(row);
+      if (target) this.targets?.set(name, target, readAt);
+      return target;
+    });
+  }
+
+  private async findOwned(userId: string, id: string): Promise<{ id: string }> {
+    const row = await this.prisma.short.findFirst({ where: { id: validId(id), userId }, select: { id: true } });
     if (!row) throw new NotFound();
     return row;
   }

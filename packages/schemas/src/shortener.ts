@@ -74,14 +74,98 @@ export const Tags = z
   )
   .meta({ example: ["launch", "blog"] });
 
+// A short's lifecycle (docs/adr/0220-0223): a validity window, a visit limit, the page shown
+// once either is over, and a password.
+
+/** The largest visit limit: PostgreSQL's integer. */
+export const MAX_VISITS_LIMIT = 2_147_483_647;
+export const PASSWORD_LENGTH = { min: 1, max: 128 } as const;
+
+const LifecycleInstant = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2027-01-31T12:00:00Z" })
+    .describe(`${description} (ISO 8601 date-time, kept to the millisecond)`)
+    .meta({ example: "2027-01-31T12:00:00Z" });
+
+export const ValidFrom = LifecycleInstant(
+  "The short redirects to its target from this instant on; before it, as once expired",
+);
+export const ValidUntil = LifecycleInstant(
+  "The short redirects to its target until this instant (exclusive); from it on, it is expired",
+);
+export const MaxVisits = z
+  .int("maxVisits must be a whole number from 1")
+  .min(1, "maxVisits must be a whole number from 1")
+  .max(MAX_VISITS_LIMIT, `maxVisits must be at most ${MAX_VISITS_LIMIT}`)
+  .describe(
+    "At most this many visits are redirected to the target and stored (every visit counts, bots " +
+      "included, since the short was created); past it, the short is expired. Exact across instances.",
+  )
+  .meta({ example: 100 });
+export const ExpiredUrl = TargetUrl.describe(
+  "Where the short redirects (302, no visit stored) outside its window or past its visit limit; " +
+    "without it, the short answers 404 then. Same rules as url.",
+).meta({ example: "https://example.com/offer-ended" });
+export const ShortPassword = z
+  .string()
+  .min(PASSWORD_LENGTH.min, "password must not be empty")
+  .max(PASSWORD_LENGTH.max, `password must be at most ${PASSWORD_LENGTH.max} characters`)
+  .regex(NO_NUL, "password must not contain NUL")
+  .describe(
+    `A password visitors must enter (${PASSWORD_LENGTH.min}-${PASSWORD_LENGTH.max} characters): the short ` +
+      "then answers a form, and redirects once it is posted with the right one. Stored only as a " +
+      "salted scrypt hash, never returned.",
+  )
+  .meta({ example: "correct horse" });
+
+/** What the password form of a protected short posts back (docs/adr/0222). */
+export const PasswordForm = z
+  .object({
+    password: z
+      .string()
+      .max(1024, "password must be at most 1024 characters")
+      .optional()
+      .describe("The password the visitor entered"),
+    referer: z
+      .string()
+      .max(2048, "referer must be at most 2048 characters")
+      .optional()
+      .describe("The Referer the form was opened with (a hidden field): the visit keeps it"),
+  })
+  .describe(
+    "The form's fields, as the browser posts them (application/x-www-form-urlencoded) or as JSON; " +
+      "other fields are ignored",
+  )
+  .meta({ id: "PasswordForm" });
+export type PasswordForm = z.infer<typeof PasswordForm>;
+
+const WINDOW_ORDER = "validUntil must be later than validFrom";
+
+/** validFrom before validUntil, when a short has both. */
+export const windowIsOrdered = (from: Date | string | null | undefined, until: Date | string | null | undefined) =>
+  from == null || until == null || new Date(from).getTime() < new Date(until).getTime();
+
 export const NewShort = z
   .strictObject({
     url: TargetUrl,
     name: ShortName.optional().describe("Optional; a random 7-character name is generated when omitted"),
     tags: Tags.optional().describe("Optional; none when omitted"),
+    validFrom: ValidFrom.optional().describe("Optional; the short redirects from creation when omitted"),
+    validUntil: ValidUntil.optional().describe("Optional; the short never expires by date when omitted"),
+    maxVisits: MaxVisits.optional().describe("Optional; no limit when omitted"),
+    expiredUrl: ExpiredUrl.optional().describe("Optional; 404 once expired when omitted"),
+    password: ShortPassword.optional().describe("Optional; the short redirects at once when omitted"),
+  })
+  .refine((short) => windowIsOrdered(short.validFrom, short.validUntil), {
+    error: WINDOW_ORDER,
+    path: ["validUntil"],
   })
   .meta({ id: "NewShort" });
 export type NewShort = z.infer<typeof NewShort>;
+
+/** An edit's lifecycle field: a new value, null to clear it, absent to keep it. */
+const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
+  schema.nullable().optional().describe(`${schema.description ?? ""}. null ${cleared}`);
 
 export const ShortEdit = z
   .strictObject({
@@ -90,8 +174,19 @@ export const ShortEdit = z
       "A new name: the short URL changes, and the old name stops redirecting at once (it is free again)",
     ),
     tags: Tags.optional().describe("Replaces every tag of the short; [] removes them all"),
+    validFrom: clearable(ValidFrom, "removes the start"),
+    validUntil: clearable(ValidUntil, "removes the end"),
+    maxVisits: clearable(
+      MaxVisits,
+      "removes the limit; a limit set later counts every visit stored so far, as a new one does",
+    ),
+    expiredUrl: clearable(ExpiredUrl, "removes it (404 once expired)"),
+    password: clearable(ShortPassword, "removes the password"),
   })
-  .describe("The fields to change; each one left out stays as it is ({} changes nothing)")
+  .describe(
+    "The fields to change; each one left out stays as it is ({} changes nothing). The redirect " +
+      "follows every change at once, on every instance.",
+  )
   .meta({ id: "ShortEdit" });
 export type ShortEdit = z.infer<typeof ShortEdit>;
 
@@ -107,6 +202,15 @@ export const Short = z
       .array(z.string())
       .optional()
       .describe("The short's tags, lower case; absent when it has none (as before tags existed)"),
+    // Each lifecycle field is absent when unset: a short without them answers as before they existed.
+    validFrom: z.iso.datetime().optional().describe("Start of the validity window; absent when none"),
+    validUntil: z.iso.datetime().optional().describe("End of the validity window (exclusive); absent when none"),
+    maxVisits: z.int().min(1).optional().describe("The visit limit; absent when none"),
+    expiredUrl: z.string().optional().describe("Where the short redirects once expired; absent when none (404)"),
+    hasPassword: z
+      .literal(true)
+      .optional()
+      .describe("Present (true) when visitors must enter a password; the password is never returned"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;

@@ -158,6 +158,14 @@ export const sharedEnv = {
     "A request (headers and body) must arrive within this, or it is answered 408 and closed",
   ),
   KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000, "An idle keep-alive connection is closed after this"),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional()
+    .describe(
+      "Redis for counters shared by several instances: scheduling's rate limit, the shortener's " +
+        "password attempts. Unset: counted in each process's memory.",
+    ),
   MAX_CONNECTIONS: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number from 1 to 1000000")
