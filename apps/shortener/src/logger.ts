@@ -18,7 +18,13 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
     // rawPacket: the bytes of a request Node could not parse (logged at trace), token included.
     redact: {
       // A protected short's password form: request bodies are not logged, but should one ever be.
-      paths: ["req.headers.authorization", "headers.authorization", "err.rawPacket", "req.body.password", "body.password"],
+      paths: [
+        "req.headers.authorization",
+        "headers.authorization",
+        "err.rawPacket",
+        "req.body.password",
+        "body.password",
+      ],
       censor: REDACTED,
     },
   };

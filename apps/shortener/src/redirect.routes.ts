@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
-import { verifyPassword } from "./password-hash.ts";
 import { PASSWORD_FORM_CSP, passwordForm } from "./password-form.ts";
+import { verifyPassword } from "./password-hash.ts";
 import type { LimitState } from "./shorts.service.ts";
 import type { Target, TargetRules } from "./target-cache.ts";
 import { ShortGone, type Visit } from "./visit-log.ts";
@@ -39,8 +39,11 @@ const redirect302 = z
     },
   });
 
-const html = (description: string) => otherMedia(description, { "text/html": { schema: { type: "string" } } });
-const notFound = plainText("No short has this name, or it is expired (outside its window or past its visit limit)");
+const html = (description: string) =>
+  otherMedia(description, { "text/html": { schema: { type: "string" } } });
+const notFound = plainText(
+  "No short has this name, or it is expired (outside its window or past its visit limit)",
+);
 
 /**
  * The public redirect: resolve the name, store the visit, answer 302. A short with a window, a
@@ -49,6 +52,10 @@ const notFound = plainText("No short has this name, or it is expired (outside it
  */
 export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
   const { shorts, visitLog, passwordAttempts } = app;
+  // A limited short's visits, one at a time per short in this instance: they would wait for its
+  // row lock in the database anyway (holding a pooled connection each), and once one finds the
+  // limit reached, those behind it are answered without the database.
+  const countedTurns = new Turns();
   // The password form posts application/x-www-form-urlencoded, here only.
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -63,7 +70,8 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     referer: headerText(referer, MAX_REFERER),
   });
 
-  const redirectTo = (reply: FastifyReply, url: string) => reply.header("cache-control", NO_CACHE).redirect(url, 302);
+  const redirectTo = (reply: FastifyReply, url: string) =>
+    reply.header("cache-control", NO_CACHE).redirect(url, 302);
 
   /** Outside its window or past its limit: the expired URL, else 404; never a visit. */
   const expired = (reply: FastifyReply, rules: Pick<TargetRules, "expiredUrl">) => {
@@ -97,11 +105,20 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
    * the wrong way (a limit set or removed meanwhile) is refused and sent the other way. Answers
    * null once stored, or the short's state when its limit refused the visit; 404 once it is gone.
    */
-  const storeVisit = async (target: Target, visit: Visit): Promise<LimitState | null> => {
+  const storeVisit = async (target: Target, visit: Visit): Promise<Pick<LimitState, "expiredUrl"> | null> => {
     let limited = target.rules?.maxVisits != null;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await (limited ? visitLog.recordCounted(visit) : visitLog.record(visit));
+        if (!limited) await visitLog.record(visit);
+        else {
+          const reached = await countedTurns.run(target.id, async () => {
+            // A visit ahead of this one found the limit reached: the count only grows.
+            if (target.rules?.limitReached) return true;
+            await visitLog.recordCounted(visit);
+            return false;
+          });
+          if (reached) return target.rules ?? { expiredUrl: null };
+        }
         return null;
       } catch (error) {
         if (!(error instanceof ShortGone)) throw error;
@@ -265,3 +282,18 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** Work run one at a time per key, in the order asked. */
+class Turns {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const mine = (this.tails.get(key) ?? Promise.resolve()).then(work);
+    const tail = mine.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return mine;
+  }
+}

@@ -39,7 +39,10 @@ const SHORT_COLUMNS = Prisma.sql`s."id", s."name", s."url", s."tags", s."created
   s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword"`;
 
 /** A row as Prisma returns it, as the API shows it. */
-function shownRow({ passwordHash, ...row }: Omit<ShortRow, "hasPassword"> & { passwordHash: string | null }): ShortRow {
+function shownRow({
+  passwordHash,
+  ...row
+}: Omit<ShortRow, "hasPassword"> & { passwordHash: string | null }): ShortRow {
   return { ...row, hasPassword: passwordHash !== null };
 }
 
@@ -241,7 +244,11 @@ export class ShortsService {
     const shortId = validId(id);
     // Hashed before the row is locked: the hash takes a tenth of a second on purpose.
     const passwordHash =
-      edit.password === undefined ? undefined : edit.password === null ? null : await hashPassword(edit.password);
+      edit.password === undefined
+        ? undefined
+        : edit.password === null
+          ? null
+          : await hashPassword(edit.password);
     const instant = (value: string | null | undefined) =>
       value === undefined ? undefined : value === null ? null : new Date(value);
     const write = () =>
@@ -249,13 +256,20 @@ export class ShortsService {
         // Locked, so the name read is the one this edit replaces. FOR UPDATE also waits for the
         // visits being stored (they hold FOR KEY SHARE or the row itself) and holds off new ones
         // until commit, so a limit set here counts every visit stored before it, exactly.
-        const [before] = await tx.$queryRaw<{ name: string; validFrom: Date | null; validUntil: Date | null }[]>`
+        const [before] = await tx.$queryRaw<
+          { name: string; validFrom: Date | null; validUntil: Date | null }[]
+        >`
           SELECT "name", "valid_from" AS "validFrom", "valid_until" AS "validUntil" FROM "shortener"."shorts"
            WHERE "id" = ${shortId}::uuid AND "user_id" = ${userId}::uuid FOR UPDATE`;
         if (!before) throw new NotFound();
         const validFrom = instant(edit.validFrom);
         const validUntil = instant(edit.validUntil);
-        if (!windowIsOrdered(validFrom === undefined ? before.validFrom : validFrom, validUntil === undefined ? before.validUntil : validUntil)) {
+        if (
+          !windowIsOrdered(
+            validFrom === undefined ? before.validFrom : validFrom,
+            validUntil === undefined ? before.validUntil : validUntil,
+          )
+        ) {
           throw new BadRequest("validUntil must be later than validFrom");
         }
         await tx.short.update({
@@ -284,7 +298,8 @@ export class ShortsService {
       });
     const previousName = await (edit.name === undefined ? write() : this.withChosenName(edit.name, write));
     const { tags: _tags, ...redirectFields } = edit;
-    if (Object.values(redirectFields).some((value) => value !== undefined)) this.targets?.forget(previousName);
+    if (Object.values(redirectFields).some((value) => value !== undefined))
+      this.targets?.forget(previousName);
     return this.get(userId, shortId);
   }
 
@@ -362,7 +377,10 @@ export class ShortsService {
   }
 
   private async findOwned(userId: string, id: string): Promise<{ id: string }> {
-    const row = await this.prisma.short.findFirst({ where: { id: validId(id), userId }, select: { id: true } });
+    const row = await this.prisma.short.findFirst({
+      where: { id: validId(id), userId },
+      select: { id: true },
+    });
     if (!row) throw new NotFound();
     return row;
   }

@@ -325,7 +325,8 @@ const BATCHED = { name: "insert_visits", text: INSERT_VISITS };
  * together. It also locks the short against deletion, as FOR KEY SHARE does in the batch.
  */
 const BATCHED_LIVE = /^WITH live AS MATERIALIZED \([\s\S]*?FOR KEY SHARE\n\)/;
-if (!BATCHED_LIVE.test(INSERT_VISITS)) throw new Error("visit-log: INSERT_VISITS no longer starts with `live`");
+if (!BATCHED_LIVE.test(INSERT_VISITS))
+  throw new Error("visit-log: INSERT_VISITS no longer starts with `live`");
 const COUNTED = {
   name: "insert_counted_visit",
   text: INSERT_VISITS.replace(

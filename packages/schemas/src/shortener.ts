@@ -142,8 +142,10 @@ export type PasswordForm = z.infer<typeof PasswordForm>;
 const WINDOW_ORDER = "validUntil must be later than validFrom";
 
 /** validFrom before validUntil, when a short has both. */
-export const windowIsOrdered = (from: Date | string | null | undefined, until: Date | string | null | undefined) =>
-  from == null || until == null || new Date(from).getTime() < new Date(until).getTime();
+export const windowIsOrdered = (
+  from: Date | string | null | undefined,
+  until: Date | string | null | undefined,
+) => from == null || until == null || new Date(from).getTime() < new Date(until).getTime();
 
 export const NewShort = z
   .strictObject({
@@ -165,7 +167,10 @@ export type NewShort = z.infer<typeof NewShort>;
 
 /** An edit's lifecycle field: a new value, null to clear it, absent to keep it. */
 const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
-  schema.nullable().optional().describe(`${schema.description ?? ""}. null ${cleared}`);
+  schema
+    .nullable()
+    .optional()
+    .describe(`${schema.description ?? ""}. null ${cleared}`);
 
 export const ShortEdit = z
   .strictObject({
@@ -204,9 +209,15 @@ export const Short = z
       .describe("The short's tags, lower case; absent when it has none (as before tags existed)"),
     // Each lifecycle field is absent when unset: a short without them answers as before they existed.
     validFrom: z.iso.datetime().optional().describe("Start of the validity window; absent when none"),
-    validUntil: z.iso.datetime().optional().describe("End of the validity window (exclusive); absent when none"),
+    validUntil: z.iso
+      .datetime()
+      .optional()
+      .describe("End of the validity window (exclusive); absent when none"),
     maxVisits: z.int().min(1).optional().describe("The visit limit; absent when none"),
-    expiredUrl: z.string().optional().describe("Where the short redirects once expired; absent when none (404)"),
+    expiredUrl: z
+      .string()
+      .optional()
+      .describe("Where the short redirects once expired; absent when none (404)"),
     hasPassword: z
       .literal(true)
       .optional()
