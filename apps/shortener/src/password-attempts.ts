@@ -7,6 +7,7 @@ import { openRedis } from "@app/server/redis";
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { Turns } from "./turns.ts";
 
 /** Every attempt counts, right or wrong: 10 per short and address in 10 minutes. */
 export const PASSWORD_ATTEMPTS = { max: 10, windowMs: 10 * 60_000 } as const;
@@ -25,6 +26,9 @@ export interface PasswordAttempts {
   spend(request: FastifyRequest, shortId: string): Promise<AttemptVerdict>;
 }
 
+// An IPv6 client holds a whole /64: one address of it is as good as another.
+const keyOf = (request: FastifyRequest, shortId: string) => `${shortId}:${normalizeIP(request.ip, 64)}`;
+
 async function passwordAttemptsPlugin(app: FastifyInstance, { redisUrl }: { redisUrl: string | undefined }) {
   const redis = redisUrl ? openRedis(app, redisUrl, "password-attempt") : undefined;
   await app.register(rateLimit, {
@@ -32,17 +36,20 @@ async function passwordAttemptsPlugin(app: FastifyInstance, { redisUrl }: { redi
     skipOnError: true,
     ...(redis ? { redis, nameSpace: REDIS_NAMESPACE } : {}),
   });
-  const shortOf = new WeakMap<FastifyRequest, string>();
+  const keys = new WeakMap<FastifyRequest, string>();
+  const turns = new Turns();
   const limit = app.createRateLimit({
     max: PASSWORD_ATTEMPTS.max,
     timeWindow: PASSWORD_ATTEMPTS.windowMs,
-    // An IPv6 client holds a whole /64: one address of it is as good as another.
-    keyGenerator: (request) => `${shortOf.get(request)}:${normalizeIP(request.ip, 64)}`,
+    keyGenerator: (request) => keys.get(request) ?? "",
   });
   const attempts: PasswordAttempts = {
     async spend(request, shortId) {
-      shortOf.set(request, shortId);
-      const verdict = await limit(request);
+      const key = keyOf(request, shortId);
+      keys.set(request, key);
+      // One at a time per key: the in-process store hands every caller the same counter object,
+      // so attempts checked together would all read the count after the last of them.
+      const verdict = await turns.run(key, () => limit(request));
       if (verdict.isAllowed || !verdict.isExceeded) return { allowed: true, retryAfterSeconds: 0 };
       return { allowed: false, retryAfterSeconds: Math.max(1, verdict.ttlInSeconds) };
     },

@@ -8,6 +8,7 @@ import { PASSWORD_FORM_CSP, passwordForm } from "./password-form.ts";
 import { verifyPassword } from "./password-hash.ts";
 import type { LimitState } from "./shorts.service.ts";
 import type { Target, TargetRules } from "./target-cache.ts";
+import { Turns } from "./turns.ts";
 import { ShortGone, type Visit } from "./visit-log.ts";
 
 // Header values are cut to their column sizes rather than refused: a visit is a visit.
@@ -282,18 +283,3 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/** Work run one at a time per key, in the order asked. */
-class Turns {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const mine = (this.tails.get(key) ?? Promise.resolve()).then(work);
-    const tail = mine.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return mine;
-  }
-}
