@@ -271,7 +271,14 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           404: notFound,
           413: ErrorBody.describe("The body is too large"),
           415: ErrorBody.describe("The body is neither a form nor JSON"),
-          429: html("The form, saying to wait (Retry-After: seconds until attempts are allowed again)"),
+          429: html("The form, saying to wait").meta({
+            headers: {
+              "retry-after": {
+                type: "integer",
+                description: "Seconds until this address may try this short's password again",
+              },
+            },
+          }),
           503: ErrorBody.describe("The database is unavailable; try again shortly"),
         },
       },

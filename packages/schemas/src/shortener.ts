@@ -147,16 +147,31 @@ export const windowIsOrdered = (
   until: Date | string | null | undefined,
 ) => from == null || until == null || new Date(from).getTime() < new Date(until).getTime();
 
+/** A lifecycle field's description, without its final period, then `more`. */
+const describedAs = (schema: z.ZodType, more: string) =>
+  `${(schema.description ?? "").replace(/\.$/, "")}. ${more}`;
+
+/** A create's lifecycle field: optional, saying what omitting it means. */
+const optional = <T extends z.ZodType>(schema: T, omitted: string) =>
+  schema.optional().describe(describedAs(schema, `Optional; omitted: ${omitted}.`));
+
+/** An edit's lifecycle field: a new value, null to clear it, absent to keep it. */
+const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
+  schema
+    .nullable()
+    .optional()
+    .describe(describedAs(schema, `null ${cleared}.`));
+
 export const NewShort = z
   .strictObject({
     url: TargetUrl,
     name: ShortName.optional().describe("Optional; a random 7-character name is generated when omitted"),
     tags: Tags.optional().describe("Optional; none when omitted"),
-    validFrom: ValidFrom.optional().describe("Optional; the short redirects from creation when omitted"),
-    validUntil: ValidUntil.optional().describe("Optional; the short never expires by date when omitted"),
-    maxVisits: MaxVisits.optional().describe("Optional; no limit when omitted"),
-    expiredUrl: ExpiredUrl.optional().describe("Optional; 404 once expired when omitted"),
-    password: ShortPassword.optional().describe("Optional; the short redirects at once when omitted"),
+    validFrom: optional(ValidFrom, "the short redirects from its creation"),
+    validUntil: optional(ValidUntil, "the short never expires by date"),
+    maxVisits: optional(MaxVisits, "no limit"),
+    expiredUrl: optional(ExpiredUrl, "404 once expired"),
+    password: optional(ShortPassword, "the short redirects at once"),
   })
   .refine((short) => windowIsOrdered(short.validFrom, short.validUntil), {
     error: WINDOW_ORDER,
@@ -164,13 +179,6 @@ export const NewShort = z
   })
   .meta({ id: "NewShort" });
 export type NewShort = z.infer<typeof NewShort>;
-
-/** An edit's lifecycle field: a new value, null to clear it, absent to keep it. */
-const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
-  schema
-    .nullable()
-    .optional()
-    .describe(`${schema.description ?? ""}. null ${cleared}`);
 
 export const ShortEdit = z
   .strictObject({
