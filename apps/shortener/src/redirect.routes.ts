@@ -233,7 +233,12 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       if (target.rules) return followRestricted(request, reply, target, undefined);
       if (request.method === "GET") {
         try {
-          await visitLog.record({ ...visitOf(request), shortId: target.id });
+          await visitLog.record({
+            shortId: target.id,
+            ipAddress: request.ip,
+            userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
+            referer: headerText(request.headers.referer, MAX_REFERER),
+          });
         } catch (error) {
           if (!(error instanceof ShortGone)) throw error;
           // Deleted, or given a visit limit since the cache read it (the batch refuses limited
