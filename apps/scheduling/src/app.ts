@@ -90,6 +90,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     redis,
     redisUrl: config.REDIS_URL,
+    redisTimeoutMs: config.REDIS_TIMEOUT_MS,
     redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
   });
 

@@ -30,11 +30,6 @@ const configSchema = z.object({
     .positive()
     .default(60_000)
     .describe("Length of the rate-limit window in milliseconds."),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-    .optional()
-    .describe("Redis for rate-limit counters shared by several instances. Unset: counted in memory."),
   RATE_LIMIT_REDIS_PREFIX: z
     .string()
     .regex(/^[\w.:-]{1,64}$/, "must be 1-64 letters, digits, '_', '.', ':' or '-'")

@@ -3,14 +3,12 @@
 // the ones auth refused) are neither counted nor given the headers.
 
 import { Counter } from "@app/server/metrics";
+import { openRedis } from "@app/server/redis";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { TooManyRequests } from "./errors.ts";
-
-/** A rate-limit check that takes longer than this is skipped (the request passes). */
-export const REDIS_COMMAND_TIMEOUT_MS = 25;
 
 export interface RateLimitOptions {
   max: number;
@@ -19,43 +17,17 @@ export interface RateLimitOptions {
   redis?: Redis | undefined;
   /** Without `redis`: the plugin opens its own client to this URL and closes it with the app. */
   redisUrl?: string | undefined;
+  /** Its command timeout (REDIS_TIMEOUT_MS). */
+  redisTimeoutMs?: number | undefined;
   /** The prefix of the counters' Redis keys (RATE_LIMIT_REDIS_PREFIX). */
   redisPrefix: string;
 }
 
 async function rateLimitPlugin(
   app: FastifyInstance,
-  { max, windowMs, redis, redisUrl, redisPrefix }: RateLimitOptions,
+  { max, windowMs, redis, redisUrl, redisTimeoutMs, redisPrefix }: RateLimitOptions,
 ) {
-  let store = redis;
-  if (!store && redisUrl) {
-    // Fail fast: a Redis that is down or frozen must not slow requests (the limiter then lets
-    // them through uncounted): no offline queue, a command timeout of a few ms, no retries of a
-    // command; the connection itself is retried in the background every ≤ 500 ms.
-    const own = new Redis(redisUrl, {
-      connectTimeout: 1_000,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      maxRetriesPerRequest: 0,
-      enableOfflineQueue: false,
-      retryStrategy: (times) => Math.min(times * 100, 500),
-    });
-    // One line per outage, not per failed attempt or request.
-    let healthy = true;
-    own.on("error", (err) => {
-      if (!healthy) return;
-      healthy = false;
-      app.log.warn({ err }, "rate-limit Redis unavailable: requests pass uncounted until it is back");
-    });
-    own.on("ready", () => {
-      if (healthy) return;
-      healthy = true;
-      app.log.info("rate-limit Redis available again");
-    });
-    app.addHook("onClose", async () => {
-      await own.quit().catch(() => own.disconnect());
-    });
-    store = own;
-  }
+  const store = redis ?? (redisUrl ? openRedis(app, redisUrl, "rate-limit", redisTimeoutMs) : undefined);
   // Readiness checks the same client the counters use.
   app.decorate("redis", store ?? null);
 

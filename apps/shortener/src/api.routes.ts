@@ -5,6 +5,7 @@ import {
   BulkShortResults,
   ErrorBody,
   LogsQuery,
+  MAX_BULK_PASSWORDS,
   MAX_BULK_SHORTS,
   NewShort,
   NewShortsBulk,
@@ -28,7 +29,7 @@ import { type FastifyPluginAsyncZod, validatorCompiler } from "fastify-type-prov
 import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
 import { errorBody, invalidBody } from "./error-handler.ts";
-import { HttpError, NotFound } from "./errors.ts";
+import { BadRequest, HttpError, NotFound } from "./errors.ts";
 import { idempotencyKeys } from "./idempotency.ts";
 import { streamLogsCsv, wantsCsv } from "./logs-csv.ts";
 import { otherMedia, plainText } from "./openapi.ts";
@@ -181,9 +182,16 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // The envelope validator let each item through as sent (unknown until checked).
       const sent = request.body as unknown as NewShortsBulkEnvelope;
+      let passwords = 0;
       const items = sent.shorts.map((item) => {
         const parsed = NewShort.safeParse(item);
-        return parsed.success ? parsed.data : invalidBody(parsed.error);
+        if (!parsed.success) return invalidBody(parsed.error);
+        if (parsed.data.password !== undefined && ++passwords > MAX_BULK_PASSWORDS) {
+          return new BadRequest(
+            `at most ${MAX_BULK_PASSWORDS} shorts of one bulk request may set a password; set this one's with PATCH`,
+          );
+        }
+        return parsed.data;
       });
       const create = async (db = app.prisma): Promise<BulkShortResults> => ({
         results: (await shorts.createMany(request.user.id, items, db)).map(toResult),

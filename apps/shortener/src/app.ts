@@ -23,6 +23,7 @@ import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
+import passwordAttemptsPlugin from "./password-attempts.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import shortsPlugin from "./shorts.service.ts";
 import statsPlugin from "./stats.service.ts";
@@ -84,6 +85,10 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
     reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],
+  });
+  await app.register(passwordAttemptsPlugin, {
+    redisUrl: config.REDIS_URL,
+    redisTimeoutMs: config.REDIS_TIMEOUT_MS,
   });
 
   // Routes.

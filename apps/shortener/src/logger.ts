@@ -17,7 +17,14 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
     base: { service: SERVICE, pid: process.pid },
     // rawPacket: the bytes of a request Node could not parse (logged at trace), token included.
     redact: {
-      paths: ["req.headers.authorization", "headers.authorization", "err.rawPacket"],
+      // A protected short's password form: request bodies are not logged, but should one ever be.
+      paths: [
+        "req.headers.authorization",
+        "headers.authorization",
+        "err.rawPacket",
+        "req.body.password",
+        "body.password",
+      ],
       censor: REDACTED,
     },
   };

@@ -1,22 +1,202 @@
-import { ErrorBody, ShortName } from "@app/schemas/shortener";
+import { ErrorBody, PasswordForm, ShortName } from "@app/schemas/shortener";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "./errors.ts";
-import { plainText } from "./openapi.ts";
-import { ShortGone } from "./visit-log.ts";
+import { otherMedia, plainText } from "./openapi.ts";
+import { PASSWORD_FORM_CSP, passwordForm } from "./password-form.ts";
+import { verifyPassword } from "./password-hash.ts";
+import type { LimitState } from "./shorts.service.ts";
+import type { Target, TargetRules } from "./target-cache.ts";
+import { Turns } from "./turns.ts";
+import { ShortGone, type Visit } from "./visit-log.ts";
 
 // Header values are cut to their column sizes rather than refused: a visit is a visit.
 const MAX_USER_AGENT = 1024;
 const MAX_REFERER = 2048;
+// The largest password form a browser sends (a password, a referer, their names).
+const FORM_BODY_LIMIT = 4096;
+// A cached redirect would skip the next visit's log row.
+const NO_CACHE = "private, no-cache";
 
 function headerText(value: string | string[] | undefined, max: number): string {
   const text = Array.isArray(value) ? value.join(", ") : (value ?? "");
   return text.replaceAll("\u0000", "").slice(0, max);
 }
 
-/** The public redirect: resolve the name, store the visit, answer 302. */
+const params = z.object({ name: ShortName.describe("Name of the short; any other value is answered 404") });
+
+const redirect302 = z
+  .undefined()
+  .describe("Redirect to the target URL (or, once expired, to the short's expiredUrl); no body")
+  .meta({
+    headers: {
+      location: { type: "string", format: "uri", description: "The target URL" },
+      "cache-control": {
+        type: "string",
+        enum: [NO_CACHE],
+        description: "A cached redirect would skip the next visit's log row",
+      },
+    },
+  });
+
+const html = (description: string) =>
+  otherMedia(description, { "text/html": { schema: { type: "string" } } });
+const notFound = plainText(
+  "No short has this name, or it is expired (outside its window or past its visit limit)",
+);
+
+/**
+ * The public redirect: resolve the name, store the visit, answer 302. A short with a window, a
+ * visit limit or a password (target.rules) takes the slower path below; every other short stays
+ * a cached lookup and a group-committed visit.
+ */
 export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { shorts, visitLog } = app;
+  const { shorts, visitLog, passwordAttempts } = app;
+  // A limited short's visits, one at a time per short in this instance: they would wait for its
+  // row lock in the database anyway (holding a pooled connection each), and once one finds the
+  // limit reached, those behind it are answered without the database.
+  const countedTurns = new Turns();
+  // The password form posts application/x-www-form-urlencoded, here only.
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  const visitOf = (request: FastifyRequest, referer = request.headers.referer): Visit => ({
+    shortId: "",
+    ipAddress: request.ip,
+    userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
+    referer: headerText(referer, MAX_REFERER),
+  });
+
+  const redirectTo = (reply: FastifyReply, url: string) =>
+    reply.header("cache-control", NO_CACHE).redirect(url, 302);
+
+  /** Outside its window or past its limit: the expired URL, else 404; never a visit. */
+  const expired = (reply: FastifyReply, rules: Pick<TargetRules, "expiredUrl">) => {
+    if (rules.expiredUrl === null) throw new NotFound();
+    return redirectTo(reply, rules.expiredUrl);
+  };
+
+  const form = (reply: FastifyReply, status: number, content: Parameters<typeof passwordForm>[0] = {}) =>
+    reply
+      .code(status)
+      .header("content-security-policy", PASSWORD_FORM_CSP)
+      .header("x-content-type-options", "nosniff")
+      // The form's post carries no Referer (the visit takes the one the form was opened with).
+      .header("referrer-policy", "no-referrer")
+      .header("cache-control", "no-store")
+      .type("text/html; charset=utf-8")
+      .send(passwordForm(content));
+
+  /** Whether the short's limit is reached now (from the database); null: the short is gone. */
+  const limitReached = async (target: Target): Promise<boolean | null> => {
+    const state = await shorts.limitState(target.id);
+    if (state === null) return null;
+    const reached = state.maxVisits !== null && state.countedVisits >= state.maxVisits;
+    // The count only grows: until an edit of the limit replaces this entry, no need to ask again.
+    if (reached && target.rules) target.rules.limitReached = true;
+    return reached;
+  };
+
+  /**
+   * Stores the visit as the short's limit says, as the database has it: a visit the cache sent
+   * the wrong way (a limit set or removed meanwhile) is refused and sent the other way. Answers
+   * null once stored, or the short's state when its limit refused the visit; 404 once it is gone.
+   */
+  const storeVisit = async (target: Target, visit: Visit): Promise<Pick<LimitState, "expiredUrl"> | null> => {
+    let limited = target.rules?.maxVisits != null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        if (!limited) await visitLog.record(visit);
+        else {
+          const reached = await countedTurns.run(target.id, async () => {
+            // A visit ahead of this one found the limit reached: the count only grows.
+            if (target.rules?.limitReached) return true;
+            await visitLog.recordCounted(visit);
+            return false;
+          });
+          if (reached) return target.rules ?? { expiredUrl: null };
+        }
+        return null;
+      } catch (error) {
+        if (!(error instanceof ShortGone)) throw error;
+      }
+      const state = await shorts.limitState(target.id);
+      if (state === null) throw new NotFound();
+      if (state.maxVisits !== null && state.countedVisits >= state.maxVisits) {
+        if (target.rules) target.rules.limitReached = true;
+        return state;
+      }
+      limited = state.maxVisits !== null;
+    }
+    throw new Error("visit refused three times while its short's limit kept changing");
+  };
+
+  /**
+   * A short with rules: its window, its limit, its password. `posted`: what a POST carried;
+   * undefined for GET and HEAD, which never store a visit of a protected short.
+   */
+  const followRestricted = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: Target,
+    posted: PasswordForm | undefined,
+  ) => {
+    const rules = target.rules;
+    if (!rules) return followPlain(request, reply, target);
+    const now = Date.now();
+    if (
+      (rules.validFrom !== null && now < rules.validFrom) ||
+      (rules.validUntil !== null && now >= rules.validUntil) ||
+      rules.limitReached
+    ) {
+      return expired(reply, rules);
+    }
+    const limited = rules.maxVisits !== null;
+    if (rules.passwordHash !== null) {
+      if (posted === undefined) {
+        // No point asking for the password of a short that will not redirect.
+        const reached = limited ? await limitReached(target) : false;
+        if (reached === null) throw new NotFound();
+        if (reached) return expired(reply, rules);
+        return form(reply, 200, { referer: headerText(request.headers.referer, MAX_REFERER) });
+      }
+      const referer = posted.referer;
+      if (!posted.password) return form(reply, 401, { message: "Enter the password.", referer });
+      const attempt = await passwordAttempts.spend(request, target.id);
+      if (!attempt.allowed) {
+        const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+        return form(reply.header("retry-after", String(attempt.retryAfterSeconds)), 429, {
+          message: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          referer,
+        });
+      }
+      if (!(await verifyPassword(posted.password, rules.passwordHash))) {
+        return form(reply, 401, { message: "Wrong password. Try again.", referer });
+      }
+    }
+    if (request.method === "HEAD") {
+      const reached = limited ? await limitReached(target) : false;
+      if (reached === null) throw new NotFound();
+      return reached ? expired(reply, rules) : redirectTo(reply, target.url);
+    }
+    const visit = { ...visitOf(request, posted?.referer ?? request.headers.referer), shortId: target.id };
+    const refused = await storeVisit(target, visit);
+    return refused ? expired(reply, refused) : redirectTo(reply, target.url);
+  };
+
+  /** A short without rules, off the fast path (a POST, or a visit the cache sent the wrong way). */
+  const followPlain = async (request: FastifyRequest, reply: FastifyReply, target: Target) => {
+    if (request.method !== "HEAD") {
+      // A limit set meanwhile may refuse it: expired, as the database has it.
+      const refused = await storeVisit(target, { ...visitOf(request), shortId: target.id });
+      if (refused) return expired(reply, refused);
+    }
+    return redirectTo(reply, target.url);
+  };
 
   app.get(
     "/:name",
@@ -30,27 +210,18 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Follow a short URL",
         description:
           "Answers 302 to the target and records one ShortLog row (stored before the answer is sent). " +
-          "HEAD answers the same without recording a visit.",
+          "HEAD answers the same without recording a visit. Outside the short's validity window or " +
+          "past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected " +
+          "short answers a form instead (200, HTML, no visit), which posts the password back (POST).",
         security: [],
         // A name no short can have is 404 like an unknown one (the error handler answers every
         // invalid path parameter so).
-        params: z.object({ name: ShortName.describe("Name of the short; any other value is answered 404") }),
+        params,
         response: {
+          200: html("The password form of a protected short (no visit is recorded)"),
           // No body and no content type: `undefined` renders as a response without content.
-          302: z
-            .undefined()
-            .describe("Redirect to the target URL; no body")
-            .meta({
-              headers: {
-                location: { type: "string", format: "uri", description: "The target URL" },
-                "cache-control": {
-                  type: "string",
-                  enum: ["private, no-cache"],
-                  description: "A cached redirect would skip the next visit's log row",
-                },
-              },
-            }),
-          404: plainText("No short has this name"),
+          302: redirect302,
+          404: notFound,
           503: ErrorBody.describe("The database is unavailable; try again shortly"),
         },
       },
@@ -59,6 +230,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name } = request.params;
       const target = await shorts.findTarget(name);
       if (!target) throw new NotFound();
+      if (target.rules) return followRestricted(request, reply, target, undefined);
       if (request.method === "GET") {
         try {
           await visitLog.record({
@@ -68,12 +240,58 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
             referer: headerText(request.headers.referer, MAX_REFERER),
           });
         } catch (error) {
-          if (error instanceof ShortGone) throw new NotFound();
-          throw error;
+          if (!(error instanceof ShortGone)) throw error;
+          // Deleted, or given a visit limit since the cache read it (the batch refuses limited
+          // shorts): the database decides.
+          const fresh = await shorts.readTarget(name);
+          if (fresh?.id !== target.id) throw new NotFound();
+          return followRestricted(request, reply, fresh, undefined);
         }
       }
-      // A cached redirect would skip the next visit's log row.
-      return reply.header("cache-control", "private, no-cache").redirect(target.url, 302);
+      return redirectTo(reply, target.url);
+    },
+  );
+
+  app.post(
+    "/:name",
+    {
+      logLevel: "warn",
+      schema: {
+        operationId: "unlockShort",
+        tags: ["redirect"],
+        summary: "Post the password of a protected short",
+        description:
+          "What the password form sends. The right password answers the redirect (302) and records " +
+          "the visit; a wrong or missing one answers the form again with a message (401). Attempts " +
+          "are limited per short and client address (10 in 10 minutes): past that, 429 with the form " +
+          "and Retry-After. A short without a password answers as GET does.",
+        security: [],
+        params,
+        consumes: ["application/x-www-form-urlencoded", "application/json"],
+        body: PasswordForm.optional(),
+        response: {
+          302: redirect302,
+          400: ErrorBody.describe("The body is not understood"),
+          401: html("The form again, saying the password was wrong or missing"),
+          404: notFound,
+          413: ErrorBody.describe("The body is too large"),
+          415: ErrorBody.describe("The body is neither a form nor JSON"),
+          429: html("The form, saying to wait").meta({
+            headers: {
+              "retry-after": {
+                type: "integer",
+                description: "Seconds until this address may try this short's password again",
+              },
+            },
+          }),
+          503: ErrorBody.describe("The database is unavailable; try again shortly"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const target = await shorts.findTarget(request.params.name);
+      if (!target) throw new NotFound();
+      return followRestricted(request, reply, target, request.body ?? {});
     },
   );
 };

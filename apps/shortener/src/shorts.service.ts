@@ -7,11 +7,13 @@ import {
   type ShortEdit,
   type ShortListQuery,
   type ShortLog,
+  windowIsOrdered,
 } from "@app/schemas/shortener";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, HttpError, NotFound } from "./errors.ts";
+import { hashPassword } from "./password-hash.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
@@ -24,6 +26,60 @@ interface ShortRow {
   createdAt: Date;
   /** NULL only if written by hand: the column's default is []. */
   tags: string[] | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  maxVisits: number | null;
+  expiredUrl: string | null;
+  hasPassword: boolean;
+}
+
+/** What the API shows of a short: never the password hash, only whether there is one. */
+const SHORT_COLUMNS = Prisma.sql`s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
+  s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
+  s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword"`;
+
+/** An ISO date-time as UTC (PostgreSQL takes offsets of at most 15 hours; JavaScript any). */
+const utc = (instant: string | undefined) => (instant === undefined ? null : new Date(instant).toISOString());
+
+/** Which of the redirect's fields a short has, or none: the redirect's fast path. */
+export function targetOf(row: {
+  id: string;
+  url: string;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  maxVisits: number | null;
+  expiredUrl: string | null;
+  passwordHash: string | null;
+}): Target {
+  const { id, url, validFrom, validUntil, maxVisits, expiredUrl, passwordHash } = row;
+  if (validFrom === null && validUntil === null && maxVisits === null && passwordHash === null) {
+    return { id, url };
+  }
+  const rules = {
+    validFrom: validFrom?.getTime() ?? null,
+    validUntil: validUntil?.getTime() ?? null,
+    maxVisits,
+    expiredUrl,
+    passwordHash,
+  };
+  return { id, url, rules };
+}
+
+const TARGET_FIELDS = {
+  id: true,
+  url: true,
+  validFrom: true,
+  validUntil: true,
+  maxVisits: true,
+  expiredUrl: true,
+  passwordHash: true,
+} as const;
+
+/** A short's visit limit, the visits counted against it, and where it redirects past it. */
+export interface LimitState {
+  maxVisits: number | null;
+  countedVisits: number;
+  expiredUrl: string | null;
 }
 
 export interface ShortsServiceOptions {
@@ -66,6 +122,12 @@ export class ShortsService {
       visits,
       // Only when there are some: a short without tags answers exactly as before tags existed.
       ...(row.tags?.length ? { tags: row.tags } : {}),
+      // Likewise each lifecycle field, only when set.
+      ...(row.validFrom ? { validFrom: row.validFrom.toISOString() } : {}),
+      ...(row.validUntil ? { validUntil: row.validUntil.toISOString() } : {}),
+      ...(row.maxVisits !== null ? { maxVisits: row.maxVisits } : {}),
+      ...(row.expiredUrl !== null ? { expiredUrl: row.expiredUrl } : {}),
+      ...(row.hasPassword ? { hasPassword: true as const } : {}),
     };
   }
 
@@ -90,8 +152,7 @@ export class ShortsService {
           SELECT sum(h."visits") AS "visits" FROM "shortener"."visit_hours" h WHERE h."short_id" = s."id"
         ) v ON true`;
     const rows = await this.prisma.$queryRaw<(ShortRow & { visits: bigint })[]>`
-      SELECT s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
-             COALESCE(v."visits", 0) AS "visits"
+      SELECT ${SHORT_COLUMNS}, COALESCE(v."visits", 0) AS "visits"
         FROM "shortener"."shorts" s ${visits}
        WHERE ${Prisma.join([Prisma.sql`s."user_id" = ${userId}::uuid`, ...where], " AND ")}
        ORDER BY ${order.by}
@@ -146,6 +207,12 @@ export class ShortsService {
       else chosen.set(item.name, index);
     });
 
+    // Hashed before any row is written (a tenth of a second each, on purpose; in parallel).
+    const passwordHashes = await Promise.all(
+      items.map((item) =>
+        item instanceof HttpError || item.password === undefined ? null : hashPassword(item.password),
+      ),
+    );
     let pending = [...chosen].map(([name, index]) => ({ index, name }));
     for (let attempt = 1; pending.length > 0 || generated.length > 0; attempt++) {
       // 62^7 names make a collision rare; a few fresh draws settle it.
@@ -158,7 +225,7 @@ export class ShortsService {
         pending.push({ index, name });
       }
       const inserted = new Map(
-        (await this.insert(db, userId, pending, ids, items)).map((row) => [row.name, row]),
+        (await this.insert(db, userId, pending, ids, items, passwordHashes)).map((row) => [row.name, row]),
       );
       generated = [];
       for (const { index, name } of pending) {
@@ -179,19 +246,32 @@ export class ShortsService {
     rows: { index: number; name: string }[],
     ids: string[],
     items: readonly (NewShort | HttpError)[],
+    passwordHashes: readonly (string | null)[],
   ): Promise<ShortRow[]> {
     const item = (index: number) => items[index] as NewShort;
+    const column = <T>(value: (item: NewShort, index: number) => T) =>
+      rows.map((row) => value(item(row.index), row.index));
     // Tags match [A-Za-z0-9_-]: a comma joins them safely into one text per row. Rows go in by
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<ShortRow[]>`
-      INSERT INTO "shortener"."shorts" ("id", "user_id", "name", "url", "tags")
-      SELECT i."id", ${userId}::uuid, i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[]
+      INSERT INTO "shortener"."shorts" ("id", "user_id", "name", "url", "tags", "valid_from", "valid_until",
+        "max_visits", "expired_url", "password_hash")
+      SELECT i."id", ${userId}::uuid, i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
+        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash"
         FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${rows.map((row) => row.name)}::text[],
-                    ${rows.map((row) => item(row.index).url)}::text[],
-                    ${rows.map((row) => (item(row.index).tags ?? []).join(","))}::text[]) AS i("id", "name", "url", "tags")
+                    ${column((short) => short.url)}::text[],
+                    ${column((short) => (short.tags ?? []).join(","))}::text[],
+                    ${column((short) => utc(short.validFrom))}::timestamptz[],
+                    ${column((short) => utc(short.validUntil))}::timestamptz[],
+                    ${column((short) => short.maxVisits ?? null)}::int[],
+                    ${column((short) => short.expiredUrl ?? null)}::text[],
+                    ${column((_short, index) => passwordHashes[index] ?? null)}::text[])
+          AS i("id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url", "password_hash")
        ORDER BY i."name"
       ON CONFLICT ("name") DO NOTHING
-      RETURNING "id", "name", "url", "tags", "created_at" AS "createdAt"`;
+      RETURNING "id", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
+        "valid_until" AS "validUntil", "max_visits" AS "maxVisits", "expired_url" AS "expiredUrl",
+        "password_hash" IS NOT NULL AS "hasPassword"`;
   }
 
   /** The caller's shorts: filtered by tag and text, ordered by creation or visits, paged. */
@@ -228,23 +308,73 @@ export class ShortsService {
    */
   async update(userId: string, id: string, edit: ShortEdit): Promise<Short> {
     const shortId = validId(id);
+    // Hashed before the row is locked: the hash takes a tenth of a second on purpose.
+    const passwordHash =
+      edit.password === undefined
+        ? undefined
+        : edit.password === null
+          ? null
+          : await hashPassword(edit.password);
+    const instant = (value: string | null | undefined) =>
+      value === undefined ? undefined : value === null ? null : new Date(value);
     const write = () =>
       this.prisma.$transaction(async (tx) => {
-        // Locked, so the name read is the one this edit replaces.
-        const [before] = await tx.$queryRaw<{ name: string }[]>`
-          SELECT "name" FROM "shortener"."shorts"
+        // Locked, so the name read is the one this edit replaces. FOR UPDATE also waits for the
+        // visits being stored (they hold FOR KEY SHARE or the row itself) and holds off new ones
+        // until commit, so a limit set here counts every visit stored before it, exactly.
+        const [before] = await tx.$queryRaw<
+          { name: string; validFrom: Date | null; validUntil: Date | null }[]
+        >`
+          SELECT "name", "valid_from" AS "validFrom", "valid_until" AS "validUntil" FROM "shortener"."shorts"
            WHERE "id" = ${shortId}::uuid AND "user_id" = ${userId}::uuid FOR UPDATE`;
         if (!before) throw new NotFound();
+        const validFrom = instant(edit.validFrom);
+        const validUntil = instant(edit.validUntil);
+        if (
+          !windowIsOrdered(
+            validFrom === undefined ? before.validFrom : validFrom,
+            validUntil === undefined ? before.validUntil : validUntil,
+          )
+        ) {
+          throw new BadRequest("validUntil must be later than validFrom");
+        }
         await tx.short.update({
           where: { id: shortId },
-          data: { url: edit.url, name: edit.name, tags: edit.tags },
+          data: {
+            url: edit.url,
+            name: edit.name,
+            tags: edit.tags,
+            validFrom,
+            validUntil,
+            maxVisits: edit.maxVisits,
+            expiredUrl: edit.expiredUrl,
+            passwordHash,
+          },
           select: { id: true },
         });
+        if (typeof edit.maxVisits === "number") {
+          // A limit counts every visit of the short, those before it too: the count starts at
+          // the visits stored so far (the aggregates equal them).
+          await tx.$executeRaw`
+            UPDATE "shortener"."shorts" SET "counted_visits" = (
+              SELECT COALESCE(sum("visits"), 0) FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid
+            ) WHERE "id" = ${shortId}::uuid`;
+        }
         return before.name;
       });
     const previousName = await (edit.name === undefined ? write() : this.withChosenName(edit.name, write));
-    if (edit.url !== undefined || edit.name !== undefined) this.targets?.forget(previousName);
+    const { tags: _tags, ...redirectFields } = edit;
+    if (Object.values(redirectFields).some((value) => value !== undefined))
+      this.targets?.forget(previousName);
     return this.get(userId, shortId);
+  }
+
+  /** The short's visit limit and count now, from the database; null if it is gone. */
+  async limitState(shortId: string): Promise<LimitState | null> {
+    return this.prisma.short.findUnique({
+      where: { id: shortId },
+      select: { maxVisits: true, countedVisits: true, expiredUrl: true },
+    });
   }
 
   /**
@@ -295,22 +425,28 @@ export class ShortsService {
     // answers them all instead of one each (docs/performance.md).
     let lookup = this.lookups.get(name);
     if (!lookup) {
-      // A deletion notified while the read is in flight keeps its answer out of the cache.
-      const readAt = this.targets?.generation();
-      lookup = this.prisma.short
-        .findUnique({ where: { name }, select: { id: true, url: true } })
-        .then((target) => {
-          if (target) this.targets?.set(name, target, readAt);
-          return target;
-        })
-        .finally(() => this.lookups.delete(name));
+      lookup = this.readTarget(name).finally(() => this.lookups.delete(name));
       this.lookups.set(name, lookup);
     }
     return lookup;
   }
 
-  private async findOwned(userId: string, id: string): Promise<ShortRow> {
-    const row = await this.prisma.short.findFirst({ where: { id: validId(id), userId } });
+  /** The target as the database has it now, cached anew (a visit refused what the cache held). */
+  readTarget(name: string): Promise<Target | null> {
+    // A deletion notified while the read is in flight keeps its answer out of the cache.
+    const readAt = this.targets?.generation();
+    return this.prisma.short.findUnique({ where: { name }, select: TARGET_FIELDS }).then((row) => {
+      const target = row && targetOf(row);
+      if (target) this.targets?.set(name, target, readAt);
+      return target;
+    });
+  }
+
+  private async findOwned(userId: string, id: string): Promise<{ id: string }> {
+    const row = await this.prisma.short.findFirst({
+      where: { id: validId(id), userId },
+      select: { id: true },
+    });
     if (!row) throw new NotFound();
     return row;
   }

@@ -1,10 +1,12 @@
 // The redirect's name → target cache: a ChangeNotifiedCache (@app/db) on the channel that a
-// short's deletion (shorts.service.ts) and a change of its target or name (the
-// shorts_notify_changed trigger) notify with the short's old name. A cached target is right
-// until then, and every instance hears of it at commit (the editing instance drops the entry
-// itself before answering); entries also expire after `ttlMs`, and nothing is served while the
-// listening connection is down. Misses are not cached: a new short redirects at once. Even a
-// stale hit cannot answer 302 for a deleted short: its visit row is refused first (404).
+// short's deletion (shorts.service.ts) and a change of anything the redirect reads (target, name,
+// window, limit, expired URL, password: the shorts_notify_changed trigger) notify with the
+// short's old name. A cached target is right until then, and every instance hears of it at
+// commit (the editing instance drops the entry itself before answering); entries also expire
+// after `ttlMs`, and nothing is served while the listening connection is down. Misses are not
+// cached: a new short redirects at once. Even a stale hit cannot answer 302 for a deleted short:
+// its visit row is refused first (404); nor store a visit past a limit set meanwhile: the
+// batched statement refuses limited shorts, whose visits are counted one by one (visit-log.ts).
 import { ChangeNotifiedCache, type PrismaClient } from "@app/db";
 
 // Named before shorts could be edited; kept, so instances of an earlier release hear of edits too.
@@ -13,6 +15,26 @@ export const SHORT_DELETED_CHANNEL = "shortener_short_deleted";
 export interface Target {
   id: string;
   url: string;
+  /**
+   * What a short with a window, a visit limit or a password must check first; absent for every
+   * other short, whose redirect stays the plain lookup and group-committed visit it always was.
+   */
+  rules?: TargetRules;
+}
+
+/** A short's lifecycle as the redirect reads it: in the cache entry, so checking it costs nothing. */
+export interface TargetRules {
+  /** Epoch milliseconds; null: no bound. */
+  validFrom: number | null;
+  validUntil: number | null;
+  maxVisits: number | null;
+  expiredUrl: string | null;
+  passwordHash: string | null;
+  /**
+   * Set once the limit refused a visit: the count only grows, so later visits are answered as
+   * expired without the database until an edit of the limit drops this entry.
+   */
+  limitReached?: boolean;
 }
 
 export type TargetCache = ChangeNotifiedCache<Target>;

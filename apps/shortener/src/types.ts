@@ -2,6 +2,7 @@
 // the bearer auth hook (auth.ts) sets on every API request.
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
+import type { PasswordAttempts } from "./password-attempts.ts";
 import type { ShortsService } from "./shorts.service.ts";
 import type { StatsService } from "./stats.service.ts";
 import type { VisitLog } from "./visit-log.ts";
@@ -21,6 +22,8 @@ declare module "fastify" {
     stats: StatsService;
     visitLog: VisitLog;
     visitMaintenance: VisitMaintenance;
+    /** Attempts at protected shorts' passwords, limited per short and client address. */
+    passwordAttempts: PasswordAttempts;
     apiPrefix: string;
     /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
     metrics: Registry;

@@ -1,7 +1,7 @@
 // POST /api/shorts/bulk (issue 20): up to 1,000 NewShorts in one request, one result per item in
 // order; each item is created or refused exactly as POST /api/shorts would (docs/adr/0161).
 // Refusals of the whole request change nothing.
-import { MAX_BULK_SHORTS } from "@app/schemas/shortener";
+import { MAX_BULK_PASSWORDS, MAX_BULK_SHORTS } from "@app/schemas/shortener";
 import { describe, expect, it } from "vitest";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
@@ -26,6 +26,55 @@ let run = 0;
 const unique = (label: string) => `${label}-${process.pid}-${++run}`;
 
 describe("POST /api/shorts/bulk", () => {
+  it("creates items with a window, a visit limit, an expired URL and a password, as POST /api/shorts; a password on more than MAX_BULK_PASSWORDS items is refused per item", async () => {
+    const user = await newUser(ctx.prisma);
+    const limited = unique("limited");
+    const items = [
+      {
+        url: "https://example.com/limited",
+        name: limited,
+        validFrom: "2020-01-01T00:00:00Z",
+        validUntil: "2099-01-01T00:00:00Z",
+        maxVisits: 1,
+        expiredUrl: "https://example.com/over",
+      },
+      ...Array.from({ length: MAX_BULK_PASSWORDS + 1 }, (_, i) => ({
+        url: `https://example.com/secret/${i}`,
+        password: `secret ${i}`,
+      })),
+      // An invalid window is the item's 400, as POST /api/shorts answers it.
+      { url: "https://example.com/w", validFrom: "2030-01-01T00:00:00Z", validUntil: "2029-01-01T00:00:00Z" },
+    ];
+    const res = await bulk(user, { shorts: items });
+    expect(res.statusCode, res.body).toBe(200);
+    const { results } = res.json();
+    expect(results.map((r: { status: number }) => r.status)).toEqual([
+      201,
+      ...Array(MAX_BULK_PASSWORDS).fill(201),
+      400,
+      400,
+    ]);
+    expect(results[0].short).toMatchObject({
+      name: limited,
+      validFrom: "2020-01-01T00:00:00.000Z",
+      validUntil: "2099-01-01T00:00:00.000Z",
+      maxVisits: 1,
+      expiredUrl: "https://example.com/over",
+    });
+    expect(results[0].short.hasPassword).toBeUndefined();
+    expect(results[1].short.hasPassword).toBe(true);
+    expect(results[MAX_BULK_PASSWORDS + 1].error.error).toMatch(/password/);
+    // Stored as the API says: a hash, never the password; the limit enforced by the redirect.
+    const protectedRow = await ctx.prisma.short.findUniqueOrThrow({ where: { id: results[1].short.id } });
+    expect(protectedRow.passwordHash).toMatch(/^scrypt\$/);
+    const first = await ctx.app.inject({ method: "GET", url: `/${limited}` });
+    const second = await ctx.app.inject({ method: "GET", url: `/${limited}` });
+    expect([first.headers.location, second.headers.location]).toEqual([
+      "https://example.com/limited",
+      "https://example.com/over",
+    ]);
+  });
+
   it("answers one result per item, in order: each the status and body POST /api/shorts would answer", async () => {
     const user = await newUser(ctx.prisma);
     const taken = unique("taken");

@@ -62,6 +62,7 @@ describe("GET /docs", () => {
         "GET /api/shorts/{id}/stats",
         "GET /api/stats",
         "POST /api/shorts/{id}/stats-link",
+        "POST /{name}",
         "DELETE /api/shorts/{id}/stats-link",
         "GET /stats/{token}/data",
         "GET /{name}",
@@ -101,7 +102,7 @@ describe("GET /docs", () => {
     expect(Object.keys(notFound.content ?? {})).toEqual(["text/plain"]);
     const redirect = doc.paths["/{name}"]?.get as OpenAPIV3.OperationObject;
     expect(redirect.security).toEqual([]);
-    expect(Object.keys(redirect.responses).sort()).toEqual(["302", "404", "503"]);
+    expect(Object.keys(redirect.responses).sort()).toEqual(["200", "302", "404", "503"]);
   });
 });
 

@@ -74,11 +74,115 @@ export const Tags = z
   )
   .meta({ example: ["launch", "blog"] });
 
+// A short's lifecycle (docs/adr/0171-0174): a validity window, a visit limit, the page shown
+// once either is over, and a password.
+
+/** The largest visit limit: PostgreSQL's integer. */
+export const MAX_VISITS_LIMIT = 2_147_483_647;
+export const PASSWORD_LENGTH = { min: 1, max: 128 } as const;
+
+/** Whether an ISO date-time falls in UTC years 1-9999 (an offset can move it out of the text's year). */
+const inStorableYears = (value: string) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+};
+
+const LifecycleInstant = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2027-01-31T12:00:00Z" })
+    .refine(inStorableYears, "must fall in the years 1-9999 (UTC)")
+    .describe(`${description} (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond)`)
+    .meta({ example: "2027-01-31T12:00:00Z" });
+
+export const ValidFrom = LifecycleInstant(
+  "The short redirects to its target from this instant on; before it, as once expired",
+);
+export const ValidUntil = LifecycleInstant(
+  "The short redirects to its target until this instant (exclusive); from it on, it is expired",
+);
+export const MaxVisits = z
+  .int("maxVisits must be a whole number from 1")
+  .min(1, "maxVisits must be a whole number from 1")
+  .max(MAX_VISITS_LIMIT, `maxVisits must be at most ${MAX_VISITS_LIMIT}`)
+  .describe(
+    "At most this many visits are redirected to the target and stored (every visit counts, bots " +
+      "included, since the short was created); past it, the short is expired. Exact across instances.",
+  )
+  .meta({ example: 100 });
+export const ExpiredUrl = TargetUrl.describe(
+  "Where the short redirects (302, no visit stored) outside its window or past its visit limit; " +
+    "without it, the short answers 404 then. Same rules as url.",
+).meta({ example: "https://example.com/offer-ended" });
+export const ShortPassword = z
+  .string()
+  .min(PASSWORD_LENGTH.min, "password must not be empty")
+  .max(PASSWORD_LENGTH.max, `password must be at most ${PASSWORD_LENGTH.max} characters`)
+  .regex(NO_NUL, "password must not contain NUL")
+  .describe(
+    `A password visitors must enter (${PASSWORD_LENGTH.min}-${PASSWORD_LENGTH.max} characters): the short ` +
+      "then answers a form, and redirects once it is posted with the right one. Stored only as a " +
+      "salted scrypt hash, never returned.",
+  )
+  .meta({ example: "correct horse" });
+
+/** What the password form of a protected short posts back (docs/adr/0173). */
+export const PasswordForm = z
+  .object({
+    password: z
+      .string()
+      .max(1024, "password must be at most 1024 characters")
+      .optional()
+      .describe("The password the visitor entered"),
+    referer: z
+      .string()
+      .max(2048, "referer must be at most 2048 characters")
+      .optional()
+      .describe("The Referer the form was opened with (a hidden field): the visit keeps it"),
+  })
+  .describe(
+    "The form's fields, as the browser posts them (application/x-www-form-urlencoded) or as JSON; " +
+      "other fields are ignored",
+  )
+  .meta({ id: "PasswordForm" });
+export type PasswordForm = z.infer<typeof PasswordForm>;
+
+const WINDOW_ORDER = "validUntil must be later than validFrom";
+
+/** validFrom before validUntil, when a short has both. */
+export const windowIsOrdered = (
+  from: Date | string | null | undefined,
+  until: Date | string | null | undefined,
+) => from == null || until == null || new Date(from).getTime() < new Date(until).getTime();
+
+/** A lifecycle field's description, without its final period, then `more`. */
+const describedAs = (schema: z.ZodType, more: string) =>
+  `${(schema.description ?? "").replace(/\.$/, "")}. ${more}`;
+
+/** A create's lifecycle field: optional, saying what omitting it means. */
+const optional = <T extends z.ZodType>(schema: T, omitted: string) =>
+  schema.optional().describe(describedAs(schema, `Optional; omitted: ${omitted}.`));
+
+/** An edit's lifecycle field: a new value, null to clear it, absent to keep it. */
+const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
+  schema
+    .nullable()
+    .optional()
+    .describe(describedAs(schema, `null ${cleared}.`));
+
 export const NewShort = z
   .strictObject({
     url: TargetUrl,
     name: ShortName.optional().describe("Optional; a random 7-character name is generated when omitted"),
     tags: Tags.optional().describe("Optional; none when omitted"),
+    validFrom: optional(ValidFrom, "the short redirects from its creation"),
+    validUntil: optional(ValidUntil, "the short never expires by date"),
+    maxVisits: optional(MaxVisits, "no limit"),
+    expiredUrl: optional(ExpiredUrl, "404 once expired"),
+    password: optional(ShortPassword, "the short redirects at once"),
+  })
+  .refine((short) => windowIsOrdered(short.validFrom, short.validUntil), {
+    error: WINDOW_ORDER,
+    path: ["validUntil"],
   })
   .meta({ id: "NewShort" });
 export type NewShort = z.infer<typeof NewShort>;
@@ -90,8 +194,19 @@ export const ShortEdit = z
       "A new name: the short URL changes, and the old name stops redirecting at once (it is free again)",
     ),
     tags: Tags.optional().describe("Replaces every tag of the short; [] removes them all"),
+    validFrom: clearable(ValidFrom, "removes the start"),
+    validUntil: clearable(ValidUntil, "removes the end"),
+    maxVisits: clearable(
+      MaxVisits,
+      "removes the limit; a limit set later counts every visit stored so far, as a new one does",
+    ),
+    expiredUrl: clearable(ExpiredUrl, "removes it (404 once expired)"),
+    password: clearable(ShortPassword, "removes the password"),
   })
-  .describe("The fields to change; each one left out stays as it is ({} changes nothing)")
+  .describe(
+    "The fields to change; each one left out stays as it is ({} changes nothing). The redirect " +
+      "follows every change at once, on every instance.",
+  )
   .meta({ id: "ShortEdit" });
 export type ShortEdit = z.infer<typeof ShortEdit>;
 
@@ -107,6 +222,21 @@ export const Short = z
       .array(z.string())
       .optional()
       .describe("The short's tags, lower case; absent when it has none (as before tags existed)"),
+    // Each lifecycle field is absent when unset: a short without them answers as before they existed.
+    validFrom: z.iso.datetime().optional().describe("Start of the validity window; absent when none"),
+    validUntil: z.iso
+      .datetime()
+      .optional()
+      .describe("End of the validity window (exclusive); absent when none"),
+    maxVisits: z.int().min(1).optional().describe("The visit limit; absent when none"),
+    expiredUrl: z
+      .string()
+      .optional()
+      .describe("Where the short redirects once expired; absent when none (404)"),
+    hasPassword: z
+      .literal(true)
+      .optional()
+      .describe("Present (true) when visitors must enter a password; the password is never returned"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -311,6 +441,8 @@ export type UserStats = z.infer<typeof UserStats>;
 // ─── POST /shorts/bulk (docs/adr/0161) ───
 
 export const MAX_BULK_SHORTS = 1000;
+/** Items of one bulk request that may set a password: each costs a tenth of a second of hashing on purpose. */
+export const MAX_BULK_PASSWORDS = 10;
 /** Largest bulk body: 1,000 items of the longest URL, a name and ten tags fit (BODY_LIMIT stays for the rest). */
 export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -322,7 +454,9 @@ export const NewShortsBulk = z
   .strictObject({
     shorts: bulkItems(NewShort).describe(
       `Up to ${MAX_BULK_SHORTS} shorts, each exactly as POST /shorts takes it. Each is checked on its ` +
-        "own: an invalid one is its result's 400 and the others are still created.",
+        "own: an invalid one is its result's 400 and the others are still created. At most " +
+        `${MAX_BULK_PASSWORDS} of them may set a password (each is hashed slowly on purpose); the ` +
+        "password of each one after those is refused (that item's 400): set it with PATCH.",
     ),
   })
   .meta({ id: "NewShortsBulk" });

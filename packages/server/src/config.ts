@@ -158,6 +158,24 @@ export const sharedEnv = {
     "A request (headers and body) must arrive within this, or it is answered 408 and closed",
   ),
   KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000, "An idle keep-alive connection is closed after this"),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional()
+    .describe(
+      "Redis for counters shared by several instances: scheduling's rate limit, the shortener's " +
+        "password attempts. Unset: counted in each process's memory.",
+    ),
+  REDIS_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds from 1 to 10000")
+    .min(1, "must be a whole number of milliseconds from 1 to 10000")
+    .max(10_000, "must be a whole number of milliseconds from 1 to 10000")
+    .default(25)
+    .describe(
+      "A Redis command slower than this fails, and its request passes uncounted (a slow Redis must " +
+        "not slow every request); raise it when Redis is far away or the host is busy",
+    ),
   MAX_CONNECTIONS: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number from 1 to 1000000")

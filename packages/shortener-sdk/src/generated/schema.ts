@@ -249,11 +249,15 @@ export interface paths {
         };
         /**
          * Follow a short URL
-         * @description Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit.
+         * @description Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
          */
         get: operations["followShort"];
         put?: never;
-        post?: never;
+        /**
+         * Post the password of a protected short
+         * @description What the password form sends. The right password answers the redirect (302) and records the visit; a wrong or missing one answers the form again with a message (401). Attempts are limited per short and client address (10 in 10 minutes): past that, 429 with the form and Retry-After. A short without a password answers as GET does.
+         */
+        post: operations["unlockShort"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,10 +289,25 @@ export interface components {
         };
         NewShort: {
             /**
+             * @description Where the short redirects (302, no visit stored) outside its window or past its visit limit; without it, the short answers 404 then. Same rules as url. Optional; omitted: 404 once expired.
+             * @example https://example.com/offer-ended
+             */
+            expiredUrl?: string;
+            /**
+             * @description At most this many visits are redirected to the target and stored (every visit counts, bots included, since the short was created); past it, the short is expired. Exact across instances. Optional; omitted: no limit.
+             * @example 100
+             */
+            maxVisits?: number;
+            /**
              * @description Optional; a random 7-character name is generated when omitted
              * @example my-link
              */
             name?: string;
+            /**
+             * @description A password visitors must enter (1-128 characters): the short then answers a form, and redirects once it is posted with the right one. Stored only as a salted scrypt hash, never returned. Optional; omitted: the short redirects at once.
+             * @example correct horse
+             */
+            password?: string;
             /**
              * @description Optional; none when omitted
              * @example [
@@ -302,10 +321,29 @@ export interface components {
              * @example https://example.com/some/long/path?with=query
              */
             url: string;
+            /**
+             * Format: date-time
+             * @description The short redirects to its target from this instant on; before it, as once expired (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond). Optional; omitted: the short redirects from its creation.
+             * @example 2027-01-31T12:00:00Z
+             */
+            validFrom?: string;
+            /**
+             * Format: date-time
+             * @description The short redirects to its target until this instant (exclusive); from it on, it is expired (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond). Optional; omitted: the short never expires by date.
+             * @example 2027-01-31T12:00:00Z
+             */
+            validUntil?: string;
         };
         NewShortsBulk: {
-            /** @description Up to 1000 shorts, each exactly as POST /shorts takes it. Each is checked on its own: an invalid one is its result's 400 and the others are still created. */
+            /** @description Up to 1000 shorts, each exactly as POST /shorts takes it. Each is checked on its own: an invalid one is its result's 400 and the others are still created. At most 10 of them may set a password (each is hashed slowly on purpose); the password of each one after those is refused (that item's 400): set it with PATCH. */
             shorts: components["schemas"]["NewShort"][];
+        };
+        /** @description The form's fields, as the browser posts them (application/x-www-form-urlencoded) or as JSON; other fields are ignored */
+        PasswordForm: {
+            /** @description The password the visitor entered */
+            password?: string;
+            /** @description The Referer the form was opened with (a hidden field): the visit keeps it */
+            referer?: string;
         };
         PublicStats: {
             /** @description Top 10 browsers by visits ("" is unknown or none) */
@@ -374,8 +412,17 @@ export interface components {
              * @description Creation date
              */
             createdAt: string;
+            /** @description Where the short redirects once expired; absent when none (404) */
+            expiredUrl?: string;
+            /**
+             * @description Present (true) when visitors must enter a password; the password is never returned
+             * @enum {boolean}
+             */
+            hasPassword?: true;
             /** @description Identifier of the short */
             id: string;
+            /** @description The visit limit; absent when none */
+            maxVisits?: number;
             /** @description Name of the short */
             name: string;
             /** @description The resulting short URL */
@@ -384,16 +431,41 @@ export interface components {
             tags?: string[];
             /** @description Target URL */
             url: string;
+            /**
+             * Format: date-time
+             * @description Start of the validity window; absent when none
+             */
+            validFrom?: string;
+            /**
+             * Format: date-time
+             * @description End of the validity window (exclusive); absent when none
+             */
+            validUntil?: string;
             /** @description Visits stored for this short, bots included */
             visits: number;
         };
-        /** @description The fields to change; each one left out stays as it is ({} changes nothing) */
+        /** @description The fields to change; each one left out stays as it is ({} changes nothing). The redirect follows every change at once, on every instance. */
         ShortEdit: {
+            /**
+             * @description Where the short redirects (302, no visit stored) outside its window or past its visit limit; without it, the short answers 404 then. Same rules as url. null removes it (404 once expired).
+             * @example https://example.com/offer-ended
+             */
+            expiredUrl?: string | null;
+            /**
+             * @description At most this many visits are redirected to the target and stored (every visit counts, bots included, since the short was created); past it, the short is expired. Exact across instances. null removes the limit; a limit set later counts every visit stored so far, as a new one does.
+             * @example 100
+             */
+            maxVisits?: number | null;
             /**
              * @description A new name: the short URL changes, and the old name stops redirecting at once (it is free again)
              * @example my-link
              */
             name?: string;
+            /**
+             * @description A password visitors must enter (1-128 characters): the short then answers a form, and redirects once it is posted with the right one. Stored only as a salted scrypt hash, never returned. null removes the password.
+             * @example correct horse
+             */
+            password?: string | null;
             /**
              * @description Replaces every tag of the short; [] removes them all
              * @example [
@@ -407,6 +479,18 @@ export interface components {
              * @example https://example.com/some/long/path?with=query
              */
             url?: string;
+            /**
+             * Format: date-time
+             * @description The short redirects to its target from this instant on; before it, as once expired (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond). null removes the start.
+             * @example 2027-01-31T12:00:00Z
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description The short redirects to its target until this instant (exclusive); from it on, it is expired (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond). null removes the end.
+             * @example 2027-01-31T12:00:00Z
+             */
+            validUntil?: string | null;
         };
         ShortList: components["schemas"]["Short"][];
         ShortLog: {
@@ -1523,7 +1607,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Redirect to the target URL; no body */
+            /** @description The password form of a protected short (no visit is recorded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Redirect to the target URL (or, once expired, to the short's expiredUrl); no body */
             302: {
                 headers: {
                     /** @description A cached redirect would skip the next visit's log row */
@@ -1534,13 +1627,108 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No short has this name */
+            /** @description No short has this name, or it is expired (outside its window or past its visit limit) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description The database is unavailable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unlockShort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the short; any other value is answered 404 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordForm"];
+            };
+        };
+        responses: {
+            /** @description Redirect to the target URL (or, once expired, to the short's expiredUrl); no body */
+            302: {
+                headers: {
+                    /** @description A cached redirect would skip the next visit's log row */
+                    "cache-control"?: "private, no-cache";
+                    /** @description The target URL */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not understood */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The form again, saying the password was wrong or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No short has this name, or it is expired (outside its window or past its visit limit) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is neither a form nor JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The form, saying to wait */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may try this short's password again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description The database is unavailable; try again shortly */

@@ -1,0 +1,41 @@
+// The Redis client both services keep their shared counters in (REDIS_URL): opened once per app,
+// closed with it, and failing fast. A Redis that is down or frozen must not slow requests (the
+// counters' users then let them through uncounted): no offline queue, a command timeout of a few
+// ms, no retries of a command; the connection itself is retried in the background every ≤ 500 ms.
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+
+/** A command that takes longer than this fails (its caller lets the request pass): REDIS_TIMEOUT_MS's default. */
+export const REDIS_COMMAND_TIMEOUT_MS = 25;
+
+/** A client for `url`, closed with `app`; one log line per outage (`purpose` says what waits on it). */
+export function openRedis(
+  app: FastifyInstance,
+  url: string,
+  purpose: string,
+  commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
+): Redis {
+  const redis = new Redis(url, {
+    connectTimeout: 1_000,
+    commandTimeout: commandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: (times) => Math.min(times * 100, 500),
+  });
+  // One line per outage, not per failed attempt or request.
+  let healthy = true;
+  redis.on("error", (err) => {
+    if (!healthy) return;
+    healthy = false;
+    app.log.warn({ err }, `${purpose} Redis unavailable: requests pass uncounted until it is back`);
+  });
+  redis.on("ready", () => {
+    if (healthy) return;
+    healthy = true;
+    app.log.info(`${purpose} Redis available again`);
+  });
+  app.addHook("onClose", async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
+}
