@@ -16,6 +16,7 @@ describe("loadConfig", () => {
       REQUEST_TIMEOUT_MS: 10_000,
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
       MAX_CONNECTIONS: 10_000,
+      REPLICA_MAX_LAG_MS: 1_000,
       HOSTED_MODE: "off",
       TENANT_POOL_MAX: 5,
       TENANT_CONNECTIONS_MAX: 100,

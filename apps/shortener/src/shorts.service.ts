@@ -1,4 +1,4 @@
-import { isUniqueViolation, Prisma, type PrismaClient } from "@app/db";
+import { isUniqueViolation, Prisma, type PrismaClient, type ReplicaReads } from "@app/db";
 import {
   type LogsQuery,
   type NewShort,
@@ -32,6 +32,8 @@ export interface ShortsServiceOptions {
   reservedNames: Iterable<string>;
   /** The redirect's cache of targets by name; none: every redirect reads the database. */
   targets?: TargetCache;
+  /** Where target lookups read (a replica within its lag bound); default: the primary. */
+  reads?: ReplicaReads;
   /** Told after a short is deleted (its visits are then removed in the background). */
   onDeleted?: () => void;
 }
@@ -236,8 +238,9 @@ export class ShortsService {
     if (!lookup) {
       // A deletion notified while the read is in flight keeps its answer out of the cache.
       const readAt = this.targets?.generation();
-      lookup = this.prisma.short
-        .findUnique({ where: { name }, select: { id: true, url: true } })
+      const find = (db: PrismaClient) =>
+        db.short.findUnique({ where: { name }, select: { id: true, url: true } });
+      lookup = (this.options.reads ? this.options.reads.read(find) : find(this.prisma))
         .then((target) => {
           if (target) this.targets?.set(name, target, readAt);
           return target;
@@ -304,6 +307,8 @@ async function shortsPlugin(
   options: Omit<ShortsServiceOptions, "targets">,
 ): Promise<void> {
   const targets = createTargetCache(app.prisma, {
+    // A refill after a change must not come from a replica that has not replayed it.
+    onChange: () => app.reads.wrote(),
     onOutage: (err) =>
       app.log.warn(
         { err },
@@ -318,11 +323,11 @@ async function shortsPlugin(
       .sweep()
       .catch((err: unknown) => app.log.error({ err }, "deleted short: sweep failed"));
   };
-  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets, onDeleted }));
+  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets, reads: app.reads, onDeleted }));
 }
 
 export default fp(shortsPlugin, {
   name: "shorts",
   fastify: "5.x",
-  decorators: { fastify: ["prisma", "visitMaintenance"] },
+  decorators: { fastify: ["prisma", "reads", "visitMaintenance"] },
 });
