@@ -7,7 +7,12 @@ import { buildApp as buildShortener, type ShortenerApp } from "@app/shortener";
 import { defaultConfig } from "@app/shortener/config";
 import { createUser as createShortenerUser } from "@app/shortener/credentials";
 import { withDatabase } from "@app/testing/database";
-import { missingServers, type ReplicatedPostgres, sql, startReplicatedPostgres } from "@app/testing/postgres-servers";
+import {
+  missingServers,
+  type ReplicatedPostgres,
+  sql,
+  startReplicatedPostgres,
+} from "@app/testing/postgres-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser as createSchedulingUser, testConfig, withKey } from "../apps/scheduling/test/helpers.ts";
 
@@ -75,7 +80,12 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
   it("serves redirects' lookups, statistics and scheduling's lists and reads from the replica while it keeps up", async () => {
     const [a] = shorteners as [ShortenerApp];
     const short = (
-      await a.inject({ method: "POST", url: "/api/shorts", headers, payload: { url: "https://example.com/r", name: "rep" } })
+      await a.inject({
+        method: "POST",
+        url: "/api/shorts",
+        headers,
+        payload: { url: "https://example.com/r", name: "rep" },
+      })
     ).json();
     const type = (
       await scheduling.inject({
@@ -101,7 +111,9 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
     expect(await replicaCalls('"shortener"."shorts"')).toBeGreaterThan(before.shorts);
     expect(await replicaCalls("visit_hours")).toBeGreaterThanOrEqual(before.hours + 3);
     expect(await replicaCalls(`"scheduling"."event_types"`)).toBeGreaterThanOrEqual(before.eventTypes + 6);
-    expect(a.reads.counts.replica + scheduling.reads.counts.replica).toBeGreaterThanOrEqual(before.counts + 10);
+    expect(a.reads.counts.replica + scheduling.reads.counts.replica).toBeGreaterThanOrEqual(
+      before.counts + 10,
+    );
   });
 
   it("reads nothing stale after a write, an edit or a delete while the replica's replay is paused", async () => {
@@ -122,7 +134,10 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
     ).json().event_type;
     await replicaInUse();
     // Both instances cache the old target, read from the replica.
-    for (const app of [a, b]) expect((await app.inject({ method: "HEAD", url: "/paused" })).headers.location).toBe("https://example.com/old");
+    for (const app of [a, b])
+      expect((await app.inject({ method: "HEAD", url: "/paused" })).headers.location).toBe(
+        "https://example.com/old",
+      );
 
     await servers.pauseReplay();
     try {
@@ -134,7 +149,9 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
         payload: { url: "https://example.com/new" },
       });
       expect(edit.statusCode).toBe(200);
-      expect((await a.inject({ method: "HEAD", url: "/paused" })).headers.location).toBe("https://example.com/new");
+      expect((await a.inject({ method: "HEAD", url: "/paused" })).headers.location).toBe(
+        "https://example.com/new",
+      );
       await waitFor("B to hear of the edit", async () => {
         const location = (await b.inject({ method: "HEAD", url: "/paused" })).headers.location;
         expect(location).not.toBe(undefined);
@@ -142,7 +159,9 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
       });
       // B must not refill its cache from the paused replica: still new, again and again.
       for (let i = 0; i < 5; i++)
-        expect((await b.inject({ method: "HEAD", url: "/paused" })).headers.location).toBe("https://example.com/new");
+        expect((await b.inject({ method: "HEAD", url: "/paused" })).headers.location).toBe(
+          "https://example.com/new",
+        );
       expect(b.reads.client()).toBe(b.reads.primary);
 
       // Scheduling: an edit read back at once, then a delete gone from the read and the list.
@@ -156,16 +175,24 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
       expect(read.json().event_type.title).toBe("After");
       const listed = await scheduling.inject({ url: withKey("/v1/event-types", apiKey) });
       expect(listed.json().event_types.find((t: { id: number }) => t.id === type.id).title).toBe("After");
-      const removed = await scheduling.inject({ method: "DELETE", url: withKey(`/v1/event-types/${type.id}`, apiKey) });
+      const removed = await scheduling.inject({
+        method: "DELETE",
+        url: withKey(`/v1/event-types/${type.id}`, apiKey),
+      });
       expect(removed.statusCode).toBe(200);
-      expect((await scheduling.inject({ url: withKey(`/v1/event-types/${type.id}`, apiKey) })).statusCode).toBe(404);
+      expect(
+        (await scheduling.inject({ url: withKey(`/v1/event-types/${type.id}`, apiKey) })).statusCode,
+      ).toBe(404);
       const after = await scheduling.inject({ url: withKey("/v1/event-types", apiKey) });
       expect(after.json().event_types.map((t: { id: number }) => t.id)).not.toContain(type.id);
 
       // The short deleted on B: gone on both, though the replica still has it.
       expect((await b.inject({ method: "DELETE", url: `/api/shorts/${id}`, headers })).statusCode).toBe(204);
       for (const app of [a, b]) {
-        await waitFor("the delete to reach both", async () => (await app.inject({ method: "HEAD", url: "/paused" })).statusCode === 404);
+        await waitFor(
+          "the delete to reach both",
+          async () => (await app.inject({ method: "HEAD", url: "/paused" })).statusCode === 404,
+        );
         expect((await app.inject({ url: "/paused" })).statusCode).toBe(404);
       }
       expect(await sql(replicaUrl, "SELECT 1 FROM shortener.shorts WHERE name = 'paused'")).toHaveLength(1);
@@ -200,14 +227,21 @@ describe.skipIf(missing)(`a streaming read replica${missing ? ` (${missing})` : 
 
     const [a] = shorteners as [ShortenerApp];
     const short = (
-      await a.inject({ method: "POST", url: "/api/shorts", headers, payload: { url: "https://example.com/d", name: "down" } })
+      await a.inject({
+        method: "POST",
+        url: "/api/shorts",
+        headers,
+        payload: { url: "https://example.com/d", name: "down" },
+      })
     ).json();
     await replicaInUse();
     await servers.stopReplica();
     try {
       // At once, before any check has noticed: the failed replica reads run again on the primary.
       expect((await a.inject({ url: "/down" })).statusCode).toBe(302);
-      expect((await a.inject({ url: `/api/shorts/${short.id}/stats`, headers })).json().totals.visits).toBe(1);
+      expect((await a.inject({ url: `/api/shorts/${short.id}/stats`, headers })).json().totals.visits).toBe(
+        1,
+      );
       expect((await scheduling.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode).toBe(200);
       for (let i = 0; i < 5; i++) {
         expect((await a.inject({ url: `/api/shorts/${short.id}/stats`, headers })).statusCode).toBe(200);
