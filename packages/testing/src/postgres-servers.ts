@@ -265,7 +265,8 @@ pidfile = ${dir}/pgbouncer.pid
             .toString()
             .trim(),
         );
-        process.kill(pid, "SIGINT");
+        // SIGTERM: immediate shutdown (SIGINT would wait for every client to leave).
+        process.kill(pid, "SIGTERM");
         for (let attempt = 0; attempt < 50; attempt++) {
           process.kill(pid, 0);
           await new Promise((resolve) => setTimeout(resolve, 100));
