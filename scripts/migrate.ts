@@ -7,6 +7,7 @@ try {
   const config = loadConfig(readEnvironment());
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
     dataDir: config.DATA_DIR,
     log: (line) => console.log(line),
   });

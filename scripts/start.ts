@@ -35,11 +35,12 @@ try {
   if (warning) console.warn(warning);
   database = await openDatabase({
     databaseUrl: shortenerConfig.DATABASE_URL,
+    directUrl: shortenerConfig.DATABASE_DIRECT_URL,
     dataDir: shortenerConfig.DATA_DIR,
     log: (line) => console.log(line),
   });
-  const shortenerPrisma = createPrisma(database.url);
-  const schedulingPrisma = createPrisma(database.url);
+  const shortenerPrisma = createPrisma(database.url, { directUrl: database.directUrl });
+  const schedulingPrisma = createPrisma(database.url, { directUrl: database.directUrl });
   clients.push(shortenerPrisma, schedulingPrisma);
   services.push(await startShortener(shortenerConfig, shortenerPrisma));
   services.push(await startScheduling(schedulingConfig, schedulingPrisma));

@@ -80,6 +80,38 @@ describe("parseEnvironment", () => {
   });
 });
 
+describe("the database URLs (docs/adr/0175, 0178)", () => {
+  const loaders = [loadShortenerConfig, loadSchedulingConfig] as const;
+
+  it.each(loaders)("reads the direct URL, the replica and its lag bound", (load) => {
+    const config = load({
+      DATABASE_URL: "postgresql://app@pgbouncer:6432/app",
+      DATABASE_DIRECT_URL: "postgresql://app@db:5432/app",
+      DATABASE_REPLICA_URL: "postgresql://app@replica:5432/app",
+      REPLICA_MAX_LAG_MS: "250",
+    }) as Record<string, unknown>;
+    expect(config).toMatchObject({
+      DATABASE_DIRECT_URL: "postgresql://app@db:5432/app",
+      DATABASE_REPLICA_URL: "postgresql://app@replica:5432/app",
+      REPLICA_MAX_LAG_MS: 250,
+    });
+  });
+
+  it.each(loaders)("refuses a direct URL or a replica without DATABASE_URL, and a bad lag bound", (load) => {
+    expect(() => load({ DATABASE_DIRECT_URL: "postgresql://app@db/app" })).toThrow(
+      /DATABASE_DIRECT_URL: needs DATABASE_URL/,
+    );
+    expect(() => load({ DATABASE_REPLICA_URL: "postgresql://app@replica/app" })).toThrow(
+      /DATABASE_REPLICA_URL: needs DATABASE_URL/,
+    );
+    const secret = () =>
+      load({ DATABASE_URL: "postgresql://a@b/c", DATABASE_REPLICA_URL: "mysql://u:hunter2@r/c" });
+    expect(secret).toThrow(/DATABASE_REPLICA_URL: must be a postgresql:\/\/ URL/);
+    expect(secret).not.toThrow(/hunter2/);
+    expect(() => load({ REPLICA_MAX_LAG_MS: "5" })).toThrow(/REPLICA_MAX_LAG_MS: must be a whole number/);
+  });
+});
+
 describe("TRUST_PROXY: one rule for both services", () => {
   const parse = (value: string) => trustProxyEnv.safeParse(value);
   it.each([

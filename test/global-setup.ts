@@ -8,7 +8,10 @@ import type { TestProject } from "vitest/node";
 
 export default async function setup(project: TestProject) {
   // The only place tests read the environment: it says which servers CI provides.
-  let serverUrl = process.env.TEST_DATABASE_URL;
+  // With TEST_DATABASE_DIRECT_URL, TEST_DATABASE_URL is a PgBouncer in front of that server
+  // (.ci/run's PgBouncer step): databases are made on the server, apps connect through the pooler.
+  const poolerUrl = process.env.TEST_DATABASE_DIRECT_URL ? process.env.TEST_DATABASE_URL : undefined;
+  let serverUrl = process.env.TEST_DATABASE_DIRECT_URL || process.env.TEST_DATABASE_URL;
   const embedded = serverUrl
     ? undefined
     : await startEmbeddedPostgres({ dataDir: path.resolve(".data/test-postgres"), database: "postgres" });
@@ -20,6 +23,7 @@ export default async function setup(project: TestProject) {
   await migrate(withDatabase(serverUrl, template));
 
   project.provide("databaseServerUrl", serverUrl);
+  project.provide("databasePoolerUrl", poolerUrl ?? "");
   project.provide("templateDatabase", template);
   project.provide("redisUrl", process.env.TEST_REDIS_URL ?? "");
   project.provide("fuzz", fuzzSettings(process.env));

@@ -14,6 +14,7 @@ import {
   requestId,
 } from "@app/server/http";
 import { createRegistry, instrumentRequests } from "@app/server/metrics";
+import { registerReplicaReads } from "@app/server/replica-reads";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
@@ -82,6 +83,7 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   const metrics = createRegistry(SERVICE, prisma);
   instrumentRequests(app, metrics);
   app.decorate("metrics", metrics);
+  registerReplicaReads(app, prisma, config, metrics);
   await app.register(errorHandler);
   await app.register(hosting, { config, tenantCacheMs: AUTH_CACHE_MS, migrationsDir: tenantMigrationsDir });
   await app.register(auth, { prefix: config.APIKEY_PREFIX });

@@ -338,6 +338,7 @@ export const schedulingCli = {
   loadConfig,
   database: (config: SchedulingConfig) => ({
     databaseUrl: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
     dataDir: config.DATA_DIR,
   }),
 };

@@ -1,6 +1,7 @@
 // The scheduling API's environment variables, parsed once at start (@app/server/config applies it).
 import {
   ConfigError,
+  checkDatabaseUrls,
   optionalPort,
   parseEnvironment,
   port,
@@ -78,6 +79,7 @@ const configSchema = z.object({
 
 /** Rules between variables, checked after each variable alone. */
 function crossCheck(config: z.output<typeof configSchema>, ctx: z.RefinementCtx): void {
+  checkDatabaseUrls(config, ctx);
   if (config.HOSTED_MODE !== "off" && config.TENANT_SECRET === undefined) {
     ctx.addIssue({
       code: "custom",

@@ -42,10 +42,11 @@ async function main() {
   if (warning) console.warn(warning);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
     dataDir: config.DATA_DIR,
     log: (line) => console.log(line),
   });
-  const prisma = createPrisma(database.url);
+  const prisma = createPrisma(database.url, { directUrl: database.directUrl });
   let app: SchedulingApp;
   try {
     app = await startScheduling(config, prisma);

@@ -176,7 +176,7 @@ describe("POST /bookings with Idempotency-Key", () => {
 
   describe("across two instances on one database", () => {
     let second: SchedulingApp | undefined;
-    const secondPrisma = () => createPrisma(t.databaseUrl, { poolMax: 4 });
+    const secondPrisma = () => createPrisma(t.databaseUrl, { poolMax: 4, directUrl: t.directUrl });
     let disconnect: (() => Promise<void>) | undefined;
     afterAll(async () => {
       await second?.close();

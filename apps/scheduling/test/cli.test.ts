@@ -31,7 +31,12 @@ function run(command: string, args: string[]): Promise<Run> {
       args,
       {
         cwd: repoRoot,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DATABASE_URL: t.databaseUrl,
+          DATABASE_DIRECT_URL: t.directUrl,
+        },
         timeout: 60_000,
       },
       (error, stdout, stderr) => {
@@ -44,7 +49,8 @@ function run(command: string, args: string[]): Promise<Run> {
 
 /** The CLI itself (`node --import tsx` is what `pnpm scheduling` runs, minus pnpm's start-up). */
 /** A command through the CLI's own runner, in this process (no child process per command). */
-const cli = (...args: string[]) => runCliInProcess(schedulingCli, args, { DATABASE_URL: t.databaseUrl });
+const cli = (...args: string[]) =>
+  runCliInProcess(schedulingCli, args, { DATABASE_URL: t.databaseUrl, DATABASE_DIRECT_URL: t.directUrl });
 
 const whoami = (apiKey: string) => t.app.inject({ url: withKey("/test/whoami", apiKey) });
 

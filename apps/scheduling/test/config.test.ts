@@ -17,6 +17,7 @@ describe("loadConfig", () => {
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
       REDIS_TIMEOUT_MS: 25,
       MAX_CONNECTIONS: 10_000,
+      REPLICA_MAX_LAG_MS: 1_000,
       HOSTED_MODE: "off",
       TENANT_POOL_MAX: 5,
       TENANT_CONNECTIONS_MAX: 100,

@@ -25,6 +25,8 @@ export interface TestApp {
   config: SchedulingConfig;
   /** The test database's URL (for a CLI child process, or a second app). */
   databaseUrl: string;
+  /** The same database without the test PgBouncer (equal to databaseUrl when there is none). */
+  directUrl: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export function setupApp(
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = testConfig(overrides);
-    const prisma = createPrisma(database.url, { poolMax: 4 });
+    const prisma = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl });
     // Logs at trace into the secret scan unless the test reads its own logs.
     const logger = options.logger ?? { level: "trace", stream: secretScan.logStream };
     const app = await buildApp({ config, prisma, ...options, logger });
@@ -53,7 +55,7 @@ export function setupApp(
     conformance.watch(app);
     await routes?.(app);
     await app.ready();
-    state = { app, prisma, config, databaseUrl: database.url };
+    state = { app, prisma, config, databaseUrl: database.url, directUrl: database.directUrl };
   });
   afterAll(async () => {
     // No key this file created was logged or answered, whatever its requests did.
@@ -80,6 +82,9 @@ export function setupApp(
     },
     get databaseUrl() {
       return get("databaseUrl");
+    },
+    get directUrl() {
+      return get("directUrl");
     },
   };
 }

@@ -40,7 +40,13 @@ function run(command: string, args: string[], env: Record<string, string> = { TE
       args,
       {
         cwd: repoRoot,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, ...env },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DATABASE_URL: t.databaseUrl,
+          DATABASE_DIRECT_URL: t.directUrl,
+          ...env,
+        },
         timeout: 60_000,
       },
       (error, stdout, stderr) => {
@@ -54,7 +60,11 @@ function run(command: string, args: string[], env: Record<string, string> = { TE
 /** A command through the CLI's own runner, in this process (no child process per command). */
 const cli = (...args: string[]) => cliWith(args, { TENANT_SECRET });
 const cliWith = (args: string[], env: Record<string, string>) =>
-  runCliInProcess(schedulingCli, args, { DATABASE_URL: t.databaseUrl, ...env });
+  runCliInProcess(schedulingCli, args, {
+    DATABASE_URL: t.databaseUrl,
+    DATABASE_DIRECT_URL: t.directUrl,
+    ...env,
+  });
 
 let empty: TestDatabase;
 let second: TestDatabase;

@@ -67,12 +67,17 @@ describe("a database that goes away and comes back", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const direct = createPrisma(database.url, { poolMax: 1 });
+    const direct = createPrisma(database.url, { poolMax: 1, directUrl: database.directUrl });
     ({ apiKey } = await createUser(direct));
     await direct.$disconnect();
     const target = new URL(database.url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    prisma = createPrisma(proxy.via(database.url), { poolMax: 2, connectTimeoutMs: 1_000 });
+    prisma = createPrisma(proxy.via(database.url), {
+      poolMax: 2,
+      connectTimeoutMs: 1_000,
+      // Through the proxy to the test PgBouncer when there is one (.ci/run's PgBouncer step).
+      pooled: database.url !== database.directUrl,
+    });
     app = await buildApp({ config: testConfig(), prisma });
   });
   afterAll(async () => {

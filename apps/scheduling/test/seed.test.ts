@@ -50,7 +50,10 @@ const DEMO = {
 
 /** `pnpm -s db:seed …` in this process, through the CLI's own runner. */
 const seed = (...args: string[]) =>
-  runCliInProcess(schedulingCli, ["db:seed", ...args], { DATABASE_URL: t.databaseUrl });
+  runCliInProcess(schedulingCli, ["db:seed", ...args], {
+    DATABASE_URL: t.databaseUrl,
+    DATABASE_DIRECT_URL: t.directUrl,
+  });
 
 /** `pnpm -s db:seed …` as a person runs it: the root script, a process. */
 function seedScript(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -58,7 +61,15 @@ function seedScript(...args: string[]): Promise<{ code: number; stdout: string; 
     execFile(
       "pnpm",
       ["-s", "db:seed", ...args],
-      { cwd: repoRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl } },
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DATABASE_URL: t.databaseUrl,
+          DATABASE_DIRECT_URL: t.directUrl,
+        },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -19,7 +19,13 @@ afterAll(async () => {
 async function startServer(): Promise<{ child: ChildProcess; url: string; lines: string[] }> {
   const child = spawn("node", ["--import", "tsx", "apps/scheduling/src/server.ts"], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, SCHEDULING_PORT: "0" },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: database.url,
+      DATABASE_DIRECT_URL: database.directUrl,
+      SCHEDULING_PORT: "0",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];

@@ -14,7 +14,7 @@ const t = setupApp();
 let second: { app: SchedulingApp; prisma: PrismaClient };
 
 beforeAll(async () => {
-  const prisma = createPrisma(t.databaseUrl, { poolMax: 4 });
+  const prisma = createPrisma(t.databaseUrl, { poolMax: 4, directUrl: t.directUrl });
   const app = await buildApp({ config: t.config, prisma, logger: false });
   conformance.watch(app);
   await app.ready();

@@ -14,6 +14,7 @@ import {
   requestId,
 } from "@app/server/http";
 import { createRegistry, instrumentRequests } from "@app/server/metrics";
+import { registerReplicaReads } from "@app/server/replica-reads";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { apiRoutes } from "./api.routes.ts";
@@ -74,6 +75,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   instrumentRequests(app, metrics);
   app.decorate("metrics", metrics);
   app.decorate("prisma", prisma);
+  registerReplicaReads(app, prisma, config, metrics);
   app.decorate("apiPrefix", config.SHORTENER_API_PREFIX);
   await app.register(errorHandler);
   // The stop line, then the visit log: onClose hooks run last-added first, so the line counts

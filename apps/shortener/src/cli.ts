@@ -118,6 +118,7 @@ export const shortenerCli = {
   loadConfig,
   database: (config: ShortenerConfig) => ({
     databaseUrl: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
     dataDir: config.DATA_DIR,
   }),
 };

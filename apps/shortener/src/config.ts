@@ -1,5 +1,6 @@
 // The shortener's environment variables, parsed once at start (@app/server/config applies it).
 import {
+  checkDatabaseUrls,
   optionalPort,
   parseEnvironment,
   port,
@@ -48,6 +49,7 @@ export const ShortenerConfigSchema = z
       "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
     ),
   })
+  .superRefine(checkDatabaseUrls)
   // Derived once here, so no caller works out the default origin again.
   .transform((env) => ({
     ...env,

@@ -28,10 +28,11 @@ async function main() {
   if (warning) console.warn(warning);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
     dataDir: config.DATA_DIR,
     log: (line) => console.log(line),
   });
-  const prisma = createPrisma(database.url);
+  const prisma = createPrisma(database.url, { directUrl: database.directUrl });
   const app = await startShortener(config, prisma);
   // SIGTERM/SIGINT: stop accepting, let in-flight requests (and their visit rows) finish,
   // then close the pool and the embedded database.

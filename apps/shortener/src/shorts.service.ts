@@ -1,4 +1,4 @@
-import { isUniqueViolation, Prisma, type PrismaClient, uuidv7s } from "@app/db";
+import { isUniqueViolation, Prisma, type PrismaClient, type ReplicaReads, uuidv7s } from "@app/db";
 import {
   type LogsQuery,
   type NewShort,
@@ -88,6 +88,8 @@ export interface ShortsServiceOptions {
   reservedNames: Iterable<string>;
   /** The redirect's cache of targets by name; none: every redirect reads the database. */
   targets?: TargetCache;
+  /** Where target lookups read (a replica within its lag bound); default: the primary. */
+  reads?: ReplicaReads;
   /** Told after a short is deleted (its visits are then removed in the background). */
   onDeleted?: () => void;
 }
@@ -425,17 +427,22 @@ export class ShortsService {
     // answers them all instead of one each (docs/performance.md).
     let lookup = this.lookups.get(name);
     if (!lookup) {
-      lookup = this.readTarget(name).finally(() => this.lookups.delete(name));
+      lookup = this.readTarget(name, { replica: true }).finally(() => this.lookups.delete(name));
       this.lookups.set(name, lookup);
     }
     return lookup;
   }
 
-  /** The target as the database has it now, cached anew (a visit refused what the cache held). */
-  readTarget(name: string): Promise<Target | null> {
+  /**
+   * The target as the database has it, cached anew. `replica`: from the read replica when one is
+   * in bound (a cache miss); without it from the primary (a visit refused what the cache held).
+   */
+  readTarget(name: string, { replica = false } = {}): Promise<Target | null> {
     // A deletion notified while the read is in flight keeps its answer out of the cache.
     const readAt = this.targets?.generation();
-    return this.prisma.short.findUnique({ where: { name }, select: TARGET_FIELDS }).then((row) => {
+    const find = (db: PrismaClient) => db.short.findUnique({ where: { name }, select: TARGET_FIELDS });
+    const read = replica && this.options.reads ? this.options.reads.read(find) : find(this.prisma);
+    return read.then((row) => {
       const target = row && targetOf(row);
       if (target) this.targets?.set(name, target, readAt);
       return target;
@@ -501,6 +508,8 @@ async function shortsPlugin(
   options: Omit<ShortsServiceOptions, "targets">,
 ): Promise<void> {
   const targets = createTargetCache(app.prisma, {
+    // A refill after a change must not come from a replica that has not replayed it.
+    onChange: () => app.reads.wrote(),
     onOutage: (err) =>
       app.log.warn(
         { err },
@@ -515,11 +524,11 @@ async function shortsPlugin(
       .sweep()
       .catch((err: unknown) => app.log.error({ err }, "deleted short: sweep failed"));
   };
-  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets, onDeleted }));
+  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets, reads: app.reads, onDeleted }));
 }
 
 export default fp(shortsPlugin, {
   name: "shorts",
   fastify: "5.x",
-  decorators: { fastify: ["prisma", "visitMaintenance"] },
+  decorators: { fastify: ["prisma", "reads", "visitMaintenance"] },
 });

@@ -3,7 +3,7 @@
 // account the top shorts. The aggregates are written by the statement that stores each batch
 // of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
 import { createHash, randomBytes } from "node:crypto";
-import { type PrismaClient, poolOf } from "@app/db";
+import { type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
 import {
   type ShortStats,
   STATS_TOKEN_PATTERN,
@@ -109,14 +109,12 @@ function withOffset(local: string, instant: Date): string {
 }
 
 export class StatsService {
-  private readonly pool: ReturnType<typeof poolOf>;
-
   constructor(
     private readonly prisma: PrismaClient,
     private readonly shortBaseUrl: string,
-  ) {
-    this.pool = poolOf(prisma);
-  }
+    /** Where the figures are read (a replica within its lag bound); default: the primary. */
+    private readonly reads?: ReplicaReads,
+  ) {}
 
   /**
    * A new public link to the short's statistics page, replacing any earlier one (which stops
@@ -312,7 +310,9 @@ export class StatsService {
       });
     // Named by its text: prepared once per connection (these take longer to plan than to run).
     const name = `stats_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
-    const result = await this.pool.query({ name, text, values: used.map((key) => values[key]) });
+    const run = (db: PrismaClient) =>
+      poolOf(db).query({ name, text, values: used.map((key) => values[key]) });
+    const result = await (this.reads ? this.reads.read(run) : run(this.prisma));
     return result.rows as T[];
   }
 }
@@ -324,7 +324,11 @@ interface TopValue {
 }
 
 async function statsPlugin(app: FastifyInstance, { shortBaseUrl }: { shortBaseUrl: string }): Promise<void> {
-  app.decorate("stats", new StatsService(app.prisma, shortBaseUrl));
+  app.decorate("stats", new StatsService(app.prisma, shortBaseUrl, app.reads));
 }
 
-export default fp(statsPlugin, { name: "stats", fastify: "5.x", decorators: { fastify: ["prisma"] } });
+export default fp(statsPlugin, {
+  name: "stats",
+  fastify: "5.x",
+  decorators: { fastify: ["prisma", "reads"] },
+});

@@ -43,6 +43,7 @@ export interface TargetCacheOptions {
   ttlMs?: number;
   maxEntries?: number;
   retryMs?: number;
+  onChange?: (payload: string) => void;
   onOutage?: (error: unknown) => void;
   onRecovery?: () => void;
 }

@@ -110,9 +110,9 @@ export class VisitMaintenance {
     this.pool = poolOf(prisma);
   }
 
-  /** The partitions of short_logs, by upper bound. */
-  async partitions(): Promise<Partition[]> {
-    const { rows } = await this.pool.query<Partition>(
+  /** The partitions of short_logs, by upper bound (read on `on`, e.g. inside its transaction). */
+  async partitions(on: Pick<ReturnType<typeof poolOf>, "query"> = this.pool): Promise<Partition[]> {
+    const { rows } = await on.query<Partition>(
       `SELECT c.relname AS "name",
          (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz AS "from",
          (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS "until"
@@ -132,7 +132,9 @@ export class VisitMaintenance {
     try {
       await client.query("BEGIN");
       await client.query("SELECT pg_advisory_xact_lock($1)", [PARTITION_LOCK_KEY]);
-      const existing = await this.partitions();
+      // On the locked transaction's own connection: a second one from the pool, while another
+      // instance waits for the lock, can deadlock a small pool (PgBouncer's default_pool_size).
+      const existing = await this.partitions(client);
       const covered = (month: Date) =>
         existing.some((p) => (p.from === null || p.from <= month) && (p.until === null || month < p.until));
       for (

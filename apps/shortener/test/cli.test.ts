@@ -10,14 +10,22 @@ const cliFile = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
 /** A command through the CLI's own runner, in this process, on this file's database. */
 async function cli(...args: string[]) {
-  const out = await runCliInProcess(shortenerCli, args, { DATABASE_URL: ctx.db.url });
+  const out = await runCliInProcess(shortenerCli, args, {
+    DATABASE_URL: ctx.db.url,
+    DATABASE_DIRECT_URL: ctx.db.directUrl,
+  });
   return { code: out.code, stdout: out.stdout.trim(), stderr: out.stderr.trim() };
 }
 
 /** The same as a process, as `pnpm -s shortener` runs it (minus pnpm's own start-up). */
 function cliProcess(...args: string[]) {
   const result = spawnSync(process.execPath, ["--import", "tsx", cliFile, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: ctx.db.url },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: ctx.db.url,
+      DATABASE_DIRECT_URL: ctx.db.directUrl,
+    },
     encoding: "utf8",
   });
   return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };

@@ -22,7 +22,7 @@ export function setupShortener(
   const ctx = {} as ShortenerContext;
   beforeAll(async () => {
     ctx.db = await createTestDatabase();
-    ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5, ...database });
+    ctx.prisma = createPrisma(ctx.db.url, { poolMax: 5, directUrl: ctx.db.directUrl, ...database });
     ctx.config = defaultConfig({ SHORT_BASE_URL: "https://sho.rt", ...overrides });
     // Logs at trace into the secret scan, which also reads every answer.
     const logger = { level: "trace", stream: secretScan.logStream };

@@ -35,7 +35,7 @@ const keyRows = () => ctx.prisma.shortIdempotencyKey.count();
 
 /** Another instance of the service on the file's database, as a second process would run it. */
 async function instance(): Promise<{ app: ShortenerApp; prisma: PrismaClient }> {
-  const prisma = createPrisma(ctx.db.url, { poolMax: 5 });
+  const prisma = createPrisma(ctx.db.url, { directUrl: ctx.db.directUrl, poolMax: 5 });
   const app = await buildApp({
     config: ctx.config,
     prisma,

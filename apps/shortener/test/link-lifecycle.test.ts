@@ -19,7 +19,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const apps = await Promise.all(
     [0, 1].map(async () => {
-      const client = createPrisma(db.url, { poolMax: 5 });
+      const client = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 5 });
       prismas.push(client);
       const app = await buildApp({
         config: defaultConfig({ SHORT_BASE_URL: "https://sho.rt" }),

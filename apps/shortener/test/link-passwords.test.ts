@@ -222,7 +222,7 @@ describe.skipIf(!inject("redisUrl"))("password attempts across instances (needs 
   const apps: ShortenerApp[] = [];
   let prisma: PrismaClient;
   beforeAll(async () => {
-    prisma = createPrisma(ctx.db.url, { poolMax: 2 });
+    prisma = createPrisma(ctx.db.url, { directUrl: ctx.db.directUrl, poolMax: 2 });
     for (let i = 0; i < 2; i++) {
       const app = await buildApp({ config: defaultConfig({ REDIS_URL: inject("redisUrl") }), prisma });
       await app.ready();

@@ -13,7 +13,7 @@ let app: ShortenerApp;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  prisma = createPrisma(db.url, { poolMax: 2 });
+  prisma = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 2 });
   const stream = new Writable({
     write(chunk, _encoding, done) {
       lines.push(String(chunk));

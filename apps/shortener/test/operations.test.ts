@@ -23,7 +23,7 @@ describe("request ids and log lines", () => {
   let app: ShortenerApp;
   beforeAll(async () => {
     database = await createTestDatabase();
-    prisma = createPrisma(database.url, { poolMax: 2 });
+    prisma = createPrisma(database.url, { poolMax: 2, directUrl: database.directUrl });
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(String(chunk));
@@ -71,7 +71,12 @@ describe("a database that goes away and comes back", () => {
     database = await createTestDatabase();
     const target = new URL(database.url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    prisma = createPrisma(proxy.via(database.url), { poolMax: 2, connectTimeoutMs: 1_000 });
+    prisma = createPrisma(proxy.via(database.url), {
+      poolMax: 2,
+      connectTimeoutMs: 1_000,
+      // Through the proxy to the test PgBouncer when there is one (.ci/run's PgBouncer step).
+      pooled: database.url !== database.directUrl,
+    });
     app = await buildApp({ config: defaultConfig(), prisma });
   });
   afterAll(async () => {

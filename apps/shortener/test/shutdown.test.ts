@@ -13,7 +13,7 @@ let prisma: PrismaClient;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  prisma = createPrisma(db.url, { poolMax: 2 });
+  prisma = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 2 });
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -36,7 +36,13 @@ it("drains in-flight visits on SIGTERM and loses none that were acknowledged", a
   });
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", serverFile], {
-    env: { ...process.env, DATABASE_URL: db.url, SHORTENER_PORT: String(port), LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      DATABASE_DIRECT_URL: db.directUrl,
+      SHORTENER_PORT: String(port),
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   // The access log at info is one line per request: keep only the service's own lines.

@@ -18,7 +18,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const apps = await Promise.all(
     [0, 1].map(async () => {
-      const prisma = createPrisma(db.url, { poolMax: 3 });
+      const prisma = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 3 });
       prismas.push(prisma);
       const app = await buildApp({ config: defaultConfig(), prisma });
       await app.ready();

@@ -37,7 +37,7 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
   const db = await createTestDatabase({ empty: true });
   const beforeAnalytics = await migrationsBefore(ANALYTICS);
   const beforePartitioning = await migrationsBefore(PARTITIONING, SHORTS_COLUMNS);
-  const prisma = createPrisma(db.url, { poolMax: 5 });
+  const prisma = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 5 });
   try {
     // Today's single table, as deployed, with a million visits.
     await migrate(db.url, { dir: beforeAnalytics });

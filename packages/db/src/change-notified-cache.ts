@@ -26,6 +26,11 @@ export interface ChangeNotifiedCacheOptions<Value> {
    * every entry this says yes to (the tenant directory's keys are key hashes, its payloads tenant ids).
    */
   matches?: (payload: string, key: string, value: Value) => boolean;
+  /**
+   * Told of every change dropped (a notification, or `forget` by the writer), e.g. to fence
+   * replica reads (ReplicaReads.wrote) so that no refill comes from a replica without the change.
+   */
+  onChange?: (payload: string) => void;
   /** The listening connection failed: called once per outage, not at every retry. */
   onOutage?: (error: unknown) => void;
   /** Listening again after an outage: called once. */
@@ -85,6 +90,7 @@ export class ChangeNotifiedCache<Value> {
    */
   forget(payload: string): void {
     this.generationCount++;
+    this.options.onChange?.(payload);
     const { matches } = this.options;
     if (!matches) {
       this.entries.delete(payload);

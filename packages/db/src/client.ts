@@ -14,18 +14,32 @@ export interface PrismaOptions {
   poolMax?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /**
+   * A direct (session) connection to the same database, for what needs a session: LISTEN,
+   * session advisory locks, CREATE DATABASE. Set and different from the client's URL, that URL
+   * is taken to be a transaction pooler (PgBouncer, docs/adr/0175): statements run unnamed and
+   * no session setting is sent with the connection. Default: the client's URL.
+   */
+  directUrl?: string | undefined;
+  /** Whether the URL is a transaction pooler; default: whether `directUrl` differs from it. */
+  pooled?: boolean;
 }
 
 /** node-postgres settings shared by the Prisma pool and the migration runner's connection. */
 export function connectionSettings(
   connectionString: string,
-  { connectTimeoutMs = CONNECT_TIMEOUT_MS, statementTimeoutMs = STATEMENT_TIMEOUT_MS } = {},
+  {
+    connectTimeoutMs = CONNECT_TIMEOUT_MS,
+    statementTimeoutMs = STATEMENT_TIMEOUT_MS,
+    pooled = false,
+  }: { connectTimeoutMs?: number; statementTimeoutMs?: number; pooled?: boolean } = {},
 ) {
   return {
     connectionString,
     connectionTimeoutMillis: connectTimeoutMs,
-    // Server-side limit, plus a client-side one a little later for a server that stopped answering.
-    statement_timeout: statementTimeoutMs,
+    // Server-side limit (PgBouncer refuses it as a startup parameter: behind one, the role's
+    // setting applies), plus a client-side one a little later for a server that stopped answering.
+    ...(pooled ? {} : { statement_timeout: statementTimeoutMs }),
     query_timeout: statementTimeoutMs + 1_000,
   };
 }
@@ -39,7 +53,30 @@ export interface PoolStats {
   max: number;
 }
 
-const pools = new WeakMap<PrismaClient, pg.Pool>();
+interface ClientInfo {
+  pool: pg.Pool;
+  directUrl: string;
+  /** Its URL is a transaction pooler: no named statements, no session state. */
+  pooled: boolean;
+}
+
+const clients = new WeakMap<PrismaClient, ClientInfo>();
+
+/**
+ * A node-postgres client that runs every statement unnamed, whatever its caller asked: behind a
+ * transaction pooler (PgBouncer < 1.21) a statement prepared on one server connection is
+ * missing on the next. Unnamed statements are still parsed with parameters (no SQL injection),
+ * just planned each time.
+ */
+class UnnamedStatementsClient extends pg.Client {}
+const namedQuery = pg.Client.prototype.query;
+UnnamedStatementsClient.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+  const unnamed =
+    config !== null && typeof config === "object" && "name" in config && !("submit" in config)
+      ? { ...config, name: undefined }
+      : config;
+  return (namedQuery as (...args: unknown[]) => unknown).call(this, unnamed, ...rest);
+} as typeof namedQuery;
 
 /** Distinct statements kept prepared, per process (and so per connection at most). */
 export const PREPARED_STATEMENTS_MAX = 500;
@@ -67,24 +104,50 @@ export function statementNames(max = PREPARED_STATEMENTS_MAX): (query: { sql: st
 /** A Prisma client over node-postgres (the Rust-free client needs a driver adapter). */
 export function createPrisma(
   connectionString: string,
-  { poolMax = 10, ...timeouts }: PrismaOptions = {},
+  {
+    poolMax = 10,
+    directUrl = connectionString,
+    pooled = directUrl !== connectionString,
+    ...timeouts
+  }: PrismaOptions = {},
 ): PrismaClient {
   // Our own pool, so that its use can be reported; $disconnect() still ends it.
-  const pool = new pg.Pool({ ...connectionSettings(connectionString, timeouts), max: poolMax });
+  const pool = new pg.Pool({
+    ...connectionSettings(connectionString, { ...timeouts, pooled }),
+    max: poolMax,
+    ...(pooled ? { Client: UnnamedStatementsClient } : {}),
+  });
   // An idle connection the server dropped must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   const prisma = new PrismaClient({
-    adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() }),
+    adapter: new PrismaPg(pool, {
+      disposeExternalPool: true,
+      ...(pooled ? {} : { statementNameGenerator: statementNames() }),
+    }),
   });
-  pools.set(prisma, pool);
+  clients.set(prisma, { pool, directUrl, pooled });
   return prisma;
+}
+
+function infoOf(prisma: PrismaClient): ClientInfo {
+  const info = clients.get(prisma);
+  if (!info) throw new Error("this Prisma client was not made by createPrisma()");
+  return info;
 }
 
 /** The client's node-postgres pool: for hot paths that bypass Prisma (the visit log's group commit). */
 export function poolOf(prisma: PrismaClient): pg.Pool {
-  const pool = pools.get(prisma);
-  if (!pool) throw new Error("this Prisma client was not made by createPrisma()");
-  return pool;
+  return infoOf(prisma).pool;
+}
+
+/** Whether the client's URL is a transaction pooler (it was given a different direct URL). */
+export function isPooled(prisma: PrismaClient): boolean {
+  return infoOf(prisma).pooled;
+}
+
+/** The client's direct (session) URL: its own URL unless it was given one (its password included: never log it). */
+export function directUrlOf(prisma: PrismaClient): string {
+  return infoOf(prisma).directUrl;
 }
 
 // Prisma stores DateTime as `timestamp(3)` in UTC; node-postgres would read it as local time.
@@ -109,10 +172,16 @@ export async function queryPrepared<R extends pg.QueryResultRow>(
   return result.rows;
 }
 
-/** A connection of its own on the client's database, e.g. for LISTEN (never from the pool). */
+/**
+ * A session of its own on the client's database, e.g. for LISTEN (never from the pool): on the
+ * direct URL, since a transaction pooler would hand its statements to any server connection.
+ */
 export function dedicatedConnection(prisma: PrismaClient): pg.Client {
-  const { connectionString, connectionTimeoutMillis } = poolOf(prisma).options;
-  return new pg.Client({ connectionString, connectionTimeoutMillis });
+  const { directUrl, pool } = infoOf(prisma);
+  return new pg.Client({
+    connectionString: directUrl,
+    connectionTimeoutMillis: pool.options.connectionTimeoutMillis,
+  });
 }
 
 /** The URL this client connects with (its password included: never log it). */
@@ -122,7 +191,7 @@ export function connectionUrlOf(prisma: PrismaClient): string {
 
 /** How the client's connection pool is used right now (for metrics). */
 export function poolStats(prisma: PrismaClient): PoolStats | undefined {
-  const pool = pools.get(prisma);
+  const pool = clients.get(prisma)?.pool;
   return (
     pool && {
       total: pool.totalCount,

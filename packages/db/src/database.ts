@@ -7,6 +7,8 @@ import { migrate } from "./migrate.ts";
 export interface DatabaseOptions {
   /** A PostgreSQL URL; without one an embedded server is started under `dataDir`. */
   databaseUrl?: string | undefined;
+  /** The same database without a pooler in between (DATABASE_DIRECT_URL): migrations run there. */
+  directUrl?: string | undefined;
   /** Where the embedded server keeps its cluster (`<dataDir>/postgres`). */
   dataDir: string;
   log?: (line: string) => void;
@@ -14,6 +16,8 @@ export interface DatabaseOptions {
 
 export interface Database {
   url: string;
+  /** Where sessions go (migrations, LISTEN): `url` unless a direct URL was configured. */
+  directUrl: string;
   embedded: boolean;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
@@ -25,6 +29,7 @@ export interface Database {
  */
 export async function openDatabase({
   databaseUrl,
+  directUrl,
   dataDir,
   log = () => {},
 }: DatabaseOptions): Promise<Database> {
@@ -32,14 +37,16 @@ export async function openDatabase({
     ? undefined
     : await startEmbeddedPostgres({ dataDir: path.resolve(dataDir, "postgres"), log });
   const url = databaseUrl ?? embedded!.url;
+  const direct = (databaseUrl && directUrl) || url;
   try {
-    const { applied } = await migrate(url, { log });
+    // The runner holds a session advisory lock across statements: never through a pooler.
+    const { applied } = await migrate(direct, { log });
     if (applied.length === 0) log("database schema is up to date");
   } catch (error) {
     await embedded?.stop();
     throw error;
   }
-  return { url, embedded: embedded !== undefined, close: async () => embedded?.stop() };
+  return { url, directUrl: direct, embedded: embedded !== undefined, close: async () => embedded?.stop() };
 }
 
 /**
@@ -51,7 +58,7 @@ export async function withPrisma<T>(
   task: (prisma: PrismaClient) => Promise<T>,
 ): Promise<T> {
   const database = await openDatabase(options);
-  const prisma = createPrisma(database.url, { poolMax: options.poolMax ?? 2 });
+  const prisma = createPrisma(database.url, { poolMax: options.poolMax ?? 2, directUrl: database.directUrl });
   try {
     return await task(prisma);
   } finally {

@@ -6,6 +6,8 @@ export {
   createPrisma,
   databaseAddress,
   dedicatedConnection,
+  directUrlOf,
+  isPooled,
   type PoolStats,
   PREPARED_STATEMENTS_MAX,
   type PrismaOptions,
@@ -28,3 +30,4 @@ export {
   migrate,
   readMigrations,
 } from "./migrate.ts";
+export { parseLsn, ReplicaReads, type ReplicaReadsOptions } from "./replica-reads.ts";

@@ -137,6 +137,29 @@ const milliseconds = (fallback: number, description: string) =>
     .default(fallback)
     .describe(description);
 
+/**
+ * Rules between the database variables, for each app's refinement: a direct URL or a replica
+ * only makes sense next to a DATABASE_URL (the embedded database has neither).
+ */
+export function checkDatabaseUrls(
+  config: {
+    DATABASE_URL?: string | undefined;
+    DATABASE_DIRECT_URL?: string | undefined;
+    DATABASE_REPLICA_URL?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  for (const name of ["DATABASE_DIRECT_URL", "DATABASE_REPLICA_URL"] as const) {
+    if (config[name] !== undefined && config.DATABASE_URL === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: "needs DATABASE_URL (the embedded database has none)",
+      });
+    }
+  }
+}
+
 /** Variables both services read the same way (each app's schema spreads them). */
 export const sharedEnv = {
   HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on (0.0.0.0 in containers)"),
@@ -145,6 +168,33 @@ export const sharedEnv = {
     .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgresql:// URL")
     .optional()
     .describe("PostgreSQL URL; unset starts an embedded PostgreSQL with its data under DATA_DIR"),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgresql:// URL")
+    .optional()
+    .describe(
+      "The same database as DATABASE_URL without a pooler in between, when DATABASE_URL is PgBouncer in " +
+        "transaction mode: migrations and LISTEN go here, and DATABASE_URL gets unnamed statements only. " +
+        "Unset: DATABASE_URL is used for everything",
+    ),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgresql:// URL")
+    .optional()
+    .describe(
+      "A streaming replica of DATABASE_URL's database: redirect target lookups, statistics and scheduling's " +
+        "list/read routes read there while it is less than REPLICA_MAX_LAG_MS behind. Unset: every read goes to DATABASE_URL",
+    ),
+  REPLICA_MAX_LAG_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds from 10 to 600000")
+    .min(10, "must be a whole number of milliseconds from 10 to 600000")
+    .max(600_000, "must be a whole number of milliseconds from 10 to 600000")
+    .default(1_000)
+    .describe(
+      "Reads go to DATABASE_REPLICA_URL only while it has replayed what the primary had this many ms ago " +
+        "(and this instance's last write); otherwise, or while it is down, to the primary",
+    ),
   DATA_DIR: z.string().min(1).default(".data").describe("Where the embedded PostgreSQL keeps its data"),
   TRUST_PROXY: trustProxyEnv,
   LOG_LEVEL: z

@@ -8,8 +8,13 @@ import { inject } from "vitest";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** A maintenance connection URL of the test PostgreSQL server. */
+    /** A maintenance connection URL of the test PostgreSQL server (direct: databases are made here). */
     databaseServerUrl: string;
+    /**
+     * A PgBouncer (transaction mode) in front of that server that the apps' clients connect
+     * through, with the server as their direct URL (TEST_DATABASE_DIRECT_URL); empty: none.
+     */
+    databasePoolerUrl: string;
     /** A migrated database to clone. */
     templateDatabase: string;
     /** Redis for the tests that need one; empty when none was configured. */
@@ -36,7 +41,10 @@ export async function adminQuery(serverUrl: string, sql: string): Promise<void> 
 }
 
 export interface TestDatabase {
+  /** Where the apps' queries go: the server, or the PgBouncer in front of it. */
   url: string;
+  /** The server itself: sessions (LISTEN, migrations) and maintenance. Equals `url` without a pooler. */
+  directUrl: string;
   drop(): Promise<void>;
 }
 
@@ -56,8 +64,10 @@ export async function createTestDatabase({ empty = false } = {}): Promise<TestDa
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }
+  const poolerUrl = inject("databasePoolerUrl");
   return {
-    url: withDatabase(serverUrl, name),
+    url: withDatabase(poolerUrl || serverUrl, name),
+    directUrl: withDatabase(serverUrl, name),
     drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
 }

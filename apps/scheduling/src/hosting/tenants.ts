@@ -3,10 +3,10 @@
 // list, disable, enable, rotate the license key. Keys are shown once and stored as SHA-256;
 // database URLs are sealed with TENANT_SECRET (secrets.ts).
 import {
-  connectionUrlOf,
   createPrisma,
   databaseAddress,
   dedicatedConnection,
+  directUrlOf,
   isUniqueViolation,
   migrate,
   type PrismaClient,
@@ -121,7 +121,8 @@ export async function createTenantDatabase(prisma: PrismaClient, name: string): 
   } finally {
     await client.end().catch(() => {});
   }
-  const url = new URL(connectionUrlOf(prisma));
+  // A tenant's URL is a direct one (docs/adr/0177): its migrations and LISTEN need a session.
+  const url = new URL(directUrlOf(prisma));
   url.pathname = `/${name}`;
   return url.toString();
 }

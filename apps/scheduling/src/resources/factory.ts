@@ -59,6 +59,15 @@ function toPrismaData(resource: Resource, data: object): object {
   return Object.fromEntries(entries);
 }
 
+/**
+ * Runs a list or read on the request's database as it may lag (docs/adr/0178): the default
+ * database's replica while it is within REPLICA_MAX_LAG_MS and has this instance's last write,
+ * else its primary; a tenant's database is always its own primary (docs/adr/0177).
+ */
+function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Promise<T>): Promise<T> {
+  return request.db === request.server.prisma ? request.server.reads.read(task) : task(request.db);
+}
+
 async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {
   const row = await resource.delegate(ctx.db).findFirst({
     where: { AND: [resource.keyWhere(key), visibleWhere(resource, ctx.auth)] },
@@ -166,7 +175,10 @@ function registerCustom(
       const key = operation.idempotent
         ? (request.headers as { "idempotency-key"?: string })["idempotency-key"]
         : undefined;
-      if (key === undefined) return reply.code(status).send(await run(request.db));
+      if (key === undefined) {
+        const answer = route.method === "GET" ? await readLagging(request, run) : await run(request.db);
+        return reply.code(status).send(answer);
+      }
       // The answer is serialized here, as the route's serializer would, so that what is kept
       // and replayed is exactly what was sent.
       const answer = await idempotencyKeys.answerOnce(
@@ -246,19 +258,21 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
             resource.listWhere(query),
           ],
         };
-        const delegate = resource.delegate(request.db);
         const skip = (page - 1) * take;
-        const rows = resource.sqlList
-          ? await resource.sqlList(request.db, {
-              viewer: auth.isAdmin ? null : auth.userId,
-              userIds,
-              query,
-              skip,
-              take,
-            })
-          : await delegate.findMany({ where, select: resource.select, orderBy: { id: "asc" }, skip, take });
-        if (!resource.countTotal) return { [keys.plural]: rows };
-        return { [keys.plural]: rows, total: await delegate.count({ where }) };
+        return readLagging(request, async (db) => {
+          const delegate = resource.delegate(db);
+          const rows = resource.sqlList
+            ? await resource.sqlList(db, {
+                viewer: auth.isAdmin ? null : auth.userId,
+                userIds,
+                query,
+                skip,
+                take,
+              })
+            : await delegate.findMany({ where, select: resource.select, orderBy: { id: "asc" }, skip, take });
+          if (!resource.countTotal) return { [keys.plural]: rows };
+          return { [keys.plural]: rows, total: await delegate.count({ where }) };
+        });
       },
     );
   }
@@ -309,7 +323,8 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       },
       async (request) => {
         const { id } = request.params as IdParams;
-        return { [keys.singular]: await loadVisible(resource, context(request), id) };
+        const row = await readLagging(request, (db) => loadVisible(resource, { db, auth: request.auth }, id));
+        return { [keys.singular]: row };
       },
     );
   }
