@@ -25,7 +25,11 @@ describe.skipIf(missing)(`PgBouncer in transaction mode${missing ? ` (${missing}
   let bouncer: PgBouncer;
   const target = () => {
     const url = new URL(db.directUrl);
-    return { host: url.hostname, port: Number(url.port || 5432) };
+    return {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      password: decodeURIComponent(url.password) || undefined,
+    };
   };
 
   beforeAll(async () => {

@@ -196,10 +196,11 @@ export interface PgBouncer {
 
 /**
  * PgBouncer in transaction pooling mode in front of `target`: any database name is routed there
- * (`* =` fallback), user `postgres` without a password (the target trusts it).
+ * (`* =` fallback). Its clients connect as `postgres` without a password; PgBouncer logs in to
+ * the target with `target.password` when it has one (the embedded server asks for it).
  */
 export async function startPgBouncer(
-  target: { host: string; port: number },
+  target: { host: string; port: number; password?: string },
   { poolSize = 20 }: { poolSize?: number } = {},
 ): Promise<PgBouncer> {
   const binary = pgbouncerBinary();
@@ -207,7 +208,8 @@ export async function startPgBouncer(
   const dir = serverFolder("pgbouncer-");
   const port = await freeTcpPort();
   const config = path.join(dir, "pgbouncer.ini");
-  writeFileSync(path.join(dir, "users.txt"), '"postgres" ""\n');
+  // auth_type trust asks clients for nothing; the file's password is what PgBouncer logs in with.
+  writeFileSync(path.join(dir, "users.txt"), `"postgres" "${(target.password ?? "").replaceAll('"', '""')}"\n`);
   writeFileSync(
     config,
     `[databases]

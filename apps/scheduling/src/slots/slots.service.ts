@@ -361,9 +361,10 @@ const BOOKING_LOCK = 72_797_002;
  * locks live in PostgreSQL, so they hold across instances.
  */
 async function lockHosts(tx: Prisma.TransactionClient, userIds: number[]): Promise<void> {
-  for (const id of [...new Set(userIds)].sort((a, b) => a - b)) {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOKING_LOCK}, ${id})`;
-  }
+  const ids = [...new Set(userIds)].sort((a, b) => a - b);
+  // One round trip: unnest yields the array in its order, and each row's lock is taken as the
+  // row is produced, so the locks are still taken one after another in id order.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOKING_LOCK}, id) FROM unnest(${ids}::int[]) AS id`;
 }
 
 /** Who a booking holds: its organizer, the other hosts (attendees, as v1 records them), the round-robin pick. */
