@@ -209,7 +209,10 @@ export async function startPgBouncer(
   const port = await freeTcpPort();
   const config = path.join(dir, "pgbouncer.ini");
   // auth_type trust asks clients for nothing; the file's password is what PgBouncer logs in with.
-  writeFileSync(path.join(dir, "users.txt"), `"postgres" "${(target.password ?? "").replaceAll('"', '""')}"\n`);
+  writeFileSync(
+    path.join(dir, "users.txt"),
+    `"postgres" "${(target.password ?? "").replaceAll('"', '""')}"\n`,
+  );
   writeFileSync(
     config,
     `[databases]
