@@ -2,7 +2,7 @@
 // a timeseries in the caller's time zone, top values of each dimension, and for a user's whole
 // account the top shorts. The aggregates are written by the statement that stores each batch
 // of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
 import {
   type ShortStats,
@@ -177,8 +177,7 @@ export class StatsService {
              row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
            FROM (
              SELECT "dimension", "value", "visits", "humans" FROM $dayValues
-             WHERE $scope AND "day" >= (:dayStart::timestamptz AT TIME ZONE 'UTC')::date
-               AND "day" < (:dayEnd::timestamptz AT TIME ZONE 'UTC')::date
+             WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
              UNION ALL
              SELECT "dimension", "value", "visits", "humans" FROM $hourValues
              WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
@@ -262,8 +261,7 @@ export class StatsService {
       `SELECT s."id", s."name", t."visits", t."humans" FROM (
          SELECT "short_id", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans" FROM (
            SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_days"
-           WHERE $scope AND "day" >= (:dayStart::timestamptz AT TIME ZONE 'UTC')::date
-             AND "day" < (:dayEnd::timestamptz AT TIME ZONE 'UTC')::date
+           WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
            UNION ALL
            SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_hours"
            WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
@@ -296,6 +294,11 @@ export class StatsService {
       to: range.to,
       dayStart: range.dayStart,
       dayEnd: range.dayEnd,
+      // The same whole days as dates: a date parameter is compared as it is, where converting
+      // a timestamptz parameter in SQL would be done again for every row a scan filters
+      // (measured: half of top shorts' time for a user's 10,000 shorts).
+      firstDay: range.dayStart.toISOString().slice(0, 10),
+      endDay: range.dayEnd.toISOString().slice(0, 10),
       interval: range.interval,
       zone: range.timezone,
       whom: "shortId" in scope ? scope.shortId : scope.userId,
@@ -304,14 +307,19 @@ export class StatsService {
     const text = sql
       .replaceAll("$scope", where)
       .replace(/\$(hours|hourValues|dayValues)\b/g, (table) => tables[table as keyof typeof tables])
-      .replace(/(?<!:):(from|to|dayStart|dayEnd|interval|zone|whom)\b/g, (_, name: string) => {
-        if (!used.includes(name)) used.push(name);
-        return `$${used.indexOf(name) + 1}`;
-      });
-    // Named by its text: prepared once per connection (these take longer to plan than to run).
-    const name = `stats_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
-    const run = (db: PrismaClient) =>
-      poolOf(db).query({ name, text, values: used.map((key) => values[key]) });
+      .replace(
+        /(?<!:):(from|to|dayStart|dayEnd|firstDay|endDay|interval|zone|whom)\b/g,
+        (_, name: string) => {
+          if (!used.includes(name)) used.push(name);
+          return `$${used.indexOf(name) + 1}`;
+        },
+      );
+    // Unnamed: planned for this request's values. A prepared statement's generic plan (from
+    // its sixth run on) guesses how many rows a short or an account has, and guesses low: it
+    // reads 100,000 daily rows through the index one by one. Measured on `pnpm bench`'s data:
+    // top shorts of 10,000 shorts 80-125 ms generic, 35-41 ms planned each time; a short's top
+    // values over 365 days 35 ms against 16 ms. Planning costs about a millisecond.
+    const run = (db: PrismaClient) => poolOf(db).query({ text, values: used.map((key) => values[key]) });
     const result = await (this.reads ? this.reads.read(run) : run(this.prisma));
     return result.rows as T[];
   }
