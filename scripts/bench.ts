@@ -21,7 +21,7 @@ import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "@app/schedu
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
-import { dropPartition, seedDroppablePartition } from "./bench-partition-drop.ts";
+import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
 
 const { values } = parseArgs({
@@ -262,6 +262,13 @@ async function partitionDropRows(redirectUrl: string): Promise<void> {
     );
   }
   console.log(`p99 during / before: ${(run.p99 / before.p99).toFixed(2)} (target ≤ 2)`);
+  const discarding = await onlineDiscardMount(prisma);
+  if (discarding) {
+    console.log(
+      `note: PostgreSQL's data directory is on ${discarding}, mounted with online discard: the drop waits for ` +
+        "the device to discard the partition's blocks and commits wait behind it (docs/performance.md)",
+    );
+  }
 }
 
 /**
