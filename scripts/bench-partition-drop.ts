@@ -53,9 +53,9 @@ export async function dropPartition(prisma: PrismaClient): Promise<{ detachMs: n
  */
 export async function onlineDiscardMount(prisma: PrismaClient): Promise<string | undefined> {
   try {
-    const [{ data_directory: directory }] =
-      await prisma.$queryRawUnsafe<{ data_directory: string }[]>("SHOW data_directory");
-    if (!existsSync(directory)) return undefined;
+    const [row] = await prisma.$queryRawUnsafe<{ data_directory: string }[]>("SHOW data_directory");
+    const directory = row?.data_directory;
+    if (directory === undefined || !existsSync(directory)) return undefined;
     const mounts = readFileSync("/proc/mounts", "utf8")
       .split("\n")
       .map((line) => line.split(" "))

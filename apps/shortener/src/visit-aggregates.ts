@@ -1,5 +1,7 @@
 // A batch of enriched visits summed by UTC hour, in the app, so the statement that stores the
 // batch writes a few aggregate rows instead of making PostgreSQL group the whole batch again.
+// The sums grow as visits join the queue (while the batch before them commits), so cutting a
+// batch only sorts what was summed.
 import type { Enrichment } from "./visit-enrichment.ts";
 
 export interface EnrichedVisit extends Enrichment {
@@ -33,80 +35,149 @@ export interface BatchAggregates {
 }
 
 const HOUR = 3_600_000;
-const SEPARATOR = "\u0000";
+
+interface Sum {
+  visits: number;
+  humans: number;
+}
+
+/** One sum per value, for each dimension in DIMENSIONS' order. */
+type DimensionSums = Map<string, Sum>[];
+
+interface HourGroup {
+  shortId: string;
+  hour: number;
+  total: Sum;
+  values: DimensionSums;
+  day: DayGroup;
+}
+
+interface DayGroup {
+  shortId: string;
+  day: string;
+  values: DimensionSums;
+  /** Visitor hash → the first hour it came in this batch. */
+  visitors: Map<string, number>;
+}
+
+const newDimensionSums = (): DimensionSums => DIMENSIONS.map(() => new Map<string, Sum>());
+
+function bump(sums: Map<string, Sum>, value: string, human: number): void {
+  const sum = sums.get(value);
+  if (sum) {
+    sum.visits++;
+    sum.humans += human;
+  } else sums.set(value, { visits: 1, humans: human });
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** DIMENSIONS' indexes in the order of their names (how rows are sorted). */
+const DIMENSION_ORDER = DIMENSIONS.map((_, i) => i).sort((a, b) => byText(DIMENSIONS[a]!, DIMENSIONS[b]!));
 
 /**
- * Sums per (short, hour), per (short, hour, dimension, value), and each visitor once per short
- * and UTC day with the hour it first came in this batch, each sorted by key: concurrent batches then lock aggregate rows in one order.
+ * Sums per (short, hour), per (short, hour, dimension, value), per (short, day, dimension,
+ * value), and each visitor once per short and UTC day with the hour it first came in the batch.
+ * `sorted()` gives each list in key order: concurrent batches then lock aggregate rows in one order.
  */
-export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
-  const totals = new Map<string, { visits: number; humans: number }>();
-  const values = new Map<string, { visits: number; humans: number }>();
-  const dayValues = new Map<string, { visits: number; humans: number }>();
-  const visitors = new Map<string, number>();
-  for (const visit of visits) {
-    const hour = Math.floor(visit.at.getTime() / HOUR) * HOUR;
+export class BatchSums {
+  private readonly hours = new Map<string, HourGroup>();
+  private readonly days = new Map<string, DayGroup>();
+  // Visits of a batch mostly share their short and hour: the last group is looked up once.
+  private last: HourGroup | undefined;
+
+  add(shortId: string, at: Date, visit: Enrichment): void {
+    const hour = Math.floor(at.getTime() / HOUR) * HOUR;
+    let group = this.last;
+    if (group === undefined || group.hour !== hour || group.shortId !== shortId) {
+      group = this.hourGroup(shortId, hour);
+      this.last = group;
+    }
     const human = visit.isBot ? 0 : 1;
-    const key = `${visit.shortId}${SEPARATOR}${hour}`;
-    const total = totals.get(key) ?? { visits: 0, humans: 0 };
-    total.visits++;
-    total.humans += human;
-    totals.set(key, total);
-    const day = new Date(hour).toISOString().slice(0, 10);
-    const dimensionValues = [visit.browser, visit.os, visit.device, visit.country, visit.referrerHost];
-    DIMENSIONS.forEach((dimension, i) => {
-      for (const [map, prefix] of [
-        [values, key],
-        [dayValues, `${visit.shortId}${SEPARATOR}${day}`],
-      ] as const) {
-        const valueKey = `${prefix}${SEPARATOR}${dimension}${SEPARATOR}${dimensionValues[i]}`;
-        const sum = map.get(valueKey) ?? { visits: 0, humans: 0 };
-        sum.visits++;
-        sum.humans += human;
-        map.set(valueKey, sum);
+    group.total.visits++;
+    group.total.humans += human;
+    const values = [visit.browser, visit.os, visit.device, visit.country, visit.referrerHost];
+    for (let i = 0; i < values.length; i++) {
+      bump(group.values[i]!, values[i]!, human);
+      bump(group.day.values[i]!, values[i]!, human);
+    }
+    const first = group.day.visitors.get(visit.visitor);
+    if (first === undefined || hour < first) group.day.visitors.set(visit.visitor, hour);
+  }
+
+  private hourGroup(shortId: string, hour: number): HourGroup {
+    const key = `${shortId} ${hour}`;
+    let group = this.hours.get(key);
+    if (group === undefined) {
+      const day = new Date(hour).toISOString().slice(0, 10);
+      const dayKey = `${shortId} ${day}`;
+      let dayGroup = this.days.get(dayKey);
+      if (dayGroup === undefined) {
+        dayGroup = { shortId, day, values: newDimensionSums(), visitors: new Map() };
+        this.days.set(dayKey, dayGroup);
       }
-    });
-    const visitorKey = `${visit.shortId}${SEPARATOR}${day}${SEPARATOR}${visit.visitor}`;
-    visitors.set(visitorKey, Math.min(visitors.get(visitorKey) ?? hour, hour));
+      group = { shortId, hour, total: { visits: 0, humans: 0 }, values: newDimensionSums(), day: dayGroup };
+      this.hours.set(key, group);
+    }
+    return group;
   }
-  const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const result: BatchAggregates = {
-    totals: { shortId: [], hour: [], visits: [], humans: [] },
-    values: { shortId: [], hour: [], dimension: [], value: [], visits: [], humans: [] },
-    dayValues: { shortId: [], day: [], dimension: [], value: [], visits: [], humans: [] },
-    visitors: { shortId: [], day: [], visitor: [], hour: [] },
-  };
-  for (const [key, sum] of sorted(totals)) {
-    const [shortId, hour] = key.split(SEPARATOR) as [string, string];
-    result.totals.shortId.push(shortId);
-    result.totals.hour.push(new Date(Number(hour)));
-    result.totals.visits.push(sum.visits);
-    result.totals.humans.push(sum.humans);
+
+  sorted(): BatchAggregates {
+    const result: BatchAggregates = {
+      totals: { shortId: [], hour: [], visits: [], humans: [] },
+      values: { shortId: [], hour: [], dimension: [], value: [], visits: [], humans: [] },
+      dayValues: { shortId: [], day: [], dimension: [], value: [], visits: [], humans: [] },
+      visitors: { shortId: [], day: [], visitor: [], hour: [] },
+    };
+    // Hours of one short sort as numbers; every hour of these years has 13 digits, so this is
+    // also the order of their decimal text (the order an earlier version sorted keys in).
+    const hours = [...this.hours.values()].sort((a, b) => byText(a.shortId, b.shortId) || a.hour - b.hour);
+    for (const group of hours) {
+      const hour = new Date(group.hour);
+      result.totals.shortId.push(group.shortId);
+      result.totals.hour.push(hour);
+      result.totals.visits.push(group.total.visits);
+      result.totals.humans.push(group.total.humans);
+      eachValue(group.values, (dimension, value, sum) => {
+        result.values.shortId.push(group.shortId);
+        result.values.hour.push(hour);
+        result.values.dimension.push(dimension);
+        result.values.value.push(value);
+        result.values.visits.push(sum.visits);
+        result.values.humans.push(sum.humans);
+      });
+    }
+    const days = [...this.days.values()].sort((a, b) => byText(a.shortId, b.shortId) || byText(a.day, b.day));
+    for (const group of days) {
+      eachValue(group.values, (dimension, value, sum) => {
+        result.dayValues.shortId.push(group.shortId);
+        result.dayValues.day.push(group.day);
+        result.dayValues.dimension.push(dimension);
+        result.dayValues.value.push(value);
+        result.dayValues.visits.push(sum.visits);
+        result.dayValues.humans.push(sum.humans);
+      });
+      for (const visitor of [...group.visitors.keys()].sort(byText)) {
+        result.visitors.shortId.push(group.shortId);
+        result.visitors.day.push(group.day);
+        result.visitors.visitor.push(visitor);
+        result.visitors.hour.push(new Date(group.visitors.get(visitor)!));
+      }
+    }
+    return result;
   }
-  for (const [key, sum] of sorted(values)) {
-    const [shortId, hour, dimension, value] = key.split(SEPARATOR) as [string, string, string, string];
-    result.values.shortId.push(shortId);
-    result.values.hour.push(new Date(Number(hour)));
-    result.values.dimension.push(dimension);
-    result.values.value.push(value);
-    result.values.visits.push(sum.visits);
-    result.values.humans.push(sum.humans);
+}
+
+/** Each (dimension, value, sum), dimensions by name, values in text order. */
+function eachValue(sums: DimensionSums, each: (dimension: string, value: string, sum: Sum) => void): void {
+  for (const i of DIMENSION_ORDER) {
+    const values = sums[i]!;
+    for (const value of [...values.keys()].sort(byText)) each(DIMENSIONS[i]!, value, values.get(value)!);
   }
-  for (const [key, sum] of sorted(dayValues)) {
-    const [shortId, day, dimension, value] = key.split(SEPARATOR) as [string, string, string, string];
-    result.dayValues.shortId.push(shortId);
-    result.dayValues.day.push(day);
-    result.dayValues.dimension.push(dimension);
-    result.dayValues.value.push(value);
-    result.dayValues.visits.push(sum.visits);
-    result.dayValues.humans.push(sum.humans);
-  }
-  for (const [key, hour] of sorted(visitors)) {
-    const [shortId, day, visitor] = key.split(SEPARATOR) as [string, string, string];
-    result.visitors.shortId.push(shortId);
-    result.visitors.day.push(day);
-    result.visitors.visitor.push(visitor);
-    result.visitors.hour.push(new Date(hour));
-  }
-  return result;
+}
+
+/** The sums of a whole batch at once. */
+export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
+  const sums = new BatchSums();
+  for (const visit of visits) sums.add(visit.shortId, visit.at, visit);
+  return sums.sorted();
 }

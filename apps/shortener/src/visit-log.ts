@@ -2,7 +2,7 @@ import { type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { visitLogMetrics } from "./metrics.ts";
-import { aggregateBatch } from "./visit-aggregates.ts";
+import { aggregateBatch, BatchSums } from "./visit-aggregates.ts";
 import { type Enrichment, VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
 
 export interface Visit {
@@ -25,6 +25,13 @@ interface Pending {
   enriched: Enrichment | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** Visits waiting to be written together, and their sums so far. */
+interface Batch {
+  pending: Pending[];
+  /** Summed as each visit joined; undefined once one joined without its enrichment. */
+  sums: BatchSums | undefined;
 }
 
 /** Told about every batch written, for metrics. */
@@ -57,7 +64,9 @@ export interface VisitLogOptions {
  * See docs/adr (the visit log's group commit; visit analytics).
  */
 export class VisitLog {
-  private readonly queue: Pending[] = [];
+  /** Batches waiting to be written, oldest first; visits join the last one. */
+  private readonly batches: Batch[] = [];
+  private queued = 0;
   private inFlight = 0;
   private readonly idleWaiters: (() => void)[] = [];
   /** recordCounted() visits being written. */
@@ -95,7 +104,7 @@ export class VisitLog {
 
   /** Visits waiting for their row, queued or being written. */
   get depth(): number {
-    return this.queue.length + this.inFlightVisits;
+    return this.queued + this.inFlightVisits;
   }
 
   record(visit: Visit): Promise<void> {
@@ -105,7 +114,21 @@ export class VisitLog {
     const salt = this.salts.cached(at);
     const enriched = salt ? this.enricher.enrich(visit, salt) : undefined;
     return new Promise((resolve, reject) => {
-      this.queue.push({ visit: { ...visit, at }, enriched, resolve, reject });
+      let batch = this.batches.at(-1);
+      if (batch === undefined || batch.pending.length >= this.maxBatch) {
+        batch = { pending: [], sums: new BatchSums() };
+        this.batches.push(batch);
+      }
+      const { shortId, ipAddress, userAgent, referer } = visit;
+      batch.pending.push({
+        visit: { shortId, ipAddress, userAgent, referer, at },
+        enriched,
+        resolve,
+        reject,
+      });
+      this.queued++;
+      if (enriched === undefined) batch.sums = undefined;
+      else batch.sums?.add(shortId, at, enriched);
       this.pump();
     });
   }
@@ -121,7 +144,7 @@ export class VisitLog {
     const salt = this.salts.cached(at);
     const enriched = salt ? this.enricher.enrich(visit, salt) : undefined;
     const stored = new Promise<void>((resolve, reject) => {
-      void this.write([{ visit: { ...visit, at }, enriched, resolve, reject }], COUNTED);
+      void this.write([{ visit: { ...visit, at }, enriched, resolve, reject }], undefined, COUNTED);
     });
     this.counting.add(stored);
     const forget = () => this.counting.delete(stored);
@@ -132,32 +155,55 @@ export class VisitLog {
   /** Resolves when every visit recorded so far is written (or has failed). */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.counting]);
-    if (this.inFlight === 0 && this.queue.length === 0) return;
+    if (this.inFlight === 0 && this.queued === 0) return;
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private pump(): void {
-    while (this.inFlight < this.concurrency && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
+    while (this.inFlight < this.concurrency && this.batches.length > 0) {
+      const { pending, sums } = this.batches.shift()!;
+      this.queued -= pending.length;
       this.inFlight++;
-      this.inFlightVisits += batch.length;
-      void this.write(batch).finally(() => {
+      this.inFlightVisits += pending.length;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
         this.inFlight--;
-        this.inFlightVisits -= batch.length;
+        this.inFlightVisits -= pending.length;
         this.pump();
-        if (this.inFlight === 0 && this.queue.length === 0) {
+      };
+      void this.write(pending, sums, BATCHED, release).finally(() => {
+        release();
+        if (this.inFlight === 0 && this.queued === 0) {
           for (const wake of this.idleWaiters.splice(0)) wake();
         }
       });
     }
   }
 
-  private async write(batch: Pending[], statement = BATCHED): Promise<void> {
+  /**
+   * Writes `batch` in one statement. `release`, once it is stored: the next batch goes out before
+   * this one's redirects are answered, so the database works on it meanwhile.
+   */
+  private async write(
+    batch: Pending[],
+    sums: BatchSums | undefined,
+    statement = BATCHED,
+    release?: () => void,
+  ): Promise<void> {
     const started = performance.now();
     try {
-      const { salt } = await this.salts.today();
-      const rows = batch.map((p) => ({ ...p.visit, ...(p.enriched ?? this.enricher.enrich(p.visit, salt)) }));
-      const { totals, values, dayValues, visitors } = aggregateBatch(rows);
+      // From memory without an await, so the batch goes out before the redirects of the one
+      // before it are answered (their continuations wait in the microtask queue).
+      const salt = this.salts.cached() ?? (await this.salts.today()).salt;
+      const visits = batch.map((p) => p.visit);
+      const rows = batch.map((p) => (p.enriched ??= this.enricher.enrich(p.visit, salt)));
+      // Summed as the visits joined, unless one came before the day's salt was in memory.
+      const { totals, values, dayValues, visitors } =
+        sums?.sorted() ??
+        aggregateBatch(rows.map((row, i) => ({ ...row, shortId: visits[i]!.shortId, at: visits[i]!.at })));
+      const shortIds = visits.map((v) => v.shortId);
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
       // Named: prepared once per connection, so each batch skips parsing and planning the
@@ -165,11 +211,11 @@ export class VisitLog {
       const stored = await this.pool.query<{ short_id: string }>({
         ...statement,
         values: [
-          [...new Set(rows.map((r) => r.shortId))],
-          rows.map((r) => r.shortId),
+          [...new Set(shortIds)],
+          shortIds,
           rows.map((r) => r.ipAddress),
-          rows.map((r) => r.userAgent),
-          rows.map((r) => r.referer),
+          visits.map((v) => v.userAgent),
+          visits.map((v) => v.referer),
           rows.map((r) => r.isBot),
           rows.map((r) => r.browser),
           rows.map((r) => r.os),
@@ -177,7 +223,7 @@ export class VisitLog {
           rows.map((r) => r.country),
           rows.map((r) => r.referrerHost),
           rows.map((r) => r.visitor),
-          rows.map((r) => r.at),
+          visits.map((v) => v.at),
           totals.shortId,
           totals.hour,
           totals.visits,
@@ -200,6 +246,7 @@ export class VisitLog {
           dayValues.humans,
         ],
       });
+      release?.();
       const kept = new Set(stored.rows.map((row) => row.short_id));
       const written = batch.filter((p) => kept.has(p.visit.shortId));
       this.written += written.length;
@@ -216,7 +263,7 @@ export class VisitLog {
       }
       // One bad row must not fail its neighbours, and two instances' batches may deadlock on the
       // same aggregate rows (PostgreSQL aborts one): retry each alone.
-      await Promise.all(batch.map((p) => this.write([p], statement)));
+      await Promise.all(batch.map((p) => this.write([p], undefined, statement)));
     }
   }
 }
