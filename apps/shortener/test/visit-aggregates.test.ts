@@ -82,22 +82,16 @@ describe("the visit log's batch sums", () => {
         visits: want.totals.map((s) => s.visits),
         humans: want.totals.map((s) => s.humans),
       });
-      expect(got.values).toEqual({
-        shortId: want.values.map((s) => s.key[0]),
-        hour: want.values.map((s) => new Date(Number(s.key[1]))),
-        dimension: want.values.map((s) => s.key[2]),
-        value: want.values.map((s) => s.key[3]),
-        visits: want.values.map((s) => s.visits),
-        humans: want.values.map((s) => s.humans),
+      const valueColumns = (sums: typeof want.values, time: "hour" | "day") => ({
+        shortId: sums.map((s) => s.key[0]),
+        [time]: sums.map((s) => (time === "hour" ? new Date(Number(s.key[1])) : s.key[1])),
+        dimension: sums.map((s) => s.key[2]),
+        value: sums.map((s) => s.key[3]),
+        visits: sums.map((s) => s.visits),
+        humans: sums.map((s) => s.humans),
       });
-      expect(got.dayValues).toEqual({
-        shortId: want.dayValues.map((s) => s.key[0]),
-        day: want.dayValues.map((s) => s.key[1]),
-        dimension: want.dayValues.map((s) => s.key[2]),
-        value: want.dayValues.map((s) => s.key[3]),
-        visits: want.dayValues.map((s) => s.visits),
-        humans: want.dayValues.map((s) => s.humans),
-      });
+      expect(got.values).toEqual(valueColumns(want.values, "hour"));
+      expect(got.dayValues).toEqual(valueColumns(want.dayValues, "day"));
       expect(got.visitors).toEqual({
         shortId: want.visitors.map((s) => s.key[0]),
         day: want.visitors.map((s) => s.key[1]),
