@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { SOON } from "@app/testing/timing";
 import { describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
@@ -102,7 +103,7 @@ describe("apiKey authentication", () => {
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({ message: "Your API key is not valid." });
       },
-      { timeout: AUTH_CACHE_MS + 2_000, interval: 250 },
+      { timeout: AUTH_CACHE_MS + SOON.timeout, interval: 250 },
     );
   });
 
@@ -111,7 +112,7 @@ describe("apiKey authentication", () => {
     expect((await whoami(apiKey)).statusCode).toBe(200);
     await t.prisma.user.update({ where: { id: user.id }, data: { locked: true } });
     await vi.waitFor(async () => expect((await whoami(apiKey)).statusCode).toBe(403), {
-      timeout: AUTH_CACHE_MS + 2_000,
+      timeout: AUTH_CACHE_MS + SOON.timeout,
       interval: 250,
     });
   });
@@ -205,7 +206,7 @@ describe("lastUsedAt", () => {
   it("is written at most once a minute per key, and never awaited by the request", async () => {
     const { apiKey } = await createUser(t.prisma);
     const keyId = (await whoami(apiKey)).json().apiKeyId as string;
-    await vi.waitFor(async () => expect(await lastUsedAt(keyId)).not.toBeNull());
+    await vi.waitFor(async () => expect(await lastUsedAt(keyId)).not.toBeNull(), SOON);
 
     vi.useFakeTimers({ toFake: ["Date"] });
     try {

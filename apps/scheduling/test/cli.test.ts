@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runCliInProcess } from "@app/testing/cli";
+import { SOON } from "@app/testing/timing";
 import { describe, expect, it, vi } from "vitest";
 import { AUTH_CACHE_MS } from "../src/auth.ts";
 import { schedulingCli } from "../src/cli.ts";
@@ -138,7 +139,7 @@ describe("pnpm scheduling apikey:create / apikey:revoke", () => {
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({ message: "Your API key is not valid." });
       },
-      { timeout: AUTH_CACHE_MS + 2_000, interval: 250 },
+      { timeout: AUTH_CACHE_MS + SOON.timeout, interval: 250 },
     );
   });
 

@@ -12,6 +12,7 @@ import {
   type TcpProxy,
   type TestDatabase,
 } from "@app/testing/database";
+import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
 import { createUser, setupApp, testConfig, withKey } from "./helpers.ts";
@@ -98,7 +99,7 @@ describe("a database that goes away and comes back", () => {
     expect([200, 503]).toContain((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode);
     await vi.waitFor(async () => {
       expect((await app.inject({ url: withKey("/v1/event-types", apiKey) })).statusCode).toBe(200);
-    });
+    }, SOON);
 
     // Then the database stops accepting connections altogether.
     await proxy.down();

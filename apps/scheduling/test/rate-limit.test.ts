@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { startTcpProxy, type TcpProxy } from "@app/testing/database";
+import { SOON } from "@app/testing/timing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -176,7 +177,7 @@ describe.skipIf(!inject("redisUrl"))("a Redis that fails (needs TEST_REDIS_URL)"
       const { apiKey } = await createUser(t.prisma);
       return (await ping(apiKey)).headers["x-ratelimit-limit"];
     };
-    await vi.waitFor(async () => expect(await counted()).toBe(String(MAX)));
+    await vi.waitFor(async () => expect(await counted()).toBe(String(MAX)), SOON);
 
     // Frozen (a SIGSTOPped Redis): the command times out after a few ms and the request
     // passes uncounted; the test's own timeout is the bound here, not a measured figure.

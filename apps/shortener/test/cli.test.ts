@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runCliInProcess } from "@app/testing/cli";
+import { SOON } from "@app/testing/timing";
 import { describe, expect, it, vi } from "vitest";
 import { shortenerCli } from "../src/cli.ts";
 import { setupShortener } from "./helpers.ts";
@@ -152,7 +153,7 @@ describe("pnpm shortener", () => {
     await vi.waitFor(async () => {
       const row = await ctx.prisma.shortenerToken.findFirst({ where: { userId: created.id, note: null } });
       expect(row?.lastUsedAt).not.toBeNull();
-    });
+    }, SOON);
 
     const users = await cli("user:list", "--json");
     expect(users.code).toBe(0);

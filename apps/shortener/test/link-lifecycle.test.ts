@@ -4,6 +4,7 @@
 // visits through both answers exactly 100 redirects and stores exactly 100 visits.
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
+import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
@@ -290,18 +291,12 @@ describe("an edit of the lifecycle", () => {
     // HEAD writes no visit: only B's cache answers it.
     await vi.waitFor(
       async () => expect(await follow(b, short.name, "HEAD")).toBe("302 https://example.com/closed"),
-      {
-        timeout: 1_000,
-        interval: 20,
-      },
+      SOON,
     );
     expect((await patch(a, user, short.id, { validUntil: null })).statusCode).toBe(200);
     await vi.waitFor(
       async () => expect(await follow(b, short.name, "HEAD")).toBe("302 https://example.com/follow"),
-      {
-        timeout: 1_000,
-        interval: 20,
-      },
+      SOON,
     );
   });
 });

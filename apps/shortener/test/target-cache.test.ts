@@ -3,6 +3,7 @@
 // cache without a visit row).
 import { createPrisma, dedicatedConnection, type PrismaClient } from "@app/db";
 import { adminQuery, createTestDatabase, type TestDatabase } from "@app/testing/database";
+import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
@@ -51,14 +52,11 @@ it("stops redirecting on the other instance once a DELETE has returned (within 1
   // HEAD writes no row, so only the cache decides: the notification must have emptied it.
   await vi.waitFor(
     async () => expect((await b.inject({ method: "HEAD", url: "/cached" })).statusCode).toBe(404),
-    {
-      timeout: 1_000,
-      interval: 20,
-    },
+    SOON,
   );
 });
 
-it("follows an edit made on the other instance (within 1 s): a new target, and a rename", async () => {
+it("follows an edit made on the other instance once notified: a new target, and a rename", async () => {
   const user = await newUser(prismas[0]!);
   const created = (await postShort(a, user, { url: "https://example.com/v1", name: "edited" })).json();
   const location = async (app: ShortenerApp, name: string) => {
@@ -74,17 +72,11 @@ it("follows an edit made on the other instance (within 1 s): a new target, and a
   expect((await edit({ url: "https://example.com/v2" })).statusCode).toBe(200);
   // A, which made the edit, follows it before answering; B as soon as the notification arrives.
   expect(await location(a, "edited")).toBe("https://example.com/v2");
-  await vi.waitFor(async () => expect(await location(b, "edited")).toBe("https://example.com/v2"), {
-    timeout: 1_000,
-    interval: 20,
-  });
+  await vi.waitFor(async () => expect(await location(b, "edited")).toBe("https://example.com/v2"), SOON);
 
   expect((await edit({ name: "edited-again" })).statusCode).toBe(200);
   expect(await location(a, "edited")).toBe(404);
-  await vi.waitFor(async () => expect(await location(b, "edited")).toBe(404), {
-    timeout: 1_000,
-    interval: 20,
-  });
+  await vi.waitFor(async () => expect(await location(b, "edited")).toBe(404), SOON);
   expect(await location(b, "edited-again")).toBe("https://example.com/v2");
   // A GET (with its visit) follows too, and the visit counts for the short.
   expect((await b.inject({ url: "/edited-again" })).headers.location).toBe("https://example.com/v2");
@@ -106,7 +98,7 @@ it("leaves tags-only edits out of the channel (nothing the redirect reads change
   await edit({});
   await edit({ url: "https://example.com/tagged" }); // the same target: nothing changed
   await edit({ url: "https://example.com/retargeted" });
-  await vi.waitFor(() => expect(heard).toEqual(["tagged"]), { timeout: 1_000, interval: 20 });
+  await vi.waitFor(() => expect(heard).toEqual(["tagged"]), SOON);
   await listener.end();
 });
 
@@ -122,10 +114,7 @@ it("serves nothing from the cache while its listening connection is down, and li
   await prismas[0]!.short.delete({ where: { name: "relisten" } });
   await vi.waitFor(
     async () => expect((await b.inject({ method: "HEAD", url: "/relisten" })).statusCode).toBe(404),
-    {
-      timeout: 1_000,
-      interval: 20,
-    },
+    SOON,
   );
   // Listening again, it caches again.
   await postShort(a, user, { url: "https://example.com/again", name: "again" });

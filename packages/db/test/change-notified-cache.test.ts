@@ -1,6 +1,7 @@
 // The one LISTEN/NOTIFY cache (the redirect's targets and the tenant directory are built on it),
 // against a real PostgreSQL reached through a TCP proxy that can take the server away.
 import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from "@app/testing/database";
+import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ChangeNotifiedCache, createPrisma, type PrismaClient } from "../src/index.ts";
@@ -45,12 +46,12 @@ describe("ChangeNotifiedCache", () => {
       cache.set("b", 2);
       expect(cache.get("a")).toBe(1);
       await notify("a");
-      await vi.waitFor(() => expect(cache.get("a")).toBeUndefined());
+      await vi.waitFor(() => expect(cache.get("a")).toBeUndefined(), SOON);
       expect(cache.get("b")).toBe(2);
 
       const readAt = cache.generation();
       await notify("zzz");
-      await vi.waitFor(() => expect(cache.generation()).toBeGreaterThan(readAt));
+      await vi.waitFor(() => expect(cache.generation()).toBeGreaterThan(readAt), SOON);
       cache.set("c", 3, readAt);
       expect(cache.get("c")).toBeUndefined();
     } finally {
@@ -87,7 +88,7 @@ describe("ChangeNotifiedCache", () => {
     try {
       cache.set("a", 1);
       await proxy.down();
-      await vi.waitFor(() => expect(cache.isListening).toBe(false));
+      await vi.waitFor(() => expect(cache.isListening).toBe(false), SOON);
       cache.set("b", 2);
       expect([cache.get("a"), cache.get("b")]).toEqual([undefined, undefined]);
       await new Promise((resolve) => setTimeout(resolve, 10_000));
@@ -99,7 +100,7 @@ describe("ChangeNotifiedCache", () => {
       cache.set("c", 3);
       expect(cache.get("c")).toBe(3);
       await notify("c");
-      await vi.waitFor(() => expect(cache.get("c")).toBeUndefined());
+      await vi.waitFor(() => expect(cache.get("c")).toBeUndefined(), SOON);
     } finally {
       await cache.stop();
       await proxy.up().catch(() => {});
