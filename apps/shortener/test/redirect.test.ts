@@ -42,6 +42,29 @@ describe("GET /{name}", () => {
     });
   });
 
+  it("stores the headers exactly, whatever characters they hold (the batch sends them as array literals)", async () => {
+    const { short } = await createShort("odd-headers");
+    const agents = ['say "hi"', "back\\slash\\", "{braces},commas", "NULL", '"', "\\", "  spaced  ", "Ünï"];
+    for (const agent of agents) {
+      const res = await ctx.app.inject({
+        url: "/odd-headers",
+        headers: { "user-agent": agent, referer: `${agent}"\\` },
+      });
+      expect(res.statusCode).toBe(302);
+    }
+    const logs = await ctx.prisma.shortLog.findMany({ where: { shortId: short.id }, orderBy: { id: "asc" } });
+    expect(logs.map((log) => [log.userAgent, log.referer])).toEqual(
+      agents.map((agent) => [agent, `${agent}"\\`]),
+    );
+    // The same in one batch: concurrent visits go out together.
+    const { short: together } = await createShort("odd-together");
+    await Promise.all(
+      agents.map((agent) => ctx.app.inject({ url: "/odd-together", headers: { "user-agent": agent } })),
+    );
+    const stored = await ctx.prisma.shortLog.findMany({ where: { shortId: together.id } });
+    expect(stored.map((log) => log.userAgent).sort()).toEqual([...agents].sort());
+  });
+
   it("logs empty strings for absent headers", async () => {
     const { short } = await createShort("no-headers");
     await ctx.app.inject({ url: "/no-headers", headers: { "user-agent": "" } });

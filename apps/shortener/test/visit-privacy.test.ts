@@ -1,8 +1,9 @@
 // VISIT_IP: what a visit row keeps of the visitor's address. The country and the visitor hash
 // are derived from the full address first, whatever is kept.
+import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { anonymizeIp, countryOf, referrerHostOf } from "../src/visit-enrichment.ts";
+import { anonymizeIp, countryOf, referrerHostOf, VisitEnricher } from "../src/visit-enrichment.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener({ VISIT_IP: "anonymized" });
@@ -60,6 +61,28 @@ describe("the enrichment's pure parts", () => {
     expect(countryOf("2a00:1450:4001:80b::200e")).toBe("IE");
     expect(countryOf("10.0.0.1")).toBe("");
     expect(countryOf("garbage")).toBe("");
+  });
+
+  it("hashes the visitor as it always did: the first 8 bytes of SHA-256(salt, address, newline, agent), signed", () => {
+    // Instances of two versions share a day's salt during a rolling deploy: the same visitor must
+    // get the same value from both, or the day counts it twice.
+    const enricher = new VisitEnricher("full");
+    const salt = randomBytes(32);
+    const agents = ["Mozilla/5.0", "", "Ünïcödé 🚀 agent", "x".repeat(1024), "😀".repeat(512)];
+    for (const [ipAddress, userAgent] of agents.flatMap((agent) => [
+      ["203.0.113.7", agent],
+      ["2001:db8::1", agent],
+    ]) as [string, string][]) {
+      const expected = createHash("sha256")
+        .update(salt)
+        .update(ipAddress)
+        .update("\n")
+        .update(userAgent)
+        .digest()
+        .readBigInt64BE(0)
+        .toString();
+      expect(enricher.enrich({ ipAddress, userAgent, referer: "" }, salt).visitor).toBe(expected);
+    }
   });
 
   it("takes the referrer's host in lower case, nothing from a non-URL", () => {

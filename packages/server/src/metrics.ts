@@ -44,7 +44,7 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     duration.observe(
       {
         route: request.routeOptions.url ?? "(unmatched)",
@@ -53,6 +53,7 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
 

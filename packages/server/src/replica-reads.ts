@@ -47,9 +47,9 @@ export function registerReplicaReads(
   app.addHook("onReady", () => reads.start());
   app.addHook("onClose", () => reads.stop());
   // onSend: after the handler's transactions committed, before the client can send its next request.
-  app.addHook("onSend", async (request, _reply, payload) => {
+  app.addHook("onSend", (request, _reply, payload, done) => {
     if (!SAFE_METHODS.has(request.method)) reads.wrote();
-    return payload;
+    done(null, payload);
   });
   return reads;
 }
