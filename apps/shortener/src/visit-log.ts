@@ -1,4 +1,4 @@
-import { type PrismaClient, poolOf } from "@app/db";
+import { isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { plainArray, textArray, timeArray } from "./array-literals.ts";
@@ -192,6 +192,8 @@ export class VisitLog {
     sums: BatchSums | undefined,
     statement = BATCHED,
     release?: () => void,
+    /** Times this visit was written again after PostgreSQL aborted its statement. */
+    attempt = 0,
   ): Promise<void> {
     const started = performance.now();
     try {
@@ -259,11 +261,15 @@ export class VisitLog {
     } catch (error) {
       this.observer?.batchFailed?.(batch.length);
       if (batch.length === 1) {
+        // Aborted to break a deadlock (a migration's locks, or another instance's batch on the
+        // same aggregate rows): nothing was stored, and once the other side goes on it succeeds.
+        if (isTransactionConflict(error) && attempt < CONFLICT_RETRIES) {
+          return this.write(batch, undefined, statement, undefined, attempt + 1);
+        }
         batch[0]!.reject(error);
         return;
       }
-      // One bad row must not fail its neighbours, and two instances' batches may deadlock on the
-      // same aggregate rows (PostgreSQL aborts one): retry each alone.
+      // One bad row must not fail its neighbours, and an aborted batch's visits go again: each alone.
       await Promise.all(batch.map((p) => this.write([p], undefined, statement)));
     }
   }
@@ -364,6 +370,9 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 SELECT "id" AS "short_id" FROM live`;
 
 const BATCHED = { name: "insert_visits", text: INSERT_VISITS };
+
+/** How many times one visit is written again after deadlocks or serialization failures. */
+const CONFLICT_RETRIES = 3;
 
 /**
  * INSERT_VISITS for one visit of a limited short: `live` is the short only if its count, raised

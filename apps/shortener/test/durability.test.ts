@@ -3,7 +3,9 @@
 // from the aggregates) equal what the stored rows say.
 import type { AddressInfo } from "node:net";
 import { adminQuery } from "@app/testing/database";
-import { expect, inject, it } from "vitest";
+import { SOON } from "@app/testing/timing";
+import pg from "pg";
+import { expect, inject, it, vi } from "vitest";
 import { newUser, setupShortener, visit } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -61,3 +63,47 @@ it("stores a row for every 302 while pg_terminate_backend kills the pool mid-bur
   expect(account.json().totals).toEqual(stats.json().totals);
   expect(account.json().shorts).toMatchObject([{ id: short.id, visits: answered302 }]);
 });
+
+it("writes again a visit whose statement PostgreSQL aborted to break a deadlock (a migration's locks)", async () => {
+  const user = await newUser(ctx.prisma);
+  const short = await ctx.prisma.short.create({
+    data: { userId: user.id, name: "deadlocked", url: "https://example.com/" },
+  });
+  if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = ctx.app.server.address() as AddressInfo;
+  expect(await visit(port, "/deadlocked")).toBe(302);
+
+  // What 20261125010000_visit_partitions does: the visit table first, then (dropping its foreign
+  // key) the shorts table, each ACCESS EXCLUSIVE. A visit's statement holds a lock on shorts and
+  // waits for the visit table, so the two wait for each other and PostgreSQL aborts the visit's.
+  const migration = new pg.Client({ connectionString: ctx.db.directUrl });
+  await migration.connect();
+  try {
+    await migration.query(`BEGIN; LOCK TABLE "shortener"."short_logs" IN ACCESS EXCLUSIVE MODE`);
+    const answered = visit(port, "/deadlocked");
+    await vi.waitFor(async () => {
+      const { rows } = await migration.query(
+        `SELECT count(*)::int AS "waiting" FROM pg_locks WHERE NOT granted AND relation = '"shortener"."short_logs"'::regclass`,
+      );
+      expect(rows[0].waiting).toBe(1);
+    }, SOON);
+    const failedBefore = await failedBatches();
+    await migration.query(`LOCK TABLE "shortener"."shorts" IN ACCESS EXCLUSIVE MODE`);
+    await migration.query("COMMIT");
+    expect(await answered).toBe(302);
+    // It did deadlock (so this test proves the retry), and the retry stored the visit once.
+    expect(await failedBatches()).toBeGreaterThan(failedBefore);
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(2);
+  } finally {
+    await migration.end();
+  }
+});
+
+/** Batches the visit log saw fail, from its metrics. */
+async function failedBatches(): Promise<number> {
+  const text = await ctx.app.metrics.getSingleMetricAsString("visit_log_batch_size");
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith("visit_log_batch_size_count") && l.includes('outcome="failed"'));
+  return line ? Number(line.split(" ").at(-1)) : 0;
+}

@@ -10,6 +10,15 @@ export function isRecordNotFound(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025";
 }
 
+/**
+ * PostgreSQL aborted the statement to break a deadlock (40P01) or for a serialization failure
+ * (40001): nothing it did was kept, and the same statement run again may well succeed.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
+}
+
 // Driver-adapter error kinds and Prisma codes that mean "the database cannot be reached or
 // dropped the connection" rather than "the query was wrong".
 const UNAVAILABLE_KINDS = new Set([

@@ -19,7 +19,12 @@ export {
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
-export { isDatabaseUnavailable, isRecordNotFound, isUniqueViolation } from "./errors.ts";
+export {
+  isDatabaseUnavailable,
+  isRecordNotFound,
+  isTransactionConflict,
+  isUniqueViolation,
+} from "./errors.ts";
 export * from "./generated/prisma/client.ts";
 export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
 export {
