@@ -16,6 +16,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { hashToken } from "./credentials.ts";
 import { BadRequest, NotFound } from "./errors.ts";
+import { ROLLED_END, ROLLED_THROUGH } from "./visit-rollup.ts";
 
 const HOUR = 3_600_000;
 const DEFAULT_RANGE = 30 * 24 * HOUR;
@@ -171,16 +172,16 @@ export class StatsService {
       this.query<{ dimension: keyof typeof DIMENSIONS; value: string; visits: string; humans: string }>(
         scope,
         range,
-        // Whole UTC days from the daily rows, the hours before and after them from the hourly.
+        // Whole UTC days rolled up from the daily rows, the hours around them from the hourly.
         `SELECT "dimension", "value", "visits", "humans" FROM (
            SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans",
              row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
            FROM (
              SELECT "dimension", "value", "visits", "humans" FROM $dayValues
-             WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
+             WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date AND "day" <= $rolledThrough
              UNION ALL
              SELECT "dimension", "value", "visits", "humans" FROM $hourValues
-             WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
+             WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
            ) AS v
            -- A deleted short's visits leave an account's values as they are swept: none left, none shown.
            GROUP BY 1, 2 HAVING sum("visits") > 0
@@ -253,7 +254,7 @@ export class StatsService {
     }));
   }
 
-  /** The account's most visited shorts: whole UTC days from the daily rows, the edges from the hourly. */
+  /** The account's most visited shorts: whole UTC days rolled up from the daily rows, the rest from the hourly. */
   private topShorts(scope: { userId: string }, range: Range): Promise<UserStats["shorts"]> {
     return this.query<{ id: string; name: string; visits: string; humans: string }>(
       scope,
@@ -261,10 +262,10 @@ export class StatsService {
       `SELECT s."id", s."name", t."visits", t."humans" FROM (
          SELECT "short_id", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans" FROM (
            SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_days"
-           WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
+           WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date AND "day" <= $rolledThrough
            UNION ALL
            SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_hours"
-           WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= :dayEnd AND "hour" < :to))
+           WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
          ) AS v
          -- A deleted short's rows wait for the sweep; it is no longer the account's. Checked per
          -- short once its rows are summed (one probe a short, not one a row).
@@ -306,6 +307,10 @@ export class StatsService {
     const used: string[] = [];
     const text = sql
       .replaceAll("$scope", where)
+      .replaceAll("$rolledThrough", ROLLED_THROUGH)
+      // The daily rows end at the range's last whole day or after the last day rolled up,
+      // whichever comes first (never before the first whole day): the hourly rows from there.
+      .replaceAll("$daysEnd", `GREATEST(:dayStart, LEAST(:dayEnd, ${ROLLED_END}))`)
       .replace(/\$(hours|hourValues|dayValues)\b/g, (table) => tables[table as keyof typeof tables])
       .replace(
         /(?<!:):(from|to|dayStart|dayEnd|firstDay|endDay|interval|zone|whom)\b/g,

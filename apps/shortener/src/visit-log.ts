@@ -285,6 +285,10 @@ export class VisitLog {
 const INSERT_VISITS = `WITH live AS MATERIALIZED (
   SELECT "id", "user_id" FROM "shortener"."shorts" WHERE "id" = ANY($1::uuid[]) AND "max_visits" IS NULL
   ORDER BY "id" FOR KEY SHARE
+), rolled AS (
+  -- The last day rolled up into daily rows (visit-maintenance.ts, which locks the hourly tables
+  -- while it rolls, so this statement sees the day it rolled once it may write).
+  SELECT "rolled_through" FROM "shortener"."visit_rollup"
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
@@ -324,10 +328,11 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   ON CONFLICT ("short_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
 ), day_values AS (
+  -- Daily rows only for a day already rolled up (a late visit): the others come from the hours.
   INSERT INTO "shortener"."visit_day_values" AS d ("short_id", "day", "dimension", "value", "visits", "humans")
   SELECT * FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
-    AS a("short_id")
-  WHERE a."short_id" IN (SELECT "id" FROM live)
+    AS a("short_id", "day")
+  WHERE a."short_id" IN (SELECT "id" FROM live) AND a."day" <= (SELECT "rolled_through" FROM rolled)
   ON CONFLICT ("short_id", "day", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
 ), user_totals AS (
@@ -345,6 +350,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), user_short_days AS (
   INSERT INTO "shortener"."visit_user_short_days" AS t ("user_id", "day", "short_id", "visits", "humans")
   SELECT "user_id", ("hour" AT TIME ZONE 'UTC')::date, "short_id", sum("visits"), sum("humans") FROM short_totals
+  WHERE "hour" < (SELECT "rolled_through" + 1 FROM rolled)::timestamp AT TIME ZONE 'UTC'
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT ("user_id", "day", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
     "humans" = t."humans" + excluded."humans"
@@ -363,6 +369,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
+  WHERE a."day" <= (SELECT "rolled_through" FROM rolled)
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("user_id", "day", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"

@@ -4,10 +4,12 @@
 // - with VISIT_RETENTION_DAYS, a partition whose whole month is older than that is detached
 //   and dropped (the hourly aggregates stay, so statistics still answer for that time);
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
-//   DELETE that removed the short answered at once.
+//   DELETE that removed the short answered at once;
+// - the daily aggregates of each day two days old are rolled up from the hourly ones (visit-rollup.ts).
 import { type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { rollUpDay } from "./visit-rollup.ts";
 
 // Any constant: one instance at a time manages partitions.
 const PARTITION_LOCK_KEY = 72_797_101;
@@ -184,6 +186,17 @@ export class VisitMaintenance {
     return { created, dropped };
   }
 
+  /** Rolls up every day old enough, one transaction a day (visit-rollup.ts); returns the days. */
+  async rollUp(now = new Date()): Promise<string[]> {
+    const today = now.toISOString().slice(0, 10);
+    const days: string[] = [];
+    for (let day = await rollUpDay(this.pool, today); day !== undefined && !this.stopped; ) {
+      days.push(day);
+      day = await rollUpDay(this.pool, today);
+    }
+    return days;
+  }
+
   /**
    * Removes one chunk of a deleted short's rows; when nothing is left of it, its queue row.
    * Returns the rows removed (0: the queue is empty or another instance holds its head).
@@ -241,13 +254,21 @@ export class VisitMaintenance {
   start(): void {
     const { intervalMs = 3_600_000, sweepIntervalMs = 5_000, log } = this.options;
     const partitions = () =>
-      this.maintainPartitions().then(
-        ({ dropped }) => {
-          if (dropped.length > 0)
-            log?.info({ dropped }, "visit partitions past VISIT_RETENTION_DAYS dropped");
-        },
-        (err: unknown) => log?.error({ err }, "visit partitions: maintenance failed; retrying later"),
-      );
+      this.maintainPartitions()
+        .then(
+          ({ dropped }) => {
+            if (dropped.length > 0)
+              log?.info({ dropped }, "visit partitions past VISIT_RETENTION_DAYS dropped");
+          },
+          (err: unknown) => log?.error({ err }, "visit partitions: maintenance failed; retrying later"),
+        )
+        .then(() => this.rollUp())
+        .then(
+          (days) => {
+            if (days.length > 0) log?.info({ days }, "daily visit aggregates rolled up");
+          },
+          (err: unknown) => log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later"),
+        );
     const sweep = () =>
       this.sweep().catch((err: unknown) =>
         log?.error({ err }, "deleted shorts: removing their visits failed; retrying later"),

@@ -1,0 +1,78 @@
+// The daily aggregates, rolled up from the hourly ones once a UTC day is two days old, instead
+// of being written by every batch of visits (three of its nine aggregate writes; docs/adr/0185).
+// `visit_rollup.rolled_through` is the last day rolled up: statistics read the daily rows
+// through it and the hourly rows after it, in one snapshot, so every figure stays exact. A
+// visit of a day already rolled up (a late one) has its daily rows written by its batch.
+import type { poolOf } from "@app/db";
+
+/** The last UTC day with daily rows, as SQL read in the statement's own snapshot. */
+export const ROLLED_THROUGH = `(SELECT "rolled_through" FROM "shortener"."visit_rollup")`;
+/** The instant after that day: the hourly rows count from here. */
+export const ROLLED_END = `(SELECT ("rolled_through" + 1)::timestamp AT TIME ZONE 'UTC' FROM "shortener"."visit_rollup")`;
+
+/** Days this many days old (UTC) or older are rolled up. */
+export const ROLLUP_AGE_DAYS = 2;
+
+const DAY_RANGE = `"hour" >= $1::date::timestamp AT TIME ZONE 'UTC' AND "hour" < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+
+/** Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to. */
+const ROLLUPS = [
+  `INSERT INTO "shortener"."visit_day_values" AS d ("short_id", "day", "dimension", "value", "visits", "humans")
+   SELECT "short_id", $1::date, "dimension", "value", sum("visits"), sum("humans")
+   FROM "shortener"."visit_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 3, 4
+   ON CONFLICT ("short_id", "day", "dimension", "value")
+   DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
+  `INSERT INTO "shortener"."visit_user_day_values" AS d ("user_id", "day", "dimension", "value", "visits", "humans")
+   SELECT "user_id", $1::date, "dimension", "value", sum("visits"), sum("humans")
+   FROM "shortener"."visit_user_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 3, 4
+   ON CONFLICT ("user_id", "day", "dimension", "value")
+   DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
+  `INSERT INTO "shortener"."visit_user_short_days" AS d ("user_id", "day", "short_id", "visits", "humans")
+   SELECT "user_id", $1::date, "short_id", sum("visits"), sum("humans")
+   FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 3
+   ON CONFLICT ("user_id", "day", "short_id")
+   DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
+];
+
+type Pool = ReturnType<typeof poolOf>;
+
+/**
+ * Rolls up the day after the last one rolled, if it is ROLLUP_AGE_DAYS old on `today` (UTC,
+ * YYYY-MM-DD) and no deleted short's rows wait for the sweep. Returns the day, or undefined.
+ *
+ * In one transaction that first locks the hourly tables and the deletion queue IN SHARE MODE:
+ * a batch of visits, a sweep's chunk or a short's deletion waits until it commits and then takes
+ * its snapshot, so it sees the new `rolled_through` (a batch then writes that day's daily rows
+ * itself). With no deleted short left to sweep, the per-user hourly rows are exactly the sums
+ * of their live shorts', and so are the daily rows made from them.
+ */
+export async function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // Rather give up and come back than hold visits back while waiting behind a long writer.
+    await client.query("SET LOCAL lock_timeout = '2s'");
+    await client.query(
+      `LOCK TABLE "shortener"."visit_hour_values", "shortener"."visit_user_hour_values",
+         "shortener"."visit_user_short_hours", "shortener"."deleted_shorts" IN SHARE MODE`,
+    );
+    const { rows } = await client.query<{ day: string }>(
+      `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" FROM "shortener"."visit_rollup"
+       WHERE "rolled_through" + 1 <= $1::date - ${ROLLUP_AGE_DAYS}
+         AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts")`,
+      [today],
+    );
+    const day = rows[0]?.day;
+    if (day !== undefined) {
+      for (const sql of ROLLUPS) await client.query(sql, [day]);
+      await client.query(`UPDATE "shortener"."visit_rollup" SET "rolled_through" = $1::date`, [day]);
+    }
+    await client.query("COMMIT");
+    return day;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

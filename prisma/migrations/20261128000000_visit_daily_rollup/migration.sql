@@ -1,0 +1,27 @@
+-- The daily aggregates (visit_day_values, visit_user_day_values, visit_user_short_days) are
+-- rolled up from the hourly ones once a UTC day is two days old, instead of being written by
+-- every batch of visits (docs/adr/0185). Days up to "rolled_through" have their daily rows;
+-- statistics read the hourly rows after it. Every day so far was written whole by the batches,
+-- and the days after this one are read from the hourly rows (and rolled up again from them).
+
+-- CreateTable
+CREATE TABLE "shortener"."visit_rollup" (
+    "id" BOOLEAN NOT NULL DEFAULT true,
+    "rolled_through" DATE NOT NULL,
+
+    CONSTRAINT "visit_rollup_pkey" PRIMARY KEY ("id"),
+    -- One row.
+    CONSTRAINT "visit_rollup_one_row" CHECK ("id")
+);
+
+INSERT INTO "shortener"."visit_rollup" ("rolled_through") VALUES ((now() AT TIME ZONE 'UTC')::date - 2);
+
+-- The roll-up reads one day's hours of every short and user.
+-- CreateIndex
+CREATE INDEX "visit_hour_values_hour_idx" ON "shortener"."visit_hour_values"("hour");
+
+-- CreateIndex
+CREATE INDEX "visit_user_hour_values_hour_idx" ON "shortener"."visit_user_hour_values"("hour");
+
+-- CreateIndex
+CREATE INDEX "visit_user_short_hours_hour_idx" ON "shortener"."visit_user_short_hours"("hour");
