@@ -253,6 +253,13 @@ export class VisitMaintenance {
 
   start(): void {
     const { intervalMs = 3_600_000, sweepIntervalMs = 5_000, log } = this.options;
+    const rollUp = () =>
+      this.rollUp().then(
+        (days) => {
+          if (days.length > 0) log?.info({ days }, "daily visit aggregates rolled up");
+        },
+        (err: unknown) => log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later"),
+      );
     const partitions = () =>
       this.maintainPartitions()
         .then(
@@ -262,16 +269,14 @@ export class VisitMaintenance {
           },
           (err: unknown) => log?.error({ err }, "visit partitions: maintenance failed; retrying later"),
         )
-        .then(() => this.rollUp())
-        .then(
-          (days) => {
-            if (days.length > 0) log?.info({ days }, "daily visit aggregates rolled up");
-          },
-          (err: unknown) => log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later"),
-        );
+        .then(rollUp);
     const sweep = () =>
-      this.sweep().catch((err: unknown) =>
-        log?.error({ err }, "deleted shorts: removing their visits failed; retrying later"),
+      this.sweep().then(
+        // A roll-up waits for the deletion queue to empty: it goes as soon as it has.
+        (removed) => {
+          if (removed > 0) void rollUp();
+        },
+        (err: unknown) => log?.error({ err }, "deleted shorts: removing their visits failed; retrying later"),
       );
     void partitions();
     void sweep();

@@ -36,6 +36,11 @@ const ROLLUPS = [
 
 type Pool = ReturnType<typeof poolOf>;
 
+/** The next day to roll up, if it is old enough and no deleted short's rows wait for the sweep. */
+const DUE = `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" FROM "shortener"."visit_rollup"
+  WHERE "rolled_through" + 1 <= $1::date - ${ROLLUP_AGE_DAYS}
+    AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts")`;
+
 /**
  * Rolls up the day after the last one rolled, if it is ROLLUP_AGE_DAYS old on `today` (UTC,
  * YYYY-MM-DD) and no deleted short's rows wait for the sweep. Returns the day, or undefined.
@@ -47,6 +52,9 @@ type Pool = ReturnType<typeof poolOf>;
  * of their live shorts', and so are the daily rows made from them.
  */
 export async function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
+  // Most calls find nothing to do: they ask first, without holding the writers back.
+  const due = await pool.query(DUE, [today]);
+  if (due.rows.length === 0) return undefined;
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -56,12 +64,7 @@ export async function rollUpDay(pool: Pool, today: string): Promise<string | und
       `LOCK TABLE "shortener"."visit_hour_values", "shortener"."visit_user_hour_values",
          "shortener"."visit_user_short_hours", "shortener"."deleted_shorts" IN SHARE MODE`,
     );
-    const { rows } = await client.query<{ day: string }>(
-      `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" FROM "shortener"."visit_rollup"
-       WHERE "rolled_through" + 1 <= $1::date - ${ROLLUP_AGE_DAYS}
-         AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts")`,
-      [today],
-    );
+    const { rows } = await client.query<{ day: string }>(DUE, [today]);
     const day = rows[0]?.day;
     if (day !== undefined) {
       for (const sql of ROLLUPS) await client.query(sql, [day]);

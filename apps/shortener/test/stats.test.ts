@@ -2,7 +2,8 @@
 // aggregates written with it agree with the rows, and the stats API answers exactly what a
 // GROUP BY over the stored visits says: totals, unique visitors, the timeseries in a time zone
 // (DST days included) and the top lists, for one short and across a user's shorts.
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
 import { VisitMaintenance } from "../src/visit-maintenance.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
@@ -458,5 +459,193 @@ describe("top lists over ranges of whole days and hours", () => {
       }
       expect(body.totals, `${from} ${to}`).toEqual(truth.totals);
     }
+  });
+});
+
+describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
+  const DAY = 86_400_000;
+  // Rolled up and swept here when the test says so: the app's own timers stop first.
+  const maintenance = () => new VisitMaintenance(ctx.prisma);
+  beforeAll(() => ctx.app.visitMaintenance.stop());
+
+  /** Each daily table, and what a GROUP BY over the stored visits of `shortIds` says it holds. */
+  async function dailyRowsAgainstVisits(userId: string, shortIds: string[], through: string) {
+    const dimension = (column: string, name: string) =>
+      `SELECT "short_id", ("created_at" AT TIME ZONE 'UTC')::date AS "day", '${name}' AS "dimension",
+         "${column}" AS "value", "is_bot" FROM "shortener"."short_logs"
+       WHERE "short_id" = ANY($1::uuid[]) AND "created_at" < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+    const visits = [
+      ["browser", "browser"],
+      ["os", "os"],
+      ["device", "device"],
+      ["country", "country"],
+      ["referrer_host", "referrer"],
+    ]
+      .map(([column, name]) => dimension(column!, name!))
+      .join(" UNION ALL ");
+    const query = (sql: string, ...args: unknown[]) =>
+      ctx.prisma
+        .$queryRawUnsafe<Record<string, unknown>[]>(sql, ...args)
+        .then((rows) =>
+          rows.map((row) => JSON.stringify(row, (_, v) => (typeof v === "bigint" ? Number(v) : v))).sort(),
+        );
+    const [day, user, shorts] = await Promise.all([
+      query(
+        `SELECT "short_id", "day"::text, "dimension", "value", "visits", "humans" FROM "shortener"."visit_day_values"
+         WHERE "short_id" = ANY($1::uuid[]) AND "day" <= $2::date AND "visits" > 0`,
+        shortIds,
+        through,
+      ),
+      query(
+        `SELECT "day"::text, "dimension", "value", "visits", "humans" FROM "shortener"."visit_user_day_values"
+         WHERE "user_id" = $1::uuid AND "day" <= $2::date AND "visits" > 0`,
+        userId,
+        through,
+      ),
+      query(
+        `SELECT "short_id", "day"::text, "visits", "humans" FROM "shortener"."visit_user_short_days"
+         WHERE "user_id" = $1::uuid AND "day" <= $2::date AND "visits" > 0`,
+        userId,
+        through,
+      ),
+    ]);
+    const [dayTruth, userTruth, shortsTruth] = await Promise.all([
+      query(
+        `SELECT "short_id", "day"::text, "dimension", "value", count(*)::int AS "visits",
+           count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${visits}) v GROUP BY 1, 2, 3, 4`,
+        shortIds,
+        through,
+      ),
+      query(
+        `SELECT "day"::text, "dimension", "value", count(*)::int AS "visits",
+           count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${visits}) v GROUP BY 1, 2, 3`,
+        shortIds,
+        through,
+      ),
+      query(
+        `SELECT "short_id", "day"::text, count(*)::int AS "visits", count(*) FILTER (WHERE NOT "is_bot")::int AS "humans"
+         FROM (${dimension("browser", "browser")}) v GROUP BY 1, 2`,
+        shortIds,
+        through,
+      ),
+    ]);
+    return { day, user, shorts, dayTruth, userTruth, shortsTruth };
+  }
+
+  async function expectFiguresEqualVisits(
+    user: Awaited<ReturnType<typeof newUser>>,
+    shorts: { id: string }[],
+    from: string,
+    to: string,
+  ) {
+    const range = `from=${from}&to=${to}&interval=day`;
+    for (const short of shorts) {
+      const body = await stats(user, `/api/shorts/${short.id}/stats?${range}`);
+      expect(body).toMatchObject(await fromRows([short.id], from, to));
+    }
+    const account = await stats(user, `/api/stats?${range}`);
+    expect(account).toMatchObject(
+      await fromRows(
+        shorts.map((s) => s.id),
+        from,
+        to,
+      ),
+    );
+    // The list's visit counts, every short's summed at once when ordered by them.
+    const list = await ctx.app.inject({ url: "/api/shorts?orderBy=visits", headers: user.headers });
+    const counts = await ctx.prisma.$queryRaw<{ short_id: string; visits: bigint }[]>`
+      SELECT "short_id", count(*) AS "visits" FROM "shortener"."short_logs"
+      WHERE "short_id" = ANY(${shorts.map((s) => s.id)}::uuid[]) GROUP BY 1`;
+    expect(
+      Object.fromEntries((list.json() as { id: string; visits: number }[]).map((s) => [s.id, s.visits])),
+    ).toEqual(Object.fromEntries(counts.map((row) => [row.short_id, Number(row.visits)])));
+  }
+
+  const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+  it("rolls up each day two days old while visits arrive; every figure equals the stored visits before and after", async () => {
+    const user = await newUser(ctx.prisma);
+    const shorts = [await shortOf(user), await shortOf(user)];
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    // Eleven days not rolled up yet (as after a service's long downtime).
+    await ctx.prisma
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 11 * DAY)}::date`;
+    let i = 0;
+    for (let day = 10; day >= 1; day--) {
+      for (let k = 0; k < 6; k++) {
+        await visitAt(
+          shorts[k % 2]!.id,
+          new Date(today - day * DAY + k * 4 * 3_600_000 + 60_000).toISOString(),
+          i++,
+        );
+      }
+    }
+    // The batches wrote no daily rows for these days: they come from the hours until rolled up.
+    const [{ days }] = (await ctx.prisma.$queryRaw<{ days: bigint }[]>`
+      SELECT count(*) AS "days" FROM "shortener"."visit_day_values"
+      WHERE "short_id" = ANY(${shorts.map((s) => s.id)}::uuid[])`) as [{ days: bigint }];
+    expect(Number(days)).toBe(0);
+    const from = new Date(today - 12 * DAY).toISOString();
+    const to = new Date(today + DAY).toISOString();
+    await expectFiguresEqualVisits(user, shorts, from, to);
+
+    // Rolled up (once earlier tests' deleted shorts are swept) while redirects store visits.
+    await maintenance().sweep();
+    const burst = Promise.all(Array.from({ length: 60 }, (_, n) => follow(shorts[n % 2]!.name, n)));
+    const rolled = await maintenance().rollUp();
+    expect((await burst).every((response) => response.statusCode === 302)).toBe(true);
+    expect(rolled).toEqual(Array.from({ length: 9 }, (_, n) => isoDay(today - (10 - n) * DAY)));
+    expect(await maintenance().rollUp()).toEqual([]);
+
+    // Late visits of days rolled up: their batches write the daily rows too.
+    await visitAt(shorts[0]!.id, new Date(today - 5 * DAY + 23 * 3_600_000).toISOString(), i++);
+    await visitAt(shorts[1]!.id, new Date(today - 3 * DAY + 23 * 3_600_000).toISOString(), i++);
+
+    const through = isoDay(today - 2 * DAY);
+    const tables = await dailyRowsAgainstVisits(
+      user.id,
+      shorts.map((s) => s.id),
+      through,
+    );
+    expect(tables.day).toEqual(tables.dayTruth);
+    expect(tables.user).toEqual(tables.userTruth);
+    expect(tables.shorts).toEqual(tables.shortsTruth);
+    expect(tables.day.length).toBeGreaterThan(0);
+    await expectFiguresEqualVisits(user, shorts, from, to);
+    // Ranges that end inside the rolled days, and that start in them and end today.
+    await expectFiguresEqualVisits(
+      user,
+      shorts,
+      new Date(today - 9 * DAY).toISOString(),
+      new Date(today - 4 * DAY).toISOString(),
+    );
+    await expectFiguresEqualVisits(user, shorts, new Date(today - 3 * DAY + 5 * 3_600_000).toISOString(), to);
+  });
+
+  it("waits while a deleted short's rows wait for the sweep", async () => {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    await ctx.prisma
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 5 * DAY)}::date`;
+    // A queued deletion that the sweep cannot take: this test's open transaction holds its row.
+    const user = await newUser(ctx.prisma);
+    const [queued] = await ctx.prisma.$queryRaw<{ short_id: string }[]>`
+      INSERT INTO "shortener"."deleted_shorts" ("short_id", "user_id")
+      VALUES (gen_random_uuid(), ${user.id}::uuid) RETURNING "short_id"`;
+    const holder = new pg.Client({ connectionString: ctx.db.directUrl });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT FROM "shortener"."deleted_shorts" WHERE "short_id" = $1 FOR UPDATE`, [
+        queued!.short_id,
+      ]);
+      expect(await maintenance().rollUp()).toEqual([]);
+      await holder.query(`DELETE FROM "shortener"."deleted_shorts" WHERE "short_id" = $1`, [
+        queued!.short_id,
+      ]);
+      await holder.query("COMMIT");
+    } finally {
+      await holder.end();
+    }
+    expect(await maintenance().rollUp()).toEqual([4, 3, 2].map((n) => isoDay(today - n * DAY)));
   });
 });
