@@ -622,6 +622,33 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     await expectFiguresEqualVisits(user, shorts, new Date(today - 3 * DAY + 5 * 3_600_000).toISOString(), to);
   });
 
+  it("stores recent visits of a day already rolled up (clocks apart) again, with their daily rows", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    await ctx.prisma
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today)}::date`;
+    try {
+      // Today's visits go without the daily writes, are refused, and go again with them.
+      const responses = await Promise.all(Array.from({ length: 8 }, (_, n) => follow(short.name, n)));
+      expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(302));
+      const tables = await dailyRowsAgainstVisits(user.id, [short.id], isoDay(today));
+      expect(tables.day).toEqual(tables.dayTruth);
+      expect(tables.user).toEqual(tables.userTruth);
+      expect(tables.shorts).toEqual(tables.shortsTruth);
+      expect(tables.day.length).toBeGreaterThan(0);
+      await expectFiguresEqualVisits(
+        user,
+        [short],
+        new Date(today - DAY).toISOString(),
+        new Date(today + DAY).toISOString(),
+      );
+    } finally {
+      await ctx.prisma
+        .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 2 * DAY)}::date`;
+    }
+  });
+
   it("waits while a deleted short's rows wait for the sweep", async () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
     await ctx.prisma

@@ -25,3 +25,15 @@ CREATE INDEX "visit_user_hour_values_hour_idx" ON "shortener"."visit_user_hour_v
 
 -- CreateIndex
 CREATE INDEX "visit_user_short_hours_hour_idx" ON "shortener"."visit_user_short_hours"("hour");
+
+-- A batch of recent visits is stored without the daily rows' writes; this refuses it (SQLSTATE
+-- VR001, nothing stored) if one of its days was rolled up after all, and the batch is stored
+-- again with them (visit-log.ts). Read in the statement's snapshot, as the watermark's readers do.
+CREATE FUNCTION "shortener"."visits_not_rolled_up"("first_day" DATE) RETURNS BOOLEAN
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  IF "first_day" <= (SELECT "rolled_through" FROM "shortener"."visit_rollup") THEN
+    RAISE EXCEPTION 'a visit of %, a day already rolled up', "first_day" USING ERRCODE = 'VR001';
+  END IF;
+  RETURN true;
+END $$;
