@@ -37,6 +37,8 @@ const CITUS_PLAN: Record<string, Placement> = {
   stats_links: { reference: true },
   deleted_shorts: { reference: true },
   visitor_salts: { reference: true },
+  // One row, read by every batch and statistics statement.
+  visit_rollup: { reference: true },
 };
 
 let db: TestDatabase;
