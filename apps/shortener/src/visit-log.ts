@@ -209,8 +209,8 @@ export class VisitLog {
         sums?.sorted() ??
         aggregateBatch(rows.map((row, i) => ({ ...row, shortId: visits[i]!.shortId, at: visits[i]!.at })));
       const shortIds = visits.map((v) => v.shortId);
-      // A batch of recent visits (the usual one) leaves out the daily rows' writes: no day of
-      // the last two is rolled up yet (visit-rollup.ts). If one is after all, its statement
+      // A batch of today's visits (the usual one) leaves out the daily rows' writes: today is
+      // not rolled up yet (visit-rollup.ts). If one is after all, its statement
       // refuses, nothing is stored, and the batch goes again with them.
       const firstDay = statement === BATCHED ? earliestDay(visits) : undefined;
       const recent = firstDay !== undefined && firstDay >= utcDay(Date.now() - ROLLUP_AGE_DAYS * DAY + DAY);

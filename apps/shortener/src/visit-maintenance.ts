@@ -5,7 +5,7 @@
 //   and dropped (the hourly aggregates stay, so statistics still answer for that time);
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
 //   DELETE that removed the short answered at once;
-// - the daily aggregates of each day two days old are rolled up from the hourly ones (visit-rollup.ts).
+// - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts).
 import { type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";

@@ -1,4 +1,4 @@
-// The daily aggregates, rolled up from the hourly ones once a UTC day is two days old, instead
+// The daily aggregates, rolled up from the hourly ones once a UTC day is over, instead
 // of being written by every batch of visits (three of its nine aggregate writes; docs/adr/0185).
 // `visit_rollup.rolled_through` is the last day rolled up: statistics read the daily rows
 // through it and the hourly rows after it, in one snapshot, so every figure stays exact. A
@@ -10,8 +10,8 @@ export const ROLLED_THROUGH = `(SELECT "rolled_through" FROM "shortener"."visit_
 /** The instant after that day: the hourly rows count from here. */
 export const ROLLED_END = `(SELECT ("rolled_through" + 1)::timestamp AT TIME ZONE 'UTC' FROM "shortener"."visit_rollup")`;
 
-/** Days this many days old (UTC) or older are rolled up. */
-export const ROLLUP_AGE_DAYS = 2;
+/** Days this many days old (UTC) or older are rolled up: yesterday, at the first run after midnight. */
+export const ROLLUP_AGE_DAYS = 1;
 
 const DAY_RANGE = `"hour" >= $1::date::timestamp AT TIME ZONE 'UTC' AND "hour" < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'`;
 

@@ -1,5 +1,5 @@
 -- The daily aggregates (visit_day_values, visit_user_day_values, visit_user_short_days) are
--- rolled up from the hourly ones once a UTC day is two days old, instead of being written by
+-- rolled up from the hourly ones once a UTC day is over, instead of being written by
 -- every batch of visits (docs/adr/0185). Days up to "rolled_through" have their daily rows;
 -- statistics read the hourly rows after it. Every day so far was written whole by the batches,
 -- and the days after this one are read from the hourly rows (and rolled up again from them).
@@ -14,7 +14,7 @@ CREATE TABLE "shortener"."visit_rollup" (
     CONSTRAINT "visit_rollup_one_row" CHECK ("id")
 );
 
-INSERT INTO "shortener"."visit_rollup" ("rolled_through") VALUES ((now() AT TIME ZONE 'UTC')::date - 2);
+INSERT INTO "shortener"."visit_rollup" ("rolled_through") VALUES ((now() AT TIME ZONE 'UTC')::date - 1);
 
 -- The roll-up reads one day's hours of every short and user.
 -- CreateIndex
