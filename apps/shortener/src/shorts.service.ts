@@ -150,8 +150,10 @@ export class ShortsService {
     const visits = order.visitsOfAll
       ? Prisma.sql`LEFT JOIN (
           SELECT "short_id", sum("visits") AS "visits" FROM (
-            SELECT d."short_id", d."visits" FROM "shortener"."visit_user_short_days" d
-             WHERE d."user_id" = ${userId}::uuid AND d."day" <= ${Prisma.raw(ROLLED_THROUGH)}
+            -- Zeroed past the watermark rather than filtered (see stats.service.ts).
+            SELECT d."short_id", CASE WHEN d."day" <= ${Prisma.raw(ROLLED_THROUGH)} THEN d."visits" ELSE 0 END
+              AS "visits" FROM "shortener"."visit_user_short_days" d
+             WHERE d."user_id" = ${userId}::uuid
             UNION ALL
             SELECT h."short_id", h."visits" FROM "shortener"."visit_user_short_hours" h
              WHERE h."user_id" = ${userId}::uuid AND h."hour" >= ${Prisma.raw(ROLLED_END)}

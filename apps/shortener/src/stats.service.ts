@@ -177,8 +177,8 @@ export class StatsService {
            SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans",
              row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
            FROM (
-             SELECT "dimension", "value", "visits", "humans" FROM $dayValues
-             WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date AND "day" <= $rolledThrough
+             SELECT "dimension", "value", $ifRolled("visits"), $ifRolled("humans") FROM $dayValues
+             WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
              UNION ALL
              SELECT "dimension", "value", "visits", "humans" FROM $hourValues
              WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
@@ -261,15 +261,16 @@ export class StatsService {
       range,
       `SELECT s."id", s."name", t."visits", t."humans" FROM (
          SELECT "short_id", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans" FROM (
-           SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_days"
-           WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date AND "day" <= $rolledThrough
+           SELECT "short_id", $ifRolled("visits"), $ifRolled("humans") FROM "shortener"."visit_user_short_days"
+           WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
            UNION ALL
            SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_hours"
            WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
          ) AS v
          -- A deleted short's rows wait for the sweep; it is no longer the account's. Checked per
          -- short once its rows are summed (one probe a short, not one a row).
-         GROUP BY 1 HAVING NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = v."short_id")
+         GROUP BY 1 HAVING sum("visits") > 0
+           AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = v."short_id")
          ORDER BY 2 DESC, 1 LIMIT ${TOP}
        ) AS t JOIN "shortener"."shorts" s ON s."id" = t."short_id" ORDER BY t."visits" DESC, s."id"`,
     ).then((rows) =>
@@ -307,7 +308,11 @@ export class StatsService {
     const used: string[] = [];
     const text = sql
       .replaceAll("$scope", where)
-      .replaceAll("$rolledThrough", ROLLED_THROUGH)
+      // A daily row counts if its day is rolled up (one written before by an older build may be
+      // partial until then). Zeroed rather than filtered: a filter on the watermark, unknown
+      // when planning, makes the planner expect a third of the rows and read 100,000 daily
+      // rows through the index one by one (an account's 30 days: 220 against 75 ms).
+      .replace(/\$ifRolled\("(\w+)"\)/g, `CASE WHEN "day" <= ${ROLLED_THROUGH} THEN "$1" ELSE 0 END AS "$1"`)
       // The daily rows end at the range's last whole day or after the last day rolled up,
       // whichever comes first (never before the first whole day): the hourly rows from there.
       .replaceAll("$daysEnd", `GREATEST(:dayStart, LEAST(:dayEnd, ${ROLLED_END}))`)
