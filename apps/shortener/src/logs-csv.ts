@@ -88,8 +88,14 @@ export async function streamLogsCsv(
   const client = await poolOf(prisma).connect();
   // An export of millions of visits may take minutes: no statement timeout on the server for
   // it (only in this transaction) and none on the client (the pool's are for queries).
-  await client.query("BEGIN READ ONLY");
-  await client.query("SET LOCAL statement_timeout = 0");
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query("SET LOCAL statement_timeout = 0");
+  } catch (error) {
+    // Not handed out again: its state is unknown (the stream's end releases it otherwise).
+    client.release(error as Error);
+    throw error;
+  }
   const stream = Object.assign(new QueryStream(sql, values, { batchSize: 1000 }), {
     query_timeout: 2_147_483_647,
   });

@@ -6,7 +6,7 @@
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
 //   DELETE that removed the short answered at once;
 // - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts).
-import { type PrismaClient, poolOf } from "@app/db";
+import { inTransaction, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { rollUpDay } from "./visit-rollup.ts";
@@ -130,9 +130,7 @@ export class VisitMaintenance {
    */
   async maintainPartitions(now = new Date()): Promise<{ created: string[]; dropped: string[] }> {
     const created: string[] = [];
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+    await inTransaction(this.pool, async (client) => {
       await client.query("SELECT pg_advisory_xact_lock($1)", [PARTITION_LOCK_KEY]);
       // On the locked transaction's own connection: a second one from the pool, while another
       // instance waits for the lock, can deadlock a small pool (PgBouncer's default_pool_size).
@@ -152,13 +150,7 @@ export class VisitMaintenance {
         );
         created.push(name);
       }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     // Visitors of days before yesterday can no longer come back the same day: their rows go.
     for (let removed = SWEEP_CHUNK; removed === SWEEP_CHUNK; ) {
       const result = await this.pool.query(
@@ -201,19 +193,14 @@ export class VisitMaintenance {
    * Removes one chunk of a deleted short's rows; when nothing is left of it, its queue row.
    * Returns the rows removed (0: the queue is empty or another instance holds its head).
    */
-  async sweepChunk(): Promise<number> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+  sweepChunk(): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ short_id: string; user_id: string }>(
         `SELECT "short_id", "user_id" FROM "shortener"."deleted_shorts" ORDER BY "deleted_at"
          LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
       const queued = rows[0];
-      if (!queued) {
-        await client.query("COMMIT");
-        return 0;
-      }
+      if (!queued) return 0;
       const shortId = queued.short_id;
       let removed = 0;
       for (const { text, withUser } of SWEEP_STATEMENTS) {
@@ -226,14 +213,8 @@ export class VisitMaintenance {
         await client.query(`DELETE FROM "shortener"."deleted_shorts" WHERE "short_id" = $1`, [shortId]);
         removed = 1;
       }
-      await client.query("COMMIT");
       return removed;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Sweeps until the queue is empty; concurrent calls share one run. */

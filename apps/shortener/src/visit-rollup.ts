@@ -3,7 +3,7 @@
 // `visit_rollup.rolled_through` is the last day rolled up: statistics read the daily rows
 // through it and the hourly rows after it, in one snapshot, so every figure stays exact. A
 // visit of a day already rolled up (a late one) has its daily rows written by its batch.
-import type { poolOf } from "@app/db";
+import { inTransaction, type poolOf } from "@app/db";
 
 /** The last UTC day with daily rows, as SQL read in the statement's own snapshot. */
 export const ROLLED_THROUGH = `(SELECT "rolled_through" FROM "shortener"."visit_rollup")`;
@@ -55,9 +55,7 @@ export async function rollUpDay(pool: Pool, today: string): Promise<string | und
   // Most calls find nothing to do: they ask first, without holding the writers back.
   const due = await pool.query(DUE, [today]);
   if (due.rows.length === 0) return undefined;
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransaction(pool, async (client) => {
     // Rather give up and come back than hold visits back while waiting behind a long writer.
     await client.query("SET LOCAL lock_timeout = '2s'");
     await client.query(
@@ -70,12 +68,6 @@ export async function rollUpDay(pool: Pool, today: string): Promise<string | und
       for (const sql of ROLLUPS) await client.query(sql, [day]);
       await client.query(`UPDATE "shortener"."visit_rollup" SET "rolled_through" = $1::date`, [day]);
     }
-    await client.query("COMMIT");
     return day;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

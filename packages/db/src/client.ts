@@ -140,6 +140,37 @@ export function poolOf(prisma: PrismaClient): pg.Pool {
   return infoOf(prisma).pool;
 }
 
+/**
+ * Runs `work` in one transaction on a connection of `pool`: committed when it resolves, rolled
+ * back when it throws (the error goes on). The connection goes back to the pool, or is closed
+ * when it failed under the work or its ROLLBACK did (its state is then unknown).
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  // pg-pool stops listening to a connection while it is out: one that drops between two of the
+  // work's statements would throw its 'error' event at the process. It is kept here instead.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on("error", onError);
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(onError);
+    throw error;
+  } finally {
+    client.off("error", onError);
+    client.release(broken);
+  }
+}
+
 /** Whether the client's URL is a transaction pooler (it was given a different direct URL). */
 export function isPooled(prisma: PrismaClient): boolean {
   return infoOf(prisma).pooled;

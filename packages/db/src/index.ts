@@ -7,6 +7,7 @@ export {
   databaseAddress,
   dedicatedConnection,
   directUrlOf,
+  inTransaction,
   isPooled,
   type PoolStats,
   PREPARED_STATEMENTS_MAX,
