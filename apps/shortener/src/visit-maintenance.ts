@@ -103,6 +103,8 @@ export class VisitMaintenance {
   private readonly pool: ReturnType<typeof poolOf>;
   private timers: NodeJS.Timeout[] = [];
   private sweeping: Promise<number> | undefined;
+  /** Scheduled runs in progress (partitions, roll-ups): stop() lets them finish. */
+  private readonly running = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -235,22 +237,24 @@ export class VisitMaintenance {
   start(): void {
     const { intervalMs = 3_600_000, sweepIntervalMs = 5_000, log } = this.options;
     const rollUp = () =>
-      this.rollUp().then(
-        (days) => {
-          if (days.length > 0) log?.info({ days }, "daily visit aggregates rolled up");
-        },
-        (err: unknown) => log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later"),
+      this.track(() =>
+        this.rollUp().then(
+          (days) => {
+            if (days.length > 0) log?.info({ days }, "daily visit aggregates rolled up");
+          },
+          (err: unknown) => log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later"),
+        ),
       );
     const partitions = () =>
-      this.maintainPartitions()
-        .then(
+      this.track(() =>
+        this.maintainPartitions().then(
           ({ dropped }) => {
             if (dropped.length > 0)
               log?.info({ dropped }, "visit partitions past VISIT_RETENTION_DAYS dropped");
           },
           (err: unknown) => log?.error({ err }, "visit partitions: maintenance failed; retrying later"),
-        )
-        .then(rollUp);
+        ),
+      ).then(rollUp);
     const sweep = () =>
       this.sweep().then(
         // A roll-up waits for the deletion queue to empty: it goes as soon as it has.
@@ -265,11 +269,25 @@ export class VisitMaintenance {
     for (const timer of this.timers) timer.unref();
   }
 
-  /** Stops the timers and waits for a sweep in progress to finish its chunk. */
+  /**
+   * A scheduled run, unless the maintenance is stopping; stop() waits for it. `work` reports its
+   * own failures, so the run never rejects.
+   */
+  private track(work: () => Promise<void>): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const run = work().finally(() => this.running.delete(run));
+    this.running.add(run);
+    return run;
+  }
+
+  /**
+   * Stops the timers, and waits for a sweep in progress to finish its chunk and for a partition
+   * run or a roll-up in progress to finish its transaction (a roll-up starts no further day).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
-    await this.sweeping?.catch(() => {});
+    await Promise.all([this.sweeping?.catch(() => {}), ...this.running]);
   }
 }
 

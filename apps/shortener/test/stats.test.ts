@@ -2,8 +2,10 @@
 // aggregates written with it agree with the rows, and the stats API answers exactly what a
 // GROUP BY over the stored visits says: totals, unique visitors, the timeseries in a time zone
 // (DST days included) and the top lists, for one short and across a user's shorts.
+
+import { SOON } from "@app/testing/timing";
 import pg from "pg";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { VisitMaintenance } from "../src/visit-maintenance.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
@@ -674,5 +676,42 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       await holder.end();
     }
     expect(await maintenance().rollUp()).toEqual([4, 3, 2, 1].map((n) => isoDay(today - n * DAY)));
+  });
+
+  it("lets a roll-up in progress finish when the service stops, and starts no further day", async () => {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    await maintenance().sweep();
+    await ctx.prisma
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 3 * DAY)}::date`;
+    // The roll-up waits for this lock (well within its 2 s lock_timeout) while the service stops.
+    const holder = new pg.Client({ connectionString: ctx.db.directUrl });
+    await holder.connect();
+    const running = new VisitMaintenance(ctx.prisma, { intervalMs: 3_600_000, sweepIntervalMs: 3_600_000 });
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`LOCK TABLE "shortener"."visit_hour_values" IN EXCLUSIVE MODE`);
+      running.start();
+      await vi.waitFor(async () => {
+        const { rows } = await holder.query(
+          `SELECT FROM pg_locks WHERE relation = '"shortener"."visit_hour_values"'::regclass AND NOT granted`,
+        );
+        expect(rows.length).toBe(1);
+      }, SOON);
+      let stopped = false;
+      const stopping = running.stop().then(() => {
+        stopped = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stopped).toBe(false);
+      await holder.query("COMMIT");
+      await stopping;
+    } finally {
+      await holder.end();
+    }
+    // The day in progress was rolled up and committed; the next one waits for the next start.
+    const [{ through }] = (await ctx.prisma.$queryRaw<{ through: string }[]>`
+      SELECT "rolled_through"::text AS "through" FROM "shortener"."visit_rollup"`) as [{ through: string }];
+    expect(through).toBe(isoDay(today - 2 * DAY));
+    expect(await maintenance().rollUp()).toEqual([isoDay(today - DAY)]);
   });
 });
