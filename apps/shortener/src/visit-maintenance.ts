@@ -82,6 +82,8 @@ export interface Partition {
   from: Date | null;
   /** Exclusive upper bound; null for none (MAXVALUE). */
   until: Date | null;
+  /** A DETACH … CONCURRENTLY of it was interrupted (the process died in it): only FINALIZE goes on. */
+  detachPending: boolean;
 }
 
 export interface VisitMaintenanceOptions {
@@ -119,7 +121,8 @@ export class VisitMaintenance {
     const { rows } = await on.query<Partition>(
       `SELECT c.relname AS "name",
          (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz AS "from",
-         (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS "until"
+         (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS "until",
+         i.inhdetachpending AS "detachPending"
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
        WHERE i.inhparent = '"shortener"."short_logs"'::regclass ORDER BY 3 NULLS LAST`,
     );
@@ -170,8 +173,9 @@ export class VisitMaintenance {
       for (const partition of await this.partitions()) {
         if (partition.until === null || partition.until.getTime() > cutoff) continue;
         // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a transaction).
+        // One interrupted half-way (its process died) can only be finished, and is.
         await this.pool.query(
-          `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${partition.name}" CONCURRENTLY`,
+          `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${partition.name}" ${partition.detachPending ? "FINALIZE" : "CONCURRENTLY"}`,
         );
         await this.pool.query(`DROP TABLE "shortener"."${partition.name}"`);
         dropped.push(partition.name);

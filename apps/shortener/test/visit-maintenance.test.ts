@@ -2,7 +2,9 @@
 // dropped past VISIT_RETENTION_DAYS with the statistics kept, and a deleted short removed at
 // once from every API and the redirect while its visits go in the background.
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { SOON } from "@app/testing/timing";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import { VisitMaintenance } from "../src/visit-maintenance.ts";
 import { newUser, postShort, setupShortener, visit } from "./helpers.ts";
 
@@ -55,6 +57,38 @@ async function seedVisits(shortId: string, count: number, at: string) {
   );
 }
 
+/** Interrupts a DETACH PARTITION … CONCURRENTLY of `name` in its second step: the partition stays pending. */
+async function leaveDetachPending(name: string) {
+  const client = () => new pg.Client({ connectionString: ctx.db.directUrl });
+  const [older, detacher] = [client(), client()];
+  await Promise.all([older.connect(), detacher.connect()]);
+  try {
+    await older.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+    await older.query(`SELECT FROM "shortener"."short_logs" LIMIT 1`);
+    const pid = (await detacher.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+    detacher.on("error", () => {}); // it is terminated below
+    const detaching = detacher
+      .query(`ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${name}" CONCURRENTLY`)
+      .catch(() => {});
+    // Read outside `older`'s transaction, which keeps its first view of pg_stat_activity.
+    await vi.waitFor(async () => {
+      const waiting = await ctx.prisma.$queryRaw<unknown[]>`
+        SELECT FROM pg_stat_activity WHERE pid = ${pid} AND wait_event_type = 'Lock'`;
+      expect(waiting.length).toBe(1);
+    }, SOON);
+    await older.query("SELECT pg_terminate_backend($1)", [pid]);
+    await detaching;
+    await older.query("COMMIT");
+    const { rows } = await older.query<{ pending: boolean }>(
+      `SELECT inhdetachpending AS "pending" FROM pg_inherits WHERE inhrelid = $1::regclass`,
+      [`"shortener"."${name}"`],
+    );
+    expect(rows).toEqual([{ pending: true }]);
+  } finally {
+    await Promise.all([older.end(), detacher.end().catch(() => {})]);
+  }
+}
+
 describe("partitions", () => {
   it("are monthly, created ahead through the month after next, idempotently", async () => {
     const now = new Date();
@@ -98,6 +132,10 @@ describe("partitions", () => {
       headers: user.headers,
     });
     expect(before.json().totals).toMatchObject({ visits: 500, uniqueVisitors: 50 });
+
+    // The partition holding them is left half-detached, as by a process that died in its DETACH
+    // … CONCURRENTLY (its second step waits for a transaction that saw the table, and is cut off).
+    await leaveDetachPending("short_logs_legacy");
 
     // Five months on, with 30 days kept: this month's partition and everything before go.
     const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30 });
