@@ -101,6 +101,9 @@ const monthStart = (date: Date, plus = 0) =>
 const partitionName = (month: Date) =>
   `short_logs_${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
 
+/** The comment that marks a month of visits as past the retention, to be dropped. */
+const DROPPING = "visits past VISIT_RETENTION_DAYS: being dropped";
+
 export class VisitMaintenance {
   private readonly pool: ReturnType<typeof poolOf>;
   private timers: NodeJS.Timeout[] = [];
@@ -169,9 +172,23 @@ export class VisitMaintenance {
     const dropped: string[] = [];
     const { retentionDays } = this.options;
     if (retentionDays !== undefined) {
+      // Months this service detached and did not get to drop (its process died in between).
+      const { rows: leftovers } = await this.pool.query<{ name: string }>(
+        `SELECT c.relname AS "name" FROM pg_class c
+         WHERE c.relnamespace = 'shortener'::regnamespace AND c.relkind = 'r' AND NOT c.relispartition
+           AND obj_description(c.oid, 'pg_class') = $1`,
+        [DROPPING],
+      );
+      for (const { name } of leftovers) {
+        await this.pool.query(`DROP TABLE IF EXISTS "shortener"."${name}"`);
+        dropped.push(name);
+      }
       const cutoff = now.getTime() - retentionDays * 86_400_000;
       for (const partition of await this.partitions()) {
         if (partition.until === null || partition.until.getTime() > cutoff) continue;
+        // Marked first, so that a detached month is still known for one to drop if the process
+        // dies before its DROP; the mark does not hold back the inserts.
+        await this.pool.query(`COMMENT ON TABLE "shortener"."${partition.name}" IS '${DROPPING}'`);
         // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a transaction).
         // One interrupted half-way (its process died) can only be finished, and is.
         await this.pool.query(

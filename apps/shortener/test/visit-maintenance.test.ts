@@ -136,12 +136,32 @@ describe("partitions", () => {
     // The partition holding them is left half-detached, as by a process that died in its DETACH
     // … CONCURRENTLY (its second step waits for a transaction that saw the table, and is cut off).
     await leaveDetachPending("short_logs_legacy");
+    // Next month's, detached and left undropped by a process that died in between; beside it,
+    // a table of someone else's detached from short_logs (an archive), which stays.
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    const next = `short_logs_${nextMonth.getUTCFullYear()}${String(nextMonth.getUTCMonth() + 1).padStart(2, "0")}`;
+    await ctx.app.visitMaintenance.maintainPartitions();
+    await ctx.prisma.$executeRawUnsafe(
+      `COMMENT ON TABLE "shortener"."${next}" IS 'visits past VISIT_RETENTION_DAYS: being dropped'`,
+    );
+    await ctx.prisma.$executeRawUnsafe(
+      `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${next}"`,
+    );
+    await ctx.prisma.$executeRawUnsafe(
+      `CREATE TABLE "shortener"."short_logs_archive" (LIKE "shortener"."short_logs")`,
+    );
 
     // Five months on, with 30 days kept: this month's partition and everything before go.
     const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30 });
     const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 5, 2));
     const { dropped } = await retention.maintainPartitions(later);
     expect(dropped).toContain("short_logs_legacy");
+    expect(dropped).toContain(next);
+    const tables = await ctx.prisma.$queryRaw<{ name: string }[]>`
+      SELECT relname AS "name" FROM pg_class WHERE relnamespace = 'shortener'::regnamespace
+        AND relname IN (${next}, 'short_logs_archive')`;
+    expect(tables).toEqual([{ name: "short_logs_archive" }]);
+    await ctx.prisma.$executeRawUnsafe(`DROP TABLE "shortener"."short_logs_archive"`);
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(0);
     const names = await partitionNames();
     expect(names).not.toContain("short_logs_legacy");
