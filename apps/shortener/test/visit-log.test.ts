@@ -1,0 +1,39 @@
+// The visit log's group commit under steady load: how the visits of many clients are cut into
+// batches, each stored with its aggregates.
+import { describe, expect, it } from "vitest";
+import { VisitLog } from "../src/visit-log.ts";
+import { newUser, postShort, setupShortener } from "./helpers.ts";
+
+const ctx = setupShortener();
+
+describe("the visit log's batches", () => {
+  it("even out the clients' two cohorts (1 and 63 become 32 and 32) and store every visit once", async () => {
+    const user = await newUser(ctx.prisma);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/" });
+    const shortId = (created.json() as { id: string }).id;
+    const sizes: number[] = [];
+    const log = new VisitLog(ctx.prisma, { observer: { batchCommitted: (size) => sizes.push(size) } });
+    // 64 clients, each visiting again as soon as its visit is stored, as a load generator's
+    // connections do. The first visit goes out alone and the other 63 gather while it is
+    // stored: cohorts of 1 and 63, which alternated for good before.
+    const CLIENTS = 64;
+    const ROUNDS = 12;
+    const client = async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        await log.record({ shortId, ipAddress: "203.0.113.7", userAgent: "probe/1.0", referer: "" });
+      }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    await log.drain();
+
+    const total = CLIENTS * ROUNDS;
+    expect(sizes[0]).toBe(1);
+    // From the second batch on, two cohorts of 32; the last batch is what is left.
+    expect(sizes.slice(1, -1)).toEqual(Array(sizes.length - 2).fill(32));
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(total);
+    const [stored] = await ctx.prisma.$queryRaw<{ rows: number; hours: number }[]>`
+      SELECT (SELECT count(*)::int FROM "shortener"."short_logs" WHERE "short_id" = ${shortId}::uuid) AS "rows",
+             (SELECT sum("visits")::int FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid) AS "hours"`;
+    expect(stored).toEqual({ rows: total, hours: total });
+  });
+});
