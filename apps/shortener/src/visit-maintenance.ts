@@ -101,6 +101,9 @@ const monthStart = (date: Date, plus = 0) =>
 const partitionName = (month: Date) =>
   `short_logs_${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
 
+/** Where a month of visits is on its way out of short_logs. */
+type MonthState = "attached" | "detaching" | "detached" | "gone";
+
 /** The comment that marks a month of visits as past the retention, to be dropped. */
 const DROPPING = "visits past VISIT_RETENTION_DAYS: being dropped";
 
@@ -180,25 +183,59 @@ export class VisitMaintenance {
         [DROPPING],
       );
       for (const { name } of leftovers) {
-        await this.pool.query(`DROP TABLE IF EXISTS "shortener"."${name}"`);
-        dropped.push(name);
+        if (await this.dropOnce(name, ["gone"], () => this.pool.query(`DROP TABLE "shortener"."${name}"`))) {
+          dropped.push(name);
+        }
       }
       const cutoff = now.getTime() - retentionDays * 86_400_000;
       for (const partition of await this.partitions()) {
         if (partition.until === null || partition.until.getTime() > cutoff) continue;
-        // Marked first, so that a detached month is still known for one to drop if the process
-        // dies before its DROP; the mark does not hold back the inserts.
-        await this.pool.query(`COMMENT ON TABLE "shortener"."${partition.name}" IS '${DROPPING}'`);
-        // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a transaction).
-        // One interrupted half-way (its process died) can only be finished, and is.
-        await this.pool.query(
-          `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${partition.name}" ${partition.detachPending ? "FINALIZE" : "CONCURRENTLY"}`,
-        );
-        await this.pool.query(`DROP TABLE "shortener"."${partition.name}"`);
-        dropped.push(partition.name);
+        const { name } = partition;
+        const steps = async () => {
+          // Marked first, so that a detached month is still known for one to drop if the process
+          // dies before its DROP; the mark does not hold back the inserts.
+          await this.pool.query(`COMMENT ON TABLE "shortener"."${name}" IS '${DROPPING}'`);
+          // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a
+          // transaction). One interrupted half-way (its process died) can only be finished, and is.
+          await this.pool.query(
+            `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${name}" ${partition.detachPending ? "FINALIZE" : "CONCURRENTLY"}`,
+          );
+          await this.pool.query(`DROP TABLE "shortener"."${name}"`);
+        };
+        if (await this.dropOnce(name, ["gone", "detaching", "detached"], steps)) dropped.push(name);
       }
     }
     return { created, dropped };
+  }
+
+  /**
+   * Runs the steps that drop month `name`: true once they did. Another instance may be dropping
+   * the same month (both found it due): a step then fails on what the other did first (a DETACH
+   * of a partition already detaching, a DROP of a table already gone). When the month is
+   * then in one of the states `others` (what the other instance leaves: gone, detaching, or
+   * detached and marked), that one finishes it, or the next run does: false. Otherwise the
+   * failure is this instance's own, and is thrown.
+   */
+  private async dropOnce(
+    name: string,
+    others: MonthState[],
+    steps: () => Promise<unknown>,
+  ): Promise<boolean> {
+    try {
+      await steps();
+      return true;
+    } catch (error) {
+      const { rows } = await this.pool.query<{ state: MonthState }>(
+        `SELECT CASE WHEN c.oid IS NULL THEN 'gone' WHEN i.inhrelid IS NULL THEN 'detached'
+           WHEN i.inhdetachpending THEN 'detaching' ELSE 'attached' END AS "state"
+         FROM (SELECT 1) AS one
+         LEFT JOIN pg_class c ON c.relnamespace = 'shortener'::regnamespace AND c.relname = $1
+         LEFT JOIN pg_inherits i ON i.inhrelid = c.oid AND i.inhparent = '"shortener"."short_logs"'::regclass`,
+        [name],
+      );
+      if (others.includes(rows[0]!.state)) return false;
+      throw error;
+    }
   }
 
   /** Rolls up every day old enough, one transaction a day (visit-rollup.ts); returns the days. */

@@ -182,6 +182,36 @@ describe("partitions", () => {
     expect((await ctx.app.inject({ url: `/${short.name}` })).statusCode).toBe(302);
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(1);
   });
+
+  it("past the retention are dropped once when two instances run the retention at the same time", async () => {
+    const now = new Date();
+    const at = (months: number, day: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + months, day));
+    // Months ahead get their partitions (each run creates two months ahead), then both
+    // instances' clocks move past them with 30 days kept: every month before goes.
+    for (let months = 3; months <= 9; months += 3)
+      await ctx.app.visitMaintenance.maintainPartitions(at(months, 1));
+    const cutoff = at(12, 1).getTime() - 30 * 86_400_000;
+    const due = (await ctx.app.visitMaintenance.partitions())
+      .filter((partition) => partition.until !== null && partition.until.getTime() <= cutoff)
+      .map((partition) => partition.name);
+    expect(due.length).toBeGreaterThanOrEqual(10);
+    const instances = [0, 1].map(() => new VisitMaintenance(ctx.prisma, { retentionDays: 30 }));
+    const runs = await Promise.allSettled(
+      instances.map((instance) => instance.maintainPartitions(at(12, 1))),
+    );
+    expect(runs.map((run) => run.status)).toEqual(["fulfilled", "fulfilled"]);
+    const dropped = runs.flatMap((run) => (run.status === "fulfilled" ? run.value.dropped : []));
+    // Each month by one instance: the other found the retention taken and left it the months.
+    expect(dropped.sort()).toEqual([...due].sort());
+    const left = await ctx.prisma.$queryRaw<{ name: string }[]>`
+      SELECT relname AS "name" FROM pg_class
+      WHERE relnamespace = 'shortener'::regnamespace AND relname = ANY(${due}::text[])`;
+    expect(left).toEqual([]);
+    // Back to the real date: this month and the next two get their partitions again.
+    await ctx.app.visitMaintenance.maintainPartitions();
+    expect((await ctx.app.inject({ url: "/no-such-short" })).statusCode).toBe(404);
+  });
 });
 
 describe("deleting a short", () => {
