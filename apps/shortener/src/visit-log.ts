@@ -61,8 +61,9 @@ export interface VisitLogOptions {
  * committed, so a redirect is only sent after its log row is stored. Visits that arrive
  * while an INSERT is in flight wait and go out together in the next multi-row INSERT:
  * an idle service writes each visit at once, a busy one writes few large batches
- * instead of one round trip per visit (cut so that the batches stay even: nextBatch). Each batch is enriched (visit-enrichment.ts) and stored
- * with its hourly aggregates in one statement: the aggregates never disagree with the rows.
+ * instead of one round trip per visit (cut so that the batches stay even: nextBatch). Each
+ * batch is enriched (visit-enrichment.ts) and stored with its hourly aggregates in one
+ * statement: the aggregates never disagree with the rows.
  * See docs/adr (the visit log's group commit; visit analytics).
  */
 export class VisitLog {
