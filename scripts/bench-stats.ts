@@ -108,10 +108,15 @@ export async function seedStatsFixture(
        sum(a."visits"), sum(a."humans") FROM "shortener"."visit_hour_values" a ${mine} GROUP BY 1, 2, 3, 4`,
     `INSERT INTO "shortener"."visit_user_day_values" SELECT s."user_id", a."day", a."dimension", a."value",
        sum(a."visits"), sum(a."humans") FROM "shortener"."visit_day_values" a ${mine} GROUP BY 1, 2, 3, 4`,
+    // In time order, as the visit log writes them (an hour's rows of every short together).
     `INSERT INTO "shortener"."visit_user_short_hours" SELECT s."user_id", a."hour", a."short_id", a."visits",
-       a."humans" FROM "shortener"."visit_hours" a ${mine}`,
+       a."humans" FROM "shortener"."visit_hours" a ${mine} ORDER BY a."hour"`,
     `INSERT INTO "shortener"."visit_user_short_days" SELECT s."user_id", (a."hour" AT TIME ZONE 'UTC')::date,
        a."short_id", sum(a."visits"), sum(a."humans") FROM "shortener"."visit_hours" a ${mine} GROUP BY 1, 2, 3`,
+    // Each short's days rolled up, summed (docs/adr/0187).
+    `INSERT INTO "shortener"."visit_user_short_totals" SELECT "user_id", "short_id", sum("visits"), sum("humans")
+       FROM "shortener"."visit_user_short_days"
+       WHERE "user_id" = $1::uuid AND "day" <= (SELECT "rolled_through" FROM "shortener"."visit_rollup") GROUP BY 1, 2`,
   ]) {
     await prisma.$executeRawUnsafe(sql, user.id);
   }
@@ -124,6 +129,7 @@ export async function seedStatsFixture(
     "visit_user_day_values",
     "visit_user_short_hours",
     "visit_user_short_days",
+    "visit_user_short_totals",
   ]) {
     await prisma.$executeRawUnsafe(`VACUUM ANALYZE "shortener"."${table}"`);
   }

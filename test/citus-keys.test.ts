@@ -29,6 +29,7 @@ const CITUS_PLAN: Record<string, Placement> = {
   visit_user_day_values: { distributedBy: "user_id" },
   visit_user_short_hours: { distributedBy: "user_id" },
   visit_user_short_days: { distributedBy: "user_id" },
+  visit_user_short_totals: { distributedBy: "user_id" },
   // Per user too: a create's claim reads and writes one user's keys.
   idempotency_keys: { distributedBy: "user_id" },
   users: { reference: true },

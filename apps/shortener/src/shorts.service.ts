@@ -15,7 +15,7 @@ import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, HttpError, NotFound } from "./errors.ts";
 import { hashPassword } from "./password-hash.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
-import { ROLLED_END, ROLLED_THROUGH } from "./visit-rollup.ts";
+import { ROLLED_END } from "./visit-rollup.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
@@ -138,8 +138,8 @@ export class ShortsService {
    * The caller's shorts that `where` selects, in `order`, each with its visit count from the
    * aggregates written with the visits (never a scan of the visits): summed per short from its
    * hourly rows when only a page of shorts needs it, or for every short of the user at once from
-   * their daily rows (and the hours after the last day rolled up) when the order needs them all
-   * (docs/adr/0155, 0185). Both sums are exact.
+   * their totals of the days rolled up and the hours after them when the order needs them all
+   * (docs/adr/0155, 0185, 0187). Both sums are exact.
    */
   private async select(
     userId: string,
@@ -150,10 +150,8 @@ export class ShortsService {
     const visits = order.visitsOfAll
       ? Prisma.sql`LEFT JOIN (
           SELECT "short_id", sum("visits") AS "visits" FROM (
-            -- Zeroed past the watermark rather than filtered (see stats.service.ts).
-            SELECT d."short_id", CASE WHEN d."day" <= ${Prisma.raw(ROLLED_THROUGH)} THEN d."visits" ELSE 0 END
-              AS "visits" FROM "shortener"."visit_user_short_days" d
-             WHERE d."user_id" = ${userId}::uuid
+            SELECT t."short_id", t."visits" FROM "shortener"."visit_user_short_totals" t
+             WHERE t."user_id" = ${userId}::uuid
             UNION ALL
             SELECT h."short_id", h."visits" FROM "shortener"."visit_user_short_hours" h
              WHERE h."user_id" = ${userId}::uuid AND h."hour" >= ${Prisma.raw(ROLLED_END)}

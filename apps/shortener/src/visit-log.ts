@@ -398,6 +398,14 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT ("user_id", "day", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
     "humans" = t."humans" + excluded."humans"
+), user_short_totals AS (
+  -- A late visit's day is in its short's totals already (docs/adr/0187): added to them too.
+  INSERT INTO "shortener"."visit_user_short_totals" AS t ("user_id", "short_id", "visits", "humans")
+  SELECT "user_id", "short_id", sum("visits"), sum("humans") FROM short_totals
+  WHERE "hour" < (SELECT "rolled_through" + 1 FROM rolled)::timestamp AT TIME ZONE 'UTC'
+  GROUP BY 1, 2 ORDER BY 1, 2
+  ON CONFLICT ("user_id", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
+    "humans" = t."humans" + excluded."humans"
 ), user_hour_values AS (
   INSERT INTO "shortener"."visit_user_hour_values" AS d ("user_id", "hour", "dimension", "value", "visits", "humans")
   SELECT l."user_id", a."hour", a."dimension", a."value", sum(a."visits"), sum(a."humans")
@@ -423,13 +431,13 @@ SELECT "id" AS "short_id" FROM live`;
 const BATCHED = { name: "insert_visits", text: INSERT_VISITS };
 
 /**
- * INSERT_VISITS for visits of days not rolled up: without the daily rows' writes (three of its
- * aggregate writes; docs/adr/0185), and refused with ROLLED_UP if the batch's first day ($28) was
+ * INSERT_VISITS for visits of days not rolled up: without the writes of the daily rows and the
+ * totals (four of its aggregate writes; docs/adr/0185, 0187), and refused with ROLLED_UP if the batch's first day ($28) was
  * rolled up after all.
  */
 const RECENT = {
   name: "insert_recent_visits",
-  text: ["rolled", "day_values", "user_short_days", "user_day_values"]
+  text: ["rolled", "day_values", "user_short_days", "user_short_totals", "user_day_values"]
     .reduce((sql, name) => {
       const cte = new RegExp(`\\), ${name} AS \\([\\s\\S]*?(?=\\n\\), |\\n\\)\\nSELECT)`);
       if (!cte.test(sql)) throw new Error(`visit-log: INSERT_VISITS has no ${name}`);

@@ -53,7 +53,7 @@ function sweepStatement({ table, keys, user }: (typeof SWEPT)[number]): string {
   const match = user.keys.map((key) => `u."${key}" = g."${key}"`).join(" AND ");
   const set = user.sums.map((sum) => `"${sum}" = u."${sum}" - g."${sum}"`).join(", ");
   const returned = [...user.keys, ...user.sums].map((column) => `"${column}"`).join(", ");
-  // The hours' rows keyed by user and short (top shorts) go with the hours.
+  // The rows keyed by user and short (top shorts) go with the hours.
   const shortRows =
     table === "visit_hours"
       ? `, short_hours AS (
@@ -63,6 +63,9 @@ function sweepStatement({ table, keys, user }: (typeof SWEPT)[number]): string {
            DELETE FROM "shortener"."visit_user_short_days" u
            WHERE u."user_id" = $2::uuid AND u."short_id" = $1::uuid
              AND u."day" IN (SELECT ("hour" AT TIME ZONE 'UTC')::date FROM gone)
+         ), short_totals AS (
+           -- All at once: a deleted short is left out of every read of them (deleted_shorts).
+           DELETE FROM "shortener"."visit_user_short_totals" u WHERE u."user_id" = $2::uuid AND u."short_id" = $1::uuid
          )`
       : "";
   return `WITH gone AS (${gone} RETURNING ${returned}), subtracted AS (

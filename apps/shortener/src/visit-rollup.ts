@@ -15,7 +15,10 @@ export const ROLLUP_AGE_DAYS = 1;
 
 const DAY_RANGE = `"hour" >= $1::date::timestamp AT TIME ZONE 'UTC' AND "hour" < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'`;
 
-/** Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to. */
+/**
+ * Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to;
+ * and the day added to each short's totals.
+ */
 const ROLLUPS = [
   `INSERT INTO "shortener"."visit_day_values" AS d ("short_id", "day", "dimension", "value", "visits", "humans")
    SELECT "short_id", $1::date, "dimension", "value", sum("visits"), sum("humans")
@@ -32,6 +35,12 @@ const ROLLUPS = [
    FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 3
    ON CONFLICT ("user_id", "day", "short_id")
    DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
+  // Added, not set: the totals hold every day rolled before this one (docs/adr/0187).
+  `INSERT INTO "shortener"."visit_user_short_totals" AS t ("user_id", "short_id", "visits", "humans")
+   SELECT "user_id", "short_id", sum("visits"), sum("humans")
+   FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 2
+   ON CONFLICT ("user_id", "short_id")
+   DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
 ];
 
 type Pool = ReturnType<typeof poolOf>;

@@ -6,6 +6,7 @@
 import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { StatsService } from "../src/stats.service.ts";
 import { VisitMaintenance } from "../src/visit-maintenance.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
@@ -491,7 +492,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
         .then((rows) =>
           rows.map((row) => JSON.stringify(row, (_, v) => (typeof v === "bigint" ? Number(v) : v))).sort(),
         );
-    const [day, user, shorts] = await Promise.all([
+    const [day, user, shorts, totals] = await Promise.all([
       query(
         `SELECT "short_id", "day"::text, "dimension", "value", "visits", "humans" FROM "shortener"."visit_day_values"
          WHERE "short_id" = ANY($1::uuid[]) AND "day" <= $2::date AND "visits" > 0`,
@@ -510,8 +511,14 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
         userId,
         through,
       ),
+      // The totals hold the days rolled up: `through` is the last (docs/adr/0187).
+      query(
+        `SELECT "short_id", "visits", "humans" FROM "shortener"."visit_user_short_totals"
+         WHERE "user_id" = $1::uuid AND "visits" > 0`,
+        userId,
+      ),
     ]);
-    const [dayTruth, userTruth, shortsTruth] = await Promise.all([
+    const [dayTruth, userTruth, shortsTruth, totalsTruth] = await Promise.all([
       query(
         `SELECT "short_id", "day"::text, "dimension", "value", count(*)::int AS "visits",
            count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${visits}) v GROUP BY 1, 2, 3, 4`,
@@ -530,8 +537,14 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
         shortIds,
         through,
       ),
+      query(
+        `SELECT "short_id", count(*)::int AS "visits", count(*) FILTER (WHERE NOT "is_bot")::int AS "humans"
+         FROM (${dimension("browser", "browser")}) v GROUP BY 1`,
+        shortIds,
+        through,
+      ),
     ]);
-    return { day, user, shorts, dayTruth, userTruth, shortsTruth };
+    return { day, user, shorts, totals, dayTruth, userTruth, shortsTruth, totalsTruth };
   }
 
   async function expectFiguresEqualVisits(
@@ -612,6 +625,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     expect(tables.day).toEqual(tables.dayTruth);
     expect(tables.user).toEqual(tables.userTruth);
     expect(tables.shorts).toEqual(tables.shortsTruth);
+    expect(tables.totals).toEqual(tables.totalsTruth);
     expect(tables.day.length).toBeGreaterThan(0);
     await expectFiguresEqualVisits(user, shorts, from, to);
     // Ranges that end inside the rolled days, and that start in them and end today.
@@ -622,6 +636,76 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       new Date(today - 4 * DAY).toISOString(),
     );
     await expectFiguresEqualVisits(user, shorts, new Date(today - 3 * DAY + 5 * 3_600_000).toISOString(), to);
+  });
+
+  it("lists an account's top shorts exactly, bounded by each short's visits of all time or read whole (docs/adr/0187)", async () => {
+    const user = await newUser(ctx.prisma);
+    const shorts = [];
+    for (let k = 0; k < 14; k++) shorts.push(await shortOf(user));
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const hour = 3_600_000;
+    await ctx.prisma
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 9 * DAY)}::date`;
+    let i = 0;
+    // Four shorts busy long ago (the most visits of all time, few or none lately) ...
+    for (let k = 0; k < 4; k++) {
+      for (let n = 0; n < 12 - k; n++)
+        await visitAt(shorts[k]!.id, new Date(today - 8 * DAY + n * hour).toISOString(), i++);
+    }
+    await visitAt(shorts[3]!.id, new Date(today - 2 * DAY).toISOString(), i++);
+    // ... and ten busy lately, some with as many visits as others (ties go by id).
+    const recent = [3, 3, 2, 2, 2, 1, 1, 4, 4, 5];
+    for (let k = 4; k < 14; k++) {
+      for (let n = 0; n < recent[k - 4]!; n++) {
+        await visitAt(
+          shorts[k]!.id,
+          new Date(today - (5 - (n % 6)) * DAY + (k + n) * hour).toISOString(),
+          i++,
+        );
+      }
+    }
+    await maintenance().sweep();
+    expect(await maintenance().rollUp()).toHaveLength(8);
+    // A late visit of a rolled-up day, and a short deleted before the sweep takes its rows.
+    await visitAt(shorts[9]!.id, new Date(today - 3 * DAY + 5 * hour).toISOString(), i++);
+    expect(
+      (
+        await ctx.app.inject({
+          method: "DELETE",
+          url: `/api/shorts/${shorts[13]!.id}`,
+          headers: user.headers,
+        })
+      ).statusCode,
+    ).toBe(204);
+    // The same list whichever way the sums are read: each candidate's own, or every short's.
+    const readWhole = new StatsService(ctx.prisma, "http://localhost", undefined, 0);
+    const ranges = [
+      [today - 9 * DAY, today + DAY],
+      [today - 4 * DAY, today + DAY],
+      [today - 8 * DAY + 7 * hour, today - 2 * DAY + 13 * hour],
+      [today - 3 * DAY + 2 * hour, today - 3 * DAY + 9 * hour],
+    ];
+    for (const [start, end] of ranges) {
+      const [from, to] = [new Date(start!).toISOString(), new Date(end!).toISOString()];
+      const truth = (
+        await ctx.prisma.$queryRaw<{ id: string; name: string; visits: bigint; humans: bigint }[]>`
+          SELECT s."id", s."name", count(*) AS "visits", count(*) FILTER (WHERE NOT l."is_bot") AS "humans"
+          FROM "shortener"."short_logs" l JOIN "shortener"."shorts" s ON s."id" = l."short_id"
+          WHERE s."user_id" = ${user.id}::uuid AND l."created_at" >= ${from}::timestamptz AND l."created_at" < ${to}::timestamptz
+          GROUP BY 1, 2 ORDER BY 3 DESC, 1 LIMIT 10`
+      ).map((row) => ({ ...row, visits: Number(row.visits), humans: Number(row.humans) }));
+      expect(truth.length, from).toBeGreaterThan(0);
+      expect((await stats(user, `/api/stats?from=${from}&to=${to}`)).shorts, `${from} ${to}`).toEqual(truth);
+      const whole = await readWhole.forUser(user.id, { from, to, interval: "day", timezone: "UTC" });
+      expect(whole.shorts, `${from} ${to}, read whole`).toEqual(truth);
+    }
+    // The sweep takes the deleted short's totals with its other rows.
+    const totalsOf = (shortId: string) =>
+      ctx.prisma.$queryRaw<unknown[]>`
+        SELECT FROM "shortener"."visit_user_short_totals" WHERE "short_id" = ${shortId}::uuid`;
+    expect(await totalsOf(shorts[13]!.id)).toHaveLength(1);
+    await maintenance().sweep();
+    expect(await totalsOf(shorts[13]!.id)).toHaveLength(0);
   });
 
   it("stores recent visits of a day already rolled up (clocks apart) again, with their daily rows", async () => {
@@ -638,6 +722,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       expect(tables.day).toEqual(tables.dayTruth);
       expect(tables.user).toEqual(tables.userTruth);
       expect(tables.shorts).toEqual(tables.shortsTruth);
+      expect(tables.totals).toEqual(tables.totalsTruth);
       expect(tables.day.length).toBeGreaterThan(0);
       await expectFiguresEqualVisits(
         user,

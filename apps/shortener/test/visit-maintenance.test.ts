@@ -40,6 +40,16 @@ async function seedVisits(shortId: string, count: number, at: string) {
        INSERT INTO "shortener"."visit_user_short_days"
        SELECT s."user_id", (t."hour" AT TIME ZONE 'UTC')::date, t."short_id", sum(t."visits"), sum(t."humans")
        FROM totals t JOIN "shortener"."shorts" s ON s."id" = t."short_id" GROUP BY 1, 2, 3
+     ), user_short_totals AS (
+       -- Of a day rolled up, in its short's totals too (docs/adr/0187).
+       INSERT INTO "shortener"."visit_user_short_totals"
+       SELECT s."user_id", t."short_id", sum(t."visits"), sum(t."humans") FROM totals t
+       JOIN "shortener"."shorts" s ON s."id" = t."short_id"
+       WHERE t."hour" < (SELECT "rolled_through" + 1 FROM "shortener"."visit_rollup")::timestamp AT TIME ZONE 'UTC'
+       GROUP BY 1, 2
+       ON CONFLICT ("user_id", "short_id") DO UPDATE
+         SET "visits" = "visit_user_short_totals"."visits" + excluded."visits",
+           "humans" = "visit_user_short_totals"."humans" + excluded."humans"
      ), hour_values AS (
        INSERT INTO "shortener"."visit_hour_values"
        SELECT "short_id", "hour", d, '', count(*), count(*) FROM rows,
@@ -265,7 +275,7 @@ describe("deleting a short", () => {
       { visits: bigint },
     ];
     expect(Number(visits)).toBe(10);
-    for (const table of ["visit_user_short_hours", "visit_user_short_days"]) {
+    for (const table of ["visit_user_short_hours", "visit_user_short_days", "visit_user_short_totals"]) {
       const [{ left }] = (await ctx.prisma.$queryRawUnsafe<{ left: bigint }[]>(
         `SELECT count(*) AS left FROM "shortener"."${table}" WHERE "short_id" = $1::uuid`,
         gone.id,
