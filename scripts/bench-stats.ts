@@ -113,10 +113,16 @@ export async function seedStatsFixture(
        a."humans" FROM "shortener"."visit_hours" a ${mine} ORDER BY a."hour"`,
     `INSERT INTO "shortener"."visit_user_short_days" SELECT s."user_id", (a."hour" AT TIME ZONE 'UTC')::date,
        a."short_id", sum(a."visits"), sum(a."humans") FROM "shortener"."visit_hours" a ${mine} GROUP BY 1, 2, 3`,
-    // Each short's days rolled up, summed (docs/adr/0187).
+    // The days rolled up, summed per short (docs/adr/0187) and per value (0188).
     `INSERT INTO "shortener"."visit_user_short_totals" SELECT "user_id", "short_id", sum("visits"), sum("humans")
        FROM "shortener"."visit_user_short_days"
        WHERE "user_id" = $1::uuid AND "day" <= (SELECT "rolled_through" FROM "shortener"."visit_rollup") GROUP BY 1, 2`,
+    `INSERT INTO "shortener"."visit_value_totals" SELECT a."short_id", a."dimension", a."value", sum(a."visits"),
+       sum(a."humans") FROM "shortener"."visit_day_values" a ${mine}
+       AND a."day" <= (SELECT "rolled_through" FROM "shortener"."visit_rollup") GROUP BY 1, 2, 3`,
+    `INSERT INTO "shortener"."visit_user_value_totals" SELECT "user_id", "dimension", "value", sum("visits"),
+       sum("humans") FROM "shortener"."visit_user_day_values"
+       WHERE "user_id" = $1::uuid AND "day" <= (SELECT "rolled_through" FROM "shortener"."visit_rollup") GROUP BY 1, 2, 3`,
   ]) {
     await prisma.$executeRawUnsafe(sql, user.id);
   }
@@ -130,6 +136,8 @@ export async function seedStatsFixture(
     "visit_user_short_hours",
     "visit_user_short_days",
     "visit_user_short_totals",
+    "visit_value_totals",
+    "visit_user_value_totals",
   ]) {
     await prisma.$executeRawUnsafe(`VACUUM ANALYZE "shortener"."${table}"`);
   }

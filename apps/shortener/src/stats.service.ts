@@ -43,6 +43,8 @@ const SHORT_TABLES = {
   $hours: `"shortener"."visit_hours"`,
   $hourValues: `"shortener"."visit_hour_values"`,
   $dayValues: `"shortener"."visit_day_values"`,
+  $valueTotals: `"shortener"."visit_value_totals"`,
+  $firstDailyDay: `(SELECT min("day") FROM "shortener"."visit_day_values" WHERE "short_id" = :whom::uuid)`,
 };
 
 /**
@@ -55,6 +57,8 @@ const USER_TABLES = {
   $hours: userTable("hours", `"hour", "visits", "humans", "visitors"`),
   $hourValues: userTable("hour_values", `"hour", "dimension", "value", "visits", "humans"`),
   $dayValues: userTable("day_values", `"day", "dimension", "value", "visits", "humans"`),
+  $valueTotals: userTable("value_totals", `"dimension", "value", "visits", "humans"`),
+  $firstDailyDay: `(SELECT min("day") FROM "shortener"."visit_user_day_values" WHERE "user_id" = :whom::uuid)`,
 };
 
 function userTable(suffix: string, columns: string): string {
@@ -180,15 +184,32 @@ export class StatsService {
         scope,
         range,
         // Whole UTC days rolled up from the daily rows, the hours around them from the hourly.
-        `SELECT "dimension", "value", "visits", "humans" FROM (
+        `WITH choice AS (
+           -- The totals less the days outside the range, when those are fewer than the days
+           -- inside: from the first daily row to the range, and from the range to the last
+           -- day rolled up (docs/adr/0188).
+           SELECT coalesce(greatest(:firstDay::date - $firstDailyDay, 0)
+             + greatest(${ROLLED_THROUGH} - :endDay::date + 1, 0) < :endDay::date - :firstDay::date, false)
+             AS "from_totals"
+         )
+         SELECT "dimension", "value", "visits", "humans" FROM (
            SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans",
              row_number() OVER (PARTITION BY "dimension" ORDER BY sum("visits") DESC, "value") AS "rank"
            FROM (
-             SELECT "dimension", "value", $ifRolled("visits"), $ifRolled("humans") FROM $dayValues
-             WHERE $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
+             -- The rows summed first as integers (fast), the totals' bigints added to the sums.
+             SELECT "dimension", "value", sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans" FROM (
+               -- (Each branch's condition is checked once: only the branches chosen run.)
+               SELECT "dimension", "value", $ifRolled("visits"), $ifRolled("humans") FROM $dayValues
+               WHERE NOT $fromTotals AND $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
+               UNION ALL
+               SELECT "dimension", "value", -$ifRolled("visits"), -$ifRolled("humans") FROM $dayValues
+               WHERE $fromTotals AND $scope AND ("day" < :firstDay::date OR "day" >= :endDay::date)
+               UNION ALL
+               SELECT "dimension", "value", "visits", "humans" FROM $hourValues
+               WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
+             ) AS rows GROUP BY 1, 2
              UNION ALL
-             SELECT "dimension", "value", "visits", "humans" FROM $hourValues
-             WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
+             SELECT "dimension", "value", "visits", "humans" FROM $valueTotals WHERE $fromTotals AND $scope
            ) AS v
            -- A deleted short's visits leave an account's values as they are swept: none left, none shown.
            GROUP BY 1, 2 HAVING sum("visits") > 0
@@ -363,7 +384,11 @@ export class StatsService {
       // The daily rows end at the range's last whole day or after the last day rolled up,
       // whichever comes first (never before the first whole day): the hourly rows from there.
       .replaceAll("$daysEnd", `GREATEST(:dayStart, LEAST(:dayEnd, ${ROLLED_END}))`)
-      .replace(/\$(hours|hourValues|dayValues)\b/g, (table) => tables[table as keyof typeof tables])
+      .replaceAll("$fromTotals", `(SELECT "from_totals" FROM choice)`)
+      .replace(
+        /\$(hours|hourValues|dayValues|valueTotals|firstDailyDay)\b/g,
+        (table) => tables[table as keyof typeof tables],
+      )
       .replace(
         /(?<!:):(from|to|dayStart|dayEnd|firstDay|endDay|interval|zone|whom)\b/g,
         (_, name: string) => {

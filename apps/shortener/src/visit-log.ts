@@ -415,6 +415,26 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("user_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+), value_totals AS (
+  -- A late visit's day is in the totals already (docs/adr/0188): added to them too.
+  INSERT INTO "shortener"."visit_value_totals" AS d ("short_id", "dimension", "value", "visits", "humans")
+  SELECT a."short_id", a."dimension", a."value", sum(a."visits"), sum(a."humans")
+  FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
+    AS a("short_id", "day", "dimension", "value", "visits", "humans")
+  WHERE a."short_id" IN (SELECT "id" FROM live) AND a."day" <= (SELECT "rolled_through" FROM rolled)
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT ("short_id", "dimension", "value")
+  DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
+), user_value_totals AS (
+  INSERT INTO "shortener"."visit_user_value_totals" AS d ("user_id", "dimension", "value", "visits", "humans")
+  SELECT l."user_id", a."dimension", a."value", sum(a."visits"), sum(a."humans")
+  FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
+    AS a("short_id", "day", "dimension", "value", "visits", "humans")
+  JOIN live l ON l."id" = a."short_id"
+  WHERE a."day" <= (SELECT "rolled_through" FROM rolled)
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT ("user_id", "dimension", "value")
+  DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
 ), user_day_values AS (
   INSERT INTO "shortener"."visit_user_day_values" AS d ("user_id", "day", "dimension", "value", "visits", "humans")
   SELECT l."user_id", a."day", a."dimension", a."value", sum(a."visits"), sum(a."humans")
@@ -432,12 +452,20 @@ const BATCHED = { name: "insert_visits", text: INSERT_VISITS };
 
 /**
  * INSERT_VISITS for visits of days not rolled up: without the writes of the daily rows and the
- * totals (four of its aggregate writes; docs/adr/0185, 0187), and refused with ROLLED_UP if the batch's first day ($28) was
+ * totals (six of its aggregate writes; docs/adr/0185, 0187, 0188), and refused with ROLLED_UP if the batch's first day ($28) was
  * rolled up after all.
  */
 const RECENT = {
   name: "insert_recent_visits",
-  text: ["rolled", "day_values", "user_short_days", "user_short_totals", "user_day_values"]
+  text: [
+    "rolled",
+    "day_values",
+    "user_short_days",
+    "user_short_totals",
+    "value_totals",
+    "user_value_totals",
+    "user_day_values",
+  ]
     .reduce((sql, name) => {
       const cte = new RegExp(`\\), ${name} AS \\([\\s\\S]*?(?=\\n\\), |\\n\\)\\nSELECT)`);
       if (!cte.test(sql)) throw new Error(`visit-log: INSERT_VISITS has no ${name}`);

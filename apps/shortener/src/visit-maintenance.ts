@@ -30,6 +30,11 @@ const SWEPT: { table: string; keys: string; user?: { table: string; keys: string
     user: { table: "visit_user_day_values", keys: ["day", "dimension", "value"], sums: ["visits", "humans"] },
   },
   {
+    table: "visit_value_totals",
+    keys: `"short_id", "dimension", "value"`,
+    user: { table: "visit_user_value_totals", keys: ["dimension", "value"], sums: ["visits", "humans"] },
+  },
+  {
     table: "visit_hour_values",
     keys: `"short_id", "hour", "dimension", "value"`,
     user: {

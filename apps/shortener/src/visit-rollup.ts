@@ -35,11 +35,21 @@ const ROLLUPS = [
    FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 3
    ON CONFLICT ("user_id", "day", "short_id")
    DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
-  // Added, not set: the totals hold every day rolled before this one (docs/adr/0187).
+  // Added, not set: the totals hold every day rolled before this one (docs/adr/0187, 0188).
   `INSERT INTO "shortener"."visit_user_short_totals" AS t ("user_id", "short_id", "visits", "humans")
    SELECT "user_id", "short_id", sum("visits"), sum("humans")
    FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 2
    ON CONFLICT ("user_id", "short_id")
+   DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
+  `INSERT INTO "shortener"."visit_value_totals" AS t ("short_id", "dimension", "value", "visits", "humans")
+   SELECT "short_id", "dimension", "value", sum("visits"), sum("humans")
+   FROM "shortener"."visit_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 2, 3
+   ON CONFLICT ("short_id", "dimension", "value")
+   DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
+  `INSERT INTO "shortener"."visit_user_value_totals" AS t ("user_id", "dimension", "value", "visits", "humans")
+   SELECT "user_id", "dimension", "value", sum("visits"), sum("humans")
+   FROM "shortener"."visit_user_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 2, 3
+   ON CONFLICT ("user_id", "dimension", "value")
    DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
 ];
 

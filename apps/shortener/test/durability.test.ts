@@ -27,9 +27,11 @@ it("stores a row for every 302 while pg_terminate_backend kills the pool mid-bur
   const killer = (async () => {
     for (let i = 0; i < 4; i++) {
       await new Promise((r) => setTimeout(r, 400));
+      // Each backend waited for until it is gone (up to 5 s): a pooled connection whose backend
+      // was still exiting once failed the checks below, under the whole suite's load.
       await adminQuery(
         inject("databaseServerUrl"),
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`,
+        `SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`,
       );
     }
   })();
