@@ -16,42 +16,41 @@ export const ROLLUP_AGE_DAYS = 1;
 const DAY_RANGE = `"hour" >= $1::date::timestamp AT TIME ZONE 'UTC' AND "hour" < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'`;
 
 /**
- * Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to;
- * and the day added to each short's totals.
+ * Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to. The
+ * rows written are added to the totals of every day rolled up (docs/adr/0187, 0188) in the same
+ * statement, from its RETURNING: the day's hours are read once, while the writers wait.
  */
 const ROLLUPS = [
-  `INSERT INTO "shortener"."visit_day_values" AS d ("short_id", "day", "dimension", "value", "visits", "humans")
-   SELECT "short_id", $1::date, "dimension", "value", sum("visits"), sum("humans")
-   FROM "shortener"."visit_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 3, 4
-   ON CONFLICT ("short_id", "day", "dimension", "value")
-   DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
-  `INSERT INTO "shortener"."visit_user_day_values" AS d ("user_id", "day", "dimension", "value", "visits", "humans")
-   SELECT "user_id", $1::date, "dimension", "value", sum("visits"), sum("humans")
-   FROM "shortener"."visit_user_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 3, 4
-   ON CONFLICT ("user_id", "day", "dimension", "value")
-   DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
-  `INSERT INTO "shortener"."visit_user_short_days" AS d ("user_id", "day", "short_id", "visits", "humans")
-   SELECT "user_id", $1::date, "short_id", sum("visits"), sum("humans")
-   FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 3
-   ON CONFLICT ("user_id", "day", "short_id")
-   DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`,
-  // Added, not set: the totals hold every day rolled before this one (docs/adr/0187, 0188).
-  `INSERT INTO "shortener"."visit_user_short_totals" AS t ("user_id", "short_id", "visits", "humans")
-   SELECT "user_id", "short_id", sum("visits"), sum("humans")
-   FROM "shortener"."visit_user_short_hours" WHERE ${DAY_RANGE} GROUP BY 1, 2
-   ON CONFLICT ("user_id", "short_id")
-   DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
-  `INSERT INTO "shortener"."visit_value_totals" AS t ("short_id", "dimension", "value", "visits", "humans")
-   SELECT "short_id", "dimension", "value", sum("visits"), sum("humans")
-   FROM "shortener"."visit_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 2, 3
-   ON CONFLICT ("short_id", "dimension", "value")
-   DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
-  `INSERT INTO "shortener"."visit_user_value_totals" AS t ("user_id", "dimension", "value", "visits", "humans")
-   SELECT "user_id", "dimension", "value", sum("visits"), sum("humans")
-   FROM "shortener"."visit_user_hour_values" WHERE ${DAY_RANGE} GROUP BY 1, 2, 3
-   ON CONFLICT ("user_id", "dimension", "value")
-   DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`,
+  rollUp("visit_day_values", "visit_hour_values", ["short_id", "dimension", "value"], "visit_value_totals"),
+  rollUp(
+    "visit_user_day_values",
+    "visit_user_hour_values",
+    ["user_id", "dimension", "value"],
+    "visit_user_value_totals",
+  ),
+  rollUp(
+    "visit_user_short_days",
+    "visit_user_short_hours",
+    ["user_id", "short_id"],
+    "visit_user_short_totals",
+  ),
 ];
+
+function rollUp(daily: string, hourly: string, keys: string[], totals: string): string {
+  const columns = keys.map((key) => `"${key}"`).join(", ");
+  return `WITH day AS (
+     INSERT INTO "shortener"."${daily}" (${columns}, "day", "visits", "humans")
+     SELECT ${columns}, $1::date, sum("visits"), sum("humans")
+     FROM "shortener"."${hourly}" WHERE ${DAY_RANGE} GROUP BY ${columns}
+     -- Set, not added: a row an older build wrote for this day may be partial.
+     ON CONFLICT (${columns}, "day") DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"
+     RETURNING ${columns}, "visits", "humans"
+   )
+   -- Added: the totals hold every day rolled before this one, and this one not yet.
+   INSERT INTO "shortener"."${totals}" AS t (${columns}, "visits", "humans")
+   SELECT ${columns}, "visits", "humans" FROM day
+   ON CONFLICT (${columns}) DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`;
+}
 
 type Pool = ReturnType<typeof poolOf>;
 
