@@ -15,7 +15,7 @@ import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, HttpError, NotFound } from "./errors.ts";
 import { hashPassword } from "./password-hash.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
-import { ROLLED_END } from "./visit-rollup.ts";
+import { TOTALS_END } from "./visit-rollup.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
@@ -138,7 +138,7 @@ export class ShortsService {
    * The caller's shorts that `where` selects, in `order`, each with its visit count from the
    * aggregates written with the visits (never a scan of the visits): summed per short from its
    * hourly rows when only a page of shorts needs it, or for every short of the user at once from
-   * their totals of the days rolled up and the hours after them when the order needs them all
+   * their totals of the days rolled up and the hours after those when the order needs them all
    * (docs/adr/0155, 0185, 0187). Both sums are exact.
    */
   private async select(
@@ -154,7 +154,7 @@ export class ShortsService {
              WHERE t."user_id" = ${userId}::uuid
             UNION ALL
             SELECT h."short_id", h."visits" FROM "shortener"."visit_user_short_hours" h
-             WHERE h."user_id" = ${userId}::uuid AND h."hour" >= ${Prisma.raw(ROLLED_END)}
+             WHERE h."user_id" = ${userId}::uuid AND h."hour" >= ${Prisma.raw(TOTALS_END)}
           ) AS d GROUP BY "short_id"
         ) v ON v."short_id" = s."id"`
       : Prisma.sql`LEFT JOIN LATERAL (

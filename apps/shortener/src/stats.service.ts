@@ -16,7 +16,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { hashToken } from "./credentials.ts";
 import { BadRequest, NotFound } from "./errors.ts";
-import { ROLLED_END, ROLLED_THROUGH } from "./visit-rollup.ts";
+import { ROLLED_END, ROLLED_THROUGH, TOTALS_END, TOTALS_THROUGH } from "./visit-rollup.ts";
 
 const HOUR = 3_600_000;
 const DEFAULT_RANGE = 30 * 24 * HOUR;
@@ -187,9 +187,9 @@ export class StatsService {
         `WITH choice AS (
            -- The totals less the days outside the range, when those are fewer than the days
            -- inside: from the first daily row to the range, and from the range to the last
-           -- day rolled up (docs/adr/0188).
+           -- day in the totals (docs/adr/0188).
            SELECT coalesce(greatest(:firstDay::date - $firstDailyDay, 0)
-             + greatest(${ROLLED_THROUGH} - :endDay::date + 1, 0) < :endDay::date - :firstDay::date, false)
+             + greatest(${TOTALS_THROUGH} - :endDay::date + 1, 0) < :endDay::date - :firstDay::date, false)
              AS "from_totals"
          )
          SELECT "dimension", "value", "visits", "humans" FROM (
@@ -202,11 +202,14 @@ export class StatsService {
                SELECT "dimension", "value", $ifRolled("visits"), $ifRolled("humans") FROM $dayValues
                WHERE NOT $fromTotals AND $scope AND "day" >= :firstDay::date AND "day" < :endDay::date
                UNION ALL
-               SELECT "dimension", "value", -$ifRolled("visits"), -$ifRolled("humans") FROM $dayValues
+               -- (The totals' days are those through totals_through: the hourly rows follow them.)
+               SELECT "dimension", "value", ${inTotals(`-"visits"`)} AS "visits", ${inTotals(`-"humans"`)} AS "humans"
+               FROM $dayValues
                WHERE $fromTotals AND $scope AND ("day" < :firstDay::date OR "day" >= :endDay::date)
                UNION ALL
                SELECT "dimension", "value", "visits", "humans" FROM $hourValues
-               WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart) OR ("hour" >= $daysEnd AND "hour" < :to))
+               WHERE $scope AND (("hour" >= :from AND "hour" < :dayStart)
+                 OR ("hour" >= CASE WHEN $fromTotals THEN $totalsEnd ELSE $daysEnd END AND "hour" < :to))
              ) AS rows GROUP BY 1, 2
              UNION ALL
              SELECT "dimension", "value", "visits", "humans" FROM $valueTotals WHERE $fromTotals AND $scope
@@ -304,7 +307,7 @@ export class StatsService {
            FROM (SELECT "short_id", "visits" FROM "shortener"."visit_user_short_totals" WHERE $scope) AS t
            FULL JOIN (
              SELECT "short_id", sum("visits") AS "visits" FROM "shortener"."visit_user_short_hours"
-             WHERE $scope AND "hour" >= ${ROLLED_END} GROUP BY 1
+             WHERE $scope AND "hour" >= ${TOTALS_END} GROUP BY 1
            ) AS h USING ("short_id")
          ) AS b
          WHERE "bound" > 0 AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = b."short_id")
@@ -384,6 +387,7 @@ export class StatsService {
       // The daily rows end at the range's last whole day or after the last day rolled up,
       // whichever comes first (never before the first whole day): the hourly rows from there.
       .replaceAll("$daysEnd", `GREATEST(:dayStart, LEAST(:dayEnd, ${ROLLED_END}))`)
+      .replaceAll("$totalsEnd", `GREATEST(:dayStart, LEAST(:dayEnd, ${TOTALS_END}))`)
       .replaceAll("$fromTotals", `(SELECT "from_totals" FROM choice)`)
       .replace(
         /\$(hours|hourValues|dayValues|valueTotals|firstDailyDay)\b/g,
@@ -430,6 +434,11 @@ function rangeSumsOf(shorts: string): string {
         WHERE "short_id" = c."short_id" AND "hour" >= $daysEnd AND "hour" < :to
       ) AS rows
     ) AS r`;
+}
+
+/** `value` if the row's day is in the totals, else 0. */
+function inTotals(value: string): string {
+  return `CASE WHEN "day" <= ${TOTALS_THROUGH} THEN ${value} ELSE 0 END`;
 }
 
 interface TopValue {

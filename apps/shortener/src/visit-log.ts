@@ -332,7 +332,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), rolled AS (
   -- The last day rolled up into daily rows (visit-maintenance.ts, which locks the hourly tables
   -- while it rolls, so this statement sees the day it rolled once it may write).
-  SELECT "rolled_through" FROM "shortener"."visit_rollup"
+  SELECT "rolled_through", "totals_through" FROM "shortener"."visit_rollup"
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
@@ -399,10 +399,10 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   ON CONFLICT ("user_id", "day", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
     "humans" = t."humans" + excluded."humans"
 ), user_short_totals AS (
-  -- A late visit's day is in its short's totals already (docs/adr/0187): added to them too.
+  -- A late visit of a day in the totals (docs/adr/0187): added to them too.
   INSERT INTO "shortener"."visit_user_short_totals" AS t ("user_id", "short_id", "visits", "humans")
   SELECT "user_id", "short_id", sum("visits"), sum("humans") FROM short_totals
-  WHERE "hour" < (SELECT "rolled_through" + 1 FROM rolled)::timestamp AT TIME ZONE 'UTC'
+  WHERE "hour" < (SELECT "totals_through" + 1 FROM rolled)::timestamp AT TIME ZONE 'UTC'
   GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT ("user_id", "short_id") DO UPDATE SET "visits" = t."visits" + excluded."visits",
     "humans" = t."humans" + excluded."humans"
@@ -416,12 +416,12 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   ON CONFLICT ("user_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
 ), value_totals AS (
-  -- A late visit's day is in the totals already (docs/adr/0188): added to them too.
+  -- The same per value (docs/adr/0188).
   INSERT INTO "shortener"."visit_value_totals" AS d ("short_id", "dimension", "value", "visits", "humans")
   SELECT a."short_id", a."dimension", a."value", sum(a."visits"), sum(a."humans")
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
-  WHERE a."short_id" IN (SELECT "id" FROM live) AND a."day" <= (SELECT "rolled_through" FROM rolled)
+  WHERE a."short_id" IN (SELECT "id" FROM live) AND a."day" <= (SELECT "totals_through" FROM rolled)
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT ("short_id", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
@@ -431,7 +431,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
-  WHERE a."day" <= (SELECT "rolled_through" FROM rolled)
+  WHERE a."day" <= (SELECT "totals_through" FROM rolled)
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT ("user_id", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"

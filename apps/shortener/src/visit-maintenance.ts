@@ -9,7 +9,7 @@
 import { inTransaction, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { rollUpDay } from "./visit-rollup.ts";
+import { addDayToTotals, rollUpDay } from "./visit-rollup.ts";
 
 // Any constant: one instance at a time manages partitions.
 const PARTITION_LOCK_KEY = 72_797_101;
@@ -254,6 +254,8 @@ export class VisitMaintenance {
       days.push(day);
       day = await rollUpDay(this.pool, today);
     }
+    // Then the days rolled up, into the totals (also those an earlier run left behind).
+    while (!this.stopped && (await addDayToTotals(this.pool)) !== undefined) {}
     return days;
   }
 

@@ -9,47 +9,48 @@ import { inTransaction, type poolOf } from "@app/db";
 export const ROLLED_THROUGH = `(SELECT "rolled_through" FROM "shortener"."visit_rollup")`;
 /** The instant after that day: the hourly rows count from here. */
 export const ROLLED_END = `(SELECT ("rolled_through" + 1)::timestamp AT TIME ZONE 'UTC' FROM "shortener"."visit_rollup")`;
+/**
+ * The last UTC day in the totals of every day rolled up (docs/adr/0187, 0188): `rolled_through`,
+ * or the day before it while a day rolled up waits to be added (addDayToTotals).
+ */
+export const TOTALS_THROUGH = `(SELECT "totals_through" FROM "shortener"."visit_rollup")`;
+/** The instant after that day: next to the totals, the hourly rows count from here. */
+export const TOTALS_END = `(SELECT ("totals_through" + 1)::timestamp AT TIME ZONE 'UTC' FROM "shortener"."visit_rollup")`;
 
 /** Days this many days old (UTC) or older are rolled up: yesterday, at the first run after midnight. */
 export const ROLLUP_AGE_DAYS = 1;
 
 const DAY_RANGE = `"hour" >= $1::date::timestamp AT TIME ZONE 'UTC' AND "hour" < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'`;
 
-/**
- * Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to. The
- * rows written are added to the totals of every day rolled up (docs/adr/0187, 0188) in the same
- * statement, from its RETURNING: the day's hours are read once, while the writers wait.
- */
+/** Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to. */
 const ROLLUPS = [
-  rollUp("visit_day_values", "visit_hour_values", ["short_id", "dimension", "value"], "visit_value_totals"),
-  rollUp(
-    "visit_user_day_values",
-    "visit_user_hour_values",
-    ["user_id", "dimension", "value"],
-    "visit_user_value_totals",
-  ),
-  rollUp(
-    "visit_user_short_days",
-    "visit_user_short_hours",
-    ["user_id", "short_id"],
-    "visit_user_short_totals",
-  ),
+  rollUp("visit_day_values", "visit_hour_values", ["short_id", "dimension", "value"]),
+  rollUp("visit_user_day_values", "visit_user_hour_values", ["user_id", "dimension", "value"]),
+  rollUp("visit_user_short_days", "visit_user_short_hours", ["user_id", "short_id"]),
 ];
 
-function rollUp(daily: string, hourly: string, keys: string[], totals: string): string {
+function rollUp(daily: string, hourly: string, keys: string[]): string {
   const columns = keys.map((key) => `"${key}"`).join(", ");
-  return `WITH day AS (
-     INSERT INTO "shortener"."${daily}" (${columns}, "day", "visits", "humans")
-     SELECT ${columns}, $1::date, sum("visits"), sum("humans")
-     FROM "shortener"."${hourly}" WHERE ${DAY_RANGE} GROUP BY ${columns}
-     -- Set, not added: a row an older build wrote for this day may be partial.
-     ON CONFLICT (${columns}, "day") DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"
-     RETURNING ${columns}, "visits", "humans"
-   )
-   -- Added: the totals hold every day rolled before this one, and this one not yet.
-   INSERT INTO "shortener"."${totals}" AS t (${columns}, "visits", "humans")
-   SELECT ${columns}, "visits", "humans" FROM day
-   ON CONFLICT (${columns}) DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`;
+  return `INSERT INTO "shortener"."${daily}" (${columns}, "day", "visits", "humans")
+    SELECT ${columns}, $1::date, sum("visits"), sum("humans")
+    FROM "shortener"."${hourly}" WHERE ${DAY_RANGE} GROUP BY ${columns}
+    -- Set, not added: a row an older build wrote for this day may be partial.
+    ON CONFLICT (${columns}, "day") DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`;
+}
+
+/** Each table of totals, for day $1: the day's hours added (the totals hold every day before it). */
+const TOTALS = [
+  addToTotals("visit_value_totals", "visit_hour_values", ["short_id", "dimension", "value"]),
+  addToTotals("visit_user_value_totals", "visit_user_hour_values", ["user_id", "dimension", "value"]),
+  addToTotals("visit_user_short_totals", "visit_user_short_hours", ["user_id", "short_id"]),
+];
+
+function addToTotals(totals: string, hourly: string, keys: string[]): string {
+  const columns = keys.map((key) => `"${key}"`).join(", ");
+  return `INSERT INTO "shortener"."${totals}" AS t (${columns}, "visits", "humans")
+    SELECT ${columns}, sum("visits"), sum("humans")
+    FROM "shortener"."${hourly}" WHERE ${DAY_RANGE} GROUP BY ${columns} ORDER BY ${columns}
+    ON CONFLICT (${columns}) DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`;
 }
 
 type Pool = ReturnType<typeof poolOf>;
@@ -85,6 +86,38 @@ export async function rollUpDay(pool: Pool, today: string): Promise<string | und
     if (day !== undefined) {
       for (const sql of ROLLUPS) await client.query(sql, [day]);
       await client.query(`UPDATE "shortener"."visit_rollup" SET "rolled_through" = $1::date`, [day]);
+    }
+    return day;
+  });
+}
+
+/** The next day rolled up to add to the totals, if no deleted short's rows wait for the sweep. */
+const TOTALS_DUE = `SELECT to_char("totals_through" + 1, 'YYYY-MM-DD') AS "day" FROM "shortener"."visit_rollup"
+  WHERE "totals_through" < "rolled_through" AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts")`;
+
+/**
+ * Adds the day after `totals_through` to the totals, once it is rolled up. Returns the day, or
+ * undefined. A step of its own, after the roll-up's: the hourly tables are not locked, so the
+ * batches of today's visits go on while it writes (at 80,000 values a day, the totals' upserts
+ * took as long as the daily rows'). Its transaction locks the daily tables and the deletion
+ * queue IN SHARE MODE instead. What else could change the day's hours waits, then sees the new
+ * `totals_through`: a batch with a late visit of the day (it writes the daily rows too), a
+ * sweep's chunk, or a short's deletion.
+ */
+export async function addDayToTotals(pool: Pool): Promise<string | undefined> {
+  const due = await pool.query(TOTALS_DUE);
+  if (due.rows.length === 0) return undefined;
+  return inTransaction(pool, async (client) => {
+    await client.query("SET LOCAL lock_timeout = '2s'");
+    await client.query(
+      `LOCK TABLE "shortener"."visit_day_values", "shortener"."visit_user_day_values",
+         "shortener"."visit_user_short_days", "shortener"."deleted_shorts" IN SHARE MODE`,
+    );
+    const { rows } = await client.query<{ day: string }>(TOTALS_DUE);
+    const day = rows[0]?.day;
+    if (day !== undefined) {
+      for (const sql of TOTALS) await client.query(sql, [day]);
+      await client.query(`UPDATE "shortener"."visit_rollup" SET "totals_through" = $1::date`, [day]);
     }
     return day;
   });

@@ -3,11 +3,13 @@
 // GROUP BY over the stored visits says: totals, unique visitors, the timeseries in a time zone
 // (DST days included) and the top lists, for one short and across a user's shorts.
 
+import { poolOf } from "@app/db";
 import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { StatsService } from "../src/stats.service.ts";
 import { VisitMaintenance } from "../src/visit-maintenance.ts";
+import { rollUpDay } from "../src/visit-rollup.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -617,7 +619,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
     // Eleven days not rolled up yet (as after a service's long downtime).
     await ctx.prisma
-      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 11 * DAY)}::date`;
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 11 * DAY)}::date, "totals_through" = ${isoDay(today - 11 * DAY)}::date`;
     let i = 0;
     for (let day = 10; day >= 1; day--) {
       for (let k = 0; k < 6; k++) {
@@ -678,7 +680,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
     const hour = 3_600_000;
     await ctx.prisma
-      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 9 * DAY)}::date`;
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 9 * DAY)}::date, "totals_through" = ${isoDay(today - 9 * DAY)}::date`;
     let i = 0;
     // Four shorts busy long ago (the most visits of all time, few or none lately) ...
     for (let k = 0; k < 4; k++) {
@@ -746,12 +748,67 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     expect(await totalsOf(shorts[13]!.id)).toHaveLength(0);
   });
 
+  it("answers exactly while days rolled up wait to be added to the totals, and adds them after", async () => {
+    const user = await newUser(ctx.prisma);
+    const shorts = [await shortOf(user), await shortOf(user), await shortOf(user)];
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    await ctx.prisma.$executeRaw`UPDATE "shortener"."visit_rollup"
+      SET "rolled_through" = ${isoDay(today - 4 * DAY)}::date, "totals_through" = ${isoDay(today - 4 * DAY)}::date`;
+    let i = 0;
+    for (let day = 3; day >= 0; day--) {
+      for (let k = 0; k < 3 + day; k++) {
+        await visitAt(
+          shorts[(k + day) % 3]!.id,
+          new Date(today - day * DAY + k * 3_600_000).toISOString(),
+          i++,
+        );
+      }
+    }
+    await maintenance().sweep();
+    // The roll-up's first step only: three days rolled up, none of them in the totals yet.
+    const pool = poolOf(ctx.prisma);
+    for (let n = 3; n >= 1; n--) expect(await rollUpDay(pool, isoDay(today))).toBe(isoDay(today - n * DAY));
+    // A late visit of a day rolled up and not in the totals: the daily rows only.
+    await visitAt(shorts[2]!.id, new Date(today - 2 * DAY + 20 * 3_600_000).toISOString(), i++);
+    const ranges = [
+      [today - 6 * DAY, today + DAY],
+      [today - 3 * DAY, today],
+      [today - 3 * DAY + 2 * 3_600_000, today - DAY + 5 * 3_600_000],
+    ];
+    for (const [from, to] of ranges) {
+      await expectFiguresEqualVisits(
+        user,
+        shorts,
+        new Date(from!).toISOString(),
+        new Date(to!).toISOString(),
+      );
+    }
+    expect(await maintenance().rollUp()).toEqual([]);
+    const [{ through }] = (await ctx.prisma.$queryRaw<{ through: string }[]>`
+      SELECT "totals_through"::text AS "through" FROM "shortener"."visit_rollup"`) as [{ through: string }];
+    expect(through).toBe(isoDay(today - DAY));
+    const tables = await dailyRowsAgainstVisits(
+      user.id,
+      shorts.map((s) => s.id),
+      isoDay(today - DAY),
+    );
+    expect(tables.totals).toEqual(tables.totalsTruth);
+    for (const [from, to] of ranges) {
+      await expectFiguresEqualVisits(
+        user,
+        shorts,
+        new Date(from!).toISOString(),
+        new Date(to!).toISOString(),
+      );
+    }
+  });
+
   it("stores recent visits of a day already rolled up (clocks apart) again, with their daily rows", async () => {
     const user = await newUser(ctx.prisma);
     const short = await shortOf(user);
     const today = Math.floor(Date.now() / DAY) * DAY;
     await ctx.prisma
-      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today)}::date`;
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today)}::date, "totals_through" = ${isoDay(today)}::date`;
     try {
       // Today's visits go without the daily writes, are refused, and go again with them.
       const responses = await Promise.all(Array.from({ length: 8 }, (_, n) => follow(short.name, n)));
@@ -770,14 +827,14 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       );
     } finally {
       await ctx.prisma
-        .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - DAY)}::date`;
+        .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - DAY)}::date, "totals_through" = ${isoDay(today - DAY)}::date`;
     }
   });
 
   it("waits while a deleted short's rows wait for the sweep", async () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
     await ctx.prisma
-      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 5 * DAY)}::date`;
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 5 * DAY)}::date, "totals_through" = ${isoDay(today - 5 * DAY)}::date`;
     // A queued deletion that the sweep cannot take: this test's open transaction holds its row.
     const user = await newUser(ctx.prisma);
     const [queued] = await ctx.prisma.$queryRaw<{ short_id: string }[]>`
@@ -805,7 +862,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
     await maintenance().sweep();
     await ctx.prisma
-      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 3 * DAY)}::date`;
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 3 * DAY)}::date, "totals_through" = ${isoDay(today - 3 * DAY)}::date`;
     // The roll-up waits for this lock (well within its 2 s lock_timeout) while the service stops.
     const holder = new pg.Client({ connectionString: ctx.db.directUrl });
     await holder.connect();
