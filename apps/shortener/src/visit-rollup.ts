@@ -24,33 +24,32 @@ const DAY_RANGE = `"hour" >= $1::date::timestamp AT TIME ZONE 'UTC' AND "hour" <
 
 /** Each daily table from its hourly one, for day $1: what the rows of the day's hours sum to. */
 const ROLLUPS = [
-  rollUp("visit_day_values", "visit_hour_values", ["short_id", "dimension", "value"]),
-  rollUp("visit_user_day_values", "visit_user_hour_values", ["user_id", "dimension", "value"]),
-  rollUp("visit_user_short_days", "visit_user_short_hours", ["user_id", "short_id"]),
+  dayOfHours("visit_day_values", "visit_hour_values", ["short_id", "dimension", "value"], "set"),
+  dayOfHours("visit_user_day_values", "visit_user_hour_values", ["user_id", "dimension", "value"], "set"),
+  dayOfHours("visit_user_short_days", "visit_user_short_hours", ["user_id", "short_id"], "set"),
 ];
-
-function rollUp(daily: string, hourly: string, keys: string[]): string {
-  const columns = keys.map((key) => `"${key}"`).join(", ");
-  return `INSERT INTO "shortener"."${daily}" (${columns}, "day", "visits", "humans")
-    SELECT ${columns}, $1::date, sum("visits"), sum("humans")
-    FROM "shortener"."${hourly}" WHERE ${DAY_RANGE} GROUP BY ${columns}
-    -- Set, not added: a row an older build wrote for this day may be partial.
-    ON CONFLICT (${columns}, "day") DO UPDATE SET "visits" = excluded."visits", "humans" = excluded."humans"`;
-}
 
 /** Each table of totals, for day $1: the day's hours added (the totals hold every day before it). */
 const TOTALS = [
-  addToTotals("visit_value_totals", "visit_hour_values", ["short_id", "dimension", "value"]),
-  addToTotals("visit_user_value_totals", "visit_user_hour_values", ["user_id", "dimension", "value"]),
-  addToTotals("visit_user_short_totals", "visit_user_short_hours", ["user_id", "short_id"]),
+  dayOfHours("visit_value_totals", "visit_hour_values", ["short_id", "dimension", "value"], "add"),
+  dayOfHours("visit_user_value_totals", "visit_user_hour_values", ["user_id", "dimension", "value"], "add"),
+  dayOfHours("visit_user_short_totals", "visit_user_short_hours", ["user_id", "short_id"], "add"),
 ];
 
-function addToTotals(totals: string, hourly: string, keys: string[]): string {
+/**
+ * Day $1's rows of `hourly` summed by `keys` into `table`: "set" as a daily table's rows of the
+ * day (an older build may have written them partial), or "add"ed to a table of totals.
+ */
+function dayOfHours(table: string, hourly: string, keys: string[], how: "set" | "add"): string {
   const columns = keys.map((key) => `"${key}"`).join(", ");
-  return `INSERT INTO "shortener"."${totals}" AS t (${columns}, "visits", "humans")
-    SELECT ${columns}, sum("visits"), sum("humans")
+  const [day, dayValue, sums] =
+    how === "set"
+      ? [`, "day"`, ", $1::date", `"visits" = excluded."visits", "humans" = excluded."humans"`]
+      : ["", "", `"visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`];
+  return `INSERT INTO "shortener"."${table}" AS t (${columns}${day}, "visits", "humans")
+    SELECT ${columns}${dayValue}, sum("visits"), sum("humans")
     FROM "shortener"."${hourly}" WHERE ${DAY_RANGE} GROUP BY ${columns} ORDER BY ${columns}
-    ON CONFLICT (${columns}) DO UPDATE SET "visits" = t."visits" + excluded."visits", "humans" = t."humans" + excluded."humans"`;
+    ON CONFLICT (${columns}${day}) DO UPDATE SET ${sums}`;
 }
 
 type Pool = ReturnType<typeof poolOf>;
@@ -70,24 +69,12 @@ const DUE = `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" FROM "s
  * itself). With no deleted short left to sweep, the per-user hourly rows are exactly the sums
  * of their live shorts', and so are the daily rows made from them.
  */
-export async function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
-  // Most calls find nothing to do: they ask first, without holding the writers back.
-  const due = await pool.query(DUE, [today]);
-  if (due.rows.length === 0) return undefined;
-  return inTransaction(pool, async (client) => {
-    // Rather give up and come back than hold visits back while waiting behind a long writer.
-    await client.query("SET LOCAL lock_timeout = '2s'");
-    await client.query(
-      `LOCK TABLE "shortener"."visit_hour_values", "shortener"."visit_user_hour_values",
-         "shortener"."visit_user_short_hours", "shortener"."deleted_shorts" IN SHARE MODE`,
-    );
-    const { rows } = await client.query<{ day: string }>(DUE, [today]);
-    const day = rows[0]?.day;
-    if (day !== undefined) {
-      for (const sql of ROLLUPS) await client.query(sql, [day]);
-      await client.query(`UPDATE "shortener"."visit_rollup" SET "rolled_through" = $1::date`, [day]);
-    }
-    return day;
+export function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
+  return dayStep(pool, {
+    due: { text: DUE, values: [today] },
+    locked: ["visit_hour_values", "visit_user_hour_values", "visit_user_short_hours"],
+    statements: ROLLUPS,
+    watermark: "rolled_through",
   });
 }
 
@@ -104,20 +91,42 @@ const TOTALS_DUE = `SELECT to_char("totals_through" + 1, 'YYYY-MM-DD') AS "day" 
  * `totals_through`: a batch with a late visit of the day (it writes the daily rows too), a
  * sweep's chunk, or a short's deletion.
  */
-export async function addDayToTotals(pool: Pool): Promise<string | undefined> {
-  const due = await pool.query(TOTALS_DUE);
+export function addDayToTotals(pool: Pool): Promise<string | undefined> {
+  return dayStep(pool, {
+    due: { text: TOTALS_DUE, values: [] },
+    locked: ["visit_day_values", "visit_user_day_values", "visit_user_short_days"],
+    statements: TOTALS,
+    watermark: "totals_through",
+  });
+}
+
+/**
+ * One day's step, if `due` names a day: in a transaction that first locks `locked` and the
+ * deletion queue IN SHARE MODE, asks `due` again, runs `statements` for the day and moves
+ * `watermark` to it. Returns the day, or undefined.
+ */
+async function dayStep(
+  pool: Pool,
+  step: {
+    due: { text: string; values: string[] };
+    locked: string[];
+    statements: string[];
+    watermark: string;
+  },
+): Promise<string | undefined> {
+  // Most calls find nothing to do: they ask first, without holding the writers back.
+  const due = await pool.query(step.due);
   if (due.rows.length === 0) return undefined;
   return inTransaction(pool, async (client) => {
+    // Rather give up and come back than hold visits back while waiting behind a long writer.
     await client.query("SET LOCAL lock_timeout = '2s'");
-    await client.query(
-      `LOCK TABLE "shortener"."visit_day_values", "shortener"."visit_user_day_values",
-         "shortener"."visit_user_short_days", "shortener"."deleted_shorts" IN SHARE MODE`,
-    );
-    const { rows } = await client.query<{ day: string }>(TOTALS_DUE);
+    const tables = [...step.locked, "deleted_shorts"].map((table) => `"shortener"."${table}"`);
+    await client.query(`LOCK TABLE ${tables.join(", ")} IN SHARE MODE`);
+    const { rows } = await client.query<{ day: string }>(step.due);
     const day = rows[0]?.day;
     if (day !== undefined) {
-      for (const sql of TOTALS) await client.query(sql, [day]);
-      await client.query(`UPDATE "shortener"."visit_rollup" SET "totals_through" = $1::date`, [day]);
+      for (const sql of step.statements) await client.query(sql, [day]);
+      await client.query(`UPDATE "shortener"."visit_rollup" SET "${step.watermark}" = $1::date`, [day]);
     }
     return day;
   });
