@@ -452,8 +452,8 @@ const BATCHED = { name: "insert_visits", text: INSERT_VISITS };
 
 /**
  * INSERT_VISITS for visits of days not rolled up: without the writes of the daily rows and the
- * totals (six of its aggregate writes; docs/adr/0185, 0187, 0188), and refused with ROLLED_UP if the batch's first day ($28) was
- * rolled up after all.
+ * totals (six of its aggregate writes; docs/adr/0185, 0187, 0188), and refused with ROLLED_UP if
+ * the batch's first day ($28) was rolled up after all.
  */
 const RECENT = {
   name: "insert_recent_visits",
