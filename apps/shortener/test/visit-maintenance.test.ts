@@ -300,7 +300,8 @@ describe("deleting a short", () => {
       for (let i = 0; i < 60; i++) statuses.push(await visit(port, "/burst-del"));
     };
     const deleter = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Once the burst is under way (a fixed 100 ms was before the first 302 under a loaded CI).
+      await vi.waitFor(() => expect(statuses).toContain(302), SOON);
       const del = await ctx.app.inject({
         method: "DELETE",
         url: `/api/shorts/${short.id}`,
