@@ -229,11 +229,13 @@ export class VisitLog {
         aggregateBatch(rows.map((row, i) => ({ ...row, shortId: visits[i]!.shortId, at: visits[i]!.at })));
       const shortIds = visits.map((v) => v.shortId);
       // A batch of today's visits (the usual one) leaves out the daily rows' writes: today is
-      // not rolled up yet (visit-rollup.ts). If one is after all, its statement
-      // refuses, nothing is stored, and the batch goes again with them.
-      const firstDay = statement === BATCHED ? earliestDay(visits) : undefined;
+      // not rolled up yet (visit-rollup.ts). If its first day is closed after all (clocks apart,
+      // or the roll-up of the day has begun), its statement refuses, nothing is stored, and the
+      // batch goes again with them.
+      const variant = RECENT_VARIANTS.get(statement);
+      const firstDay = variant === undefined ? undefined : earliestDay(visits);
       const recent = firstDay !== undefined && firstDay >= utcDay(Date.now() - ROLLUP_AGE_DAYS * DAY + DAY);
-      chosen = recent ? RECENT : statement;
+      chosen = recent ? variant! : statement;
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
       // Named: prepared once per connection, so each batch skips parsing and planning the
@@ -290,8 +292,9 @@ export class VisitLog {
         else p.reject(new ShortGone());
       }
     } catch (error) {
-      if (chosen === RECENT && (error as { code?: unknown }).code === ROLLED_UP) {
-        return this.write(batch, sums, WITH_DAILY_ROWS, release, attempt);
+      const withDailyRows = REFUSED.get(chosen);
+      if (withDailyRows !== undefined && (error as { code?: unknown }).code === ROLLED_UP) {
+        return this.write(batch, sums, withDailyRows, release, attempt);
       }
       this.observer?.batchFailed?.(batch.length);
       if (batch.length === 1) {
@@ -330,8 +333,8 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   SELECT "id", "user_id" FROM "shortener"."shorts" WHERE "id" = ANY($1::uuid[]) AND "max_visits" IS NULL
   ORDER BY "id" FOR KEY SHARE
 ), rolled AS (
-  -- The last day rolled up into daily rows (visit-maintenance.ts, which locks the hourly tables
-  -- while it rolls, so this statement sees the day it rolled once it may write).
+  -- The last day rolled up into daily rows (visit-rollup.ts, which locks the daily tables while
+  -- it rolls, so this statement sees the day it rolled once it may write).
   SELECT "rolled_through", "totals_through" FROM "shortener"."visit_rollup"
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
@@ -450,35 +453,7 @@ SELECT "id" AS "short_id" FROM live`;
 
 const BATCHED = { name: "insert_visits", text: INSERT_VISITS };
 
-/**
- * INSERT_VISITS for visits of days not rolled up: without the writes of the daily rows and the
- * totals (six of its aggregate writes; docs/adr/0185, 0187, 0188), and refused with ROLLED_UP if
- * the batch's first day ($28) was rolled up after all.
- */
-const RECENT = {
-  name: "insert_recent_visits",
-  text: [
-    "rolled",
-    "day_values",
-    "user_short_days",
-    "user_short_totals",
-    "value_totals",
-    "user_value_totals",
-    "user_day_values",
-  ]
-    .reduce((sql, name) => {
-      const cte = new RegExp(`\\), ${name} AS \\([\\s\\S]*?(?=\\n\\), |\\n\\)\\nSELECT)`);
-      if (!cte.test(sql)) throw new Error(`visit-log: INSERT_VISITS has no ${name}`);
-      return sql.replace(cte, "");
-    }, INSERT_VISITS)
-    .replace(
-      `AND "max_visits" IS NULL`,
-      `AND "max_visits" IS NULL AND "shortener"."visits_not_rolled_up"($28::date)`,
-    ),
-};
-/** BATCHED, chosen as it is: for a batch that RECENT refused. */
-const WITH_DAILY_ROWS = { ...BATCHED };
-/** The SQLSTATE of `visits_not_rolled_up` (migration 20261128000000_visit_daily_rollup). */
+/** The SQLSTATE of `visits_not_rolled_up` (migrations 20261128000000, 20261130000000). */
 const ROLLED_UP = "VR001";
 
 const DAY = 86_400_000;
@@ -514,6 +489,52 @@ const COUNTED = {
 )`,
   ),
 };
+
+type Statement = { name: string; text: string };
+
+/**
+ * `statement` for visits of days not rolled up: without the writes of the daily rows and the
+ * totals (six of its aggregate writes; docs/adr/0185, 0187, 0188), so it takes no lock on the
+ * daily tables and goes on while the roll-up holds them (docs/adr/0189). `live` refuses with
+ * ROLLED_UP if the batch's first day ($28) is closed: rolled up, or being rolled up.
+ */
+function recentOf(statement: Statement, name: string, liveCondition: string): Statement {
+  const text = [
+    "rolled",
+    "day_values",
+    "user_short_days",
+    "user_short_totals",
+    "value_totals",
+    "user_value_totals",
+    "user_day_values",
+  ].reduce((sql, cte) => {
+    const block = new RegExp(`\\), ${cte} AS \\([\\s\\S]*?(?=\\n\\), |\\n\\)\\nSELECT)`);
+    if (!block.test(sql)) throw new Error(`visit-log: ${statement.name} has no ${cte}`);
+    return sql.replace(block, "");
+  }, statement.text);
+  if (!text.includes(liveCondition)) throw new Error(`visit-log: ${statement.name} has no ${liveCondition}`);
+  return {
+    name,
+    text: text.replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`),
+  };
+}
+
+const RECENT = recentOf(BATCHED, "insert_recent_visits", `AND "max_visits" IS NULL`);
+const COUNTED_RECENT = recentOf(
+  COUNTED,
+  "insert_recent_counted_visit",
+  `AND "counted_visits" < "max_visits"`,
+);
+/** Each statement's variant for a batch of today's visits. */
+const RECENT_VARIANTS = new Map<Statement, Statement>([
+  [BATCHED, RECENT],
+  [COUNTED, COUNTED_RECENT],
+]);
+/** What stores a batch that a variant refused: its statement, as it is (a copy: no variant). */
+const REFUSED = new Map<Statement, Statement>([
+  [RECENT, { ...BATCHED }],
+  [COUNTED_RECENT, { ...COUNTED }],
+]);
 
 /**
  * The app's `visitLog`, with its metrics; as the service stops, in-flight requests finish first

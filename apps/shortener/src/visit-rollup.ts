@@ -54,25 +54,50 @@ function dayOfHours(table: string, hourly: string, keys: string[], how: "set" | 
 
 type Pool = ReturnType<typeof poolOf>;
 
+/** What the batches of visits write, besides the hourly rows, when a visit is of a day rolled up. */
+const DAILY_TABLES = ["visit_day_values", "visit_user_day_values", "visit_user_short_days"];
+/** The hourly tables that a day is rolled up from, in the order a batch's statement locks them. */
+const HOURLY_TABLES = ["visit_hour_values", "visit_user_short_hours", "visit_user_hour_values"];
+
 /** The next day to roll up, if it is old enough and no deleted short's rows wait for the sweep. */
-const DUE = `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" FROM "shortener"."visit_rollup"
-  WHERE "rolled_through" + 1 <= $1::date - ${ROLLUP_AGE_DAYS}
+const DUE_WHERE = `"rolled_through" + 1 <= $1::date - ${ROLLUP_AGE_DAYS}
     AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts")`;
+const DUE = `SELECT FROM "shortener"."visit_rollup" WHERE ${DUE_WHERE}`;
+/** That day, closed to the batches of recent visits (visit-log.ts's RECENT statements refuse it). */
+const CLOSE = `UPDATE "shortener"."visit_rollup" SET "closed_through" = greatest("closed_through", "rolled_through" + 1)
+  WHERE ${DUE_WHERE}`;
+/** The day, once closed. */
+const CLOSED_DUE = `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" FROM "shortener"."visit_rollup"
+  WHERE ${DUE_WHERE} AND "closed_through" > "rolled_through"`;
 
 /**
  * Rolls up the day after the last one rolled, if it is ROLLUP_AGE_DAYS old on `today` (UTC,
  * YYYY-MM-DD) and no deleted short's rows wait for the sweep. Returns the day, or undefined.
  *
- * In one transaction that first locks the hourly tables and the deletion queue IN SHARE MODE:
- * a batch of visits, a sweep's chunk or a short's deletion waits until it commits and then takes
- * its snapshot, so it sees the new `rolled_through` (a batch then writes that day's daily rows
- * itself). With no deleted short left to sweep, the per-user hourly rows are exactly the sums
- * of their live shorts', and so are the daily rows made from them.
+ * First the day is closed: a short transaction locks the hourly tables IN SHARE MODE, so it
+ * waits for the batches in flight, and marks the day closed (`closed_through`). A batch of
+ * recent visits (visit-log.ts) that starts after it sees the mark: one with a visit of the day
+ * is refused and stored again by the statement that writes daily rows. The batches of today's
+ * visits go on while the day is rolled up, and no hourly row of the day is written by them
+ * (docs/adr/0189).
+ *
+ * Then the day is rolled up in a transaction that locks the daily tables and the deletion queue
+ * IN SHARE MODE (dayStep): what else can write the day's hours waits until it commits, then sees
+ * the new `rolled_through`. That is a batch with a visit of the day (it writes its daily rows
+ * itself), a sweep's chunk or a short's deletion. With no deleted short left to sweep, the
+ * per-user hourly rows are exactly the sums of their live shorts', and so are the daily rows
+ * made from them.
  */
-export function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
+export async function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
+  // Most calls find nothing to do: they ask first, without holding the writers back.
+  if ((await pool.query(DUE, [today])).rows.length === 0) return undefined;
+  await inTransaction(pool, async (client) => {
+    await client.query(LOCK_TIMEOUT);
+    await client.query(`LOCK TABLE ${qualified(HOURLY_TABLES)} IN SHARE MODE`);
+    await client.query(CLOSE, [today]);
+  });
   return dayStep(pool, {
-    due: { text: DUE, values: [today] },
-    locked: ["visit_hour_values", "visit_user_hour_values", "visit_user_short_hours"],
+    due: { text: CLOSED_DUE, values: [today] },
     statements: ROLLUPS,
     watermark: "rolled_through",
   });
@@ -84,44 +109,37 @@ const TOTALS_DUE = `SELECT to_char("totals_through" + 1, 'YYYY-MM-DD') AS "day" 
 
 /**
  * Adds the day after `totals_through` to the totals, once it is rolled up. Returns the day, or
- * undefined. A step of its own, after the roll-up's: the hourly tables are not locked, so the
+ * undefined. A step of its own, after the roll-up's, in a transaction like it (dayStep): the
  * batches of today's visits go on while it writes (at 80,000 values a day, the totals' upserts
- * took as long as the daily rows'). Its transaction locks the daily tables and the deletion
- * queue IN SHARE MODE instead. What else could change the day's hours waits, then sees the new
- * `totals_through`: a batch with a late visit of the day (it writes the daily rows too), a
+ * took as long as the daily rows'). What else could change the day's hours waits, then sees the
+ * new `totals_through`: a batch with a late visit of the day (it writes the daily rows too), a
  * sweep's chunk, or a short's deletion.
  */
-export function addDayToTotals(pool: Pool): Promise<string | undefined> {
+export async function addDayToTotals(pool: Pool): Promise<string | undefined> {
+  if ((await pool.query(TOTALS_DUE)).rows.length === 0) return undefined;
   return dayStep(pool, {
     due: { text: TOTALS_DUE, values: [] },
-    locked: ["visit_day_values", "visit_user_day_values", "visit_user_short_days"],
     statements: TOTALS,
     watermark: "totals_through",
   });
 }
 
+// Rather give up and come back than hold visits back while waiting behind a long writer.
+const LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2s'";
+const qualified = (tables: string[]) => tables.map((table) => `"shortener"."${table}"`).join(", ");
+
 /**
- * One day's step, if `due` names a day: in a transaction that first locks `locked` and the
- * deletion queue IN SHARE MODE, asks `due` again, runs `statements` for the day and moves
- * `watermark` to it. Returns the day, or undefined.
+ * One day's step, if `due` names a day: in a transaction that first locks the daily tables and
+ * the deletion queue IN SHARE MODE, runs `statements` for the day and moves `watermark` to it.
+ * Returns the day, or undefined.
  */
-async function dayStep(
+function dayStep(
   pool: Pool,
-  step: {
-    due: { text: string; values: string[] };
-    locked: string[];
-    statements: string[];
-    watermark: string;
-  },
+  step: { due: { text: string; values: string[] }; statements: string[]; watermark: string },
 ): Promise<string | undefined> {
-  // Most calls find nothing to do: they ask first, without holding the writers back.
-  const due = await pool.query(step.due);
-  if (due.rows.length === 0) return undefined;
   return inTransaction(pool, async (client) => {
-    // Rather give up and come back than hold visits back while waiting behind a long writer.
-    await client.query("SET LOCAL lock_timeout = '2s'");
-    const tables = [...step.locked, "deleted_shorts"].map((table) => `"shortener"."${table}"`);
-    await client.query(`LOCK TABLE ${tables.join(", ")} IN SHARE MODE`);
+    await client.query(LOCK_TIMEOUT);
+    await client.query(`LOCK TABLE ${qualified([...DAILY_TABLES, "deleted_shorts"])} IN SHARE MODE`);
     const { rows } = await client.query<{ day: string }>(step.due);
     const day = rows[0]?.day;
     if (day !== undefined) {

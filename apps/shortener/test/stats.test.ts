@@ -798,14 +798,24 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
   it("stores recent visits of a day already rolled up (clocks apart) again, with their daily rows", async () => {
     const user = await newUser(ctx.prisma);
     const short = await shortOf(user);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/limited", maxVisits: 100 });
+    const limited = created.json() as { id: string; name: string };
     const today = Math.floor(Date.now() / DAY) * DAY;
     await ctx.prisma
       .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today)}::date, "totals_through" = ${isoDay(today)}::date`;
     try {
-      // Today's visits go without the daily writes, are refused, and go again with them.
-      const responses = await Promise.all(Array.from({ length: 8 }, (_, n) => follow(short.name, n)));
+      // Today's visits go without the daily writes, are refused, and go again with them; a
+      // limited short's visits too, each counted once.
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, n) => follow(n < 6 ? short.name : limited.name, n)),
+      );
       expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(302));
-      const tables = await dailyRowsAgainstVisits(user.id, [short.id], isoDay(today));
+      const [{ count }] = (await ctx.prisma.$queryRaw<{ count: number }[]>`
+        SELECT "counted_visits" AS "count" FROM "shortener"."shorts" WHERE "id" = ${limited.id}::uuid`) as [
+        { count: number },
+      ];
+      expect(count).toBe(2);
+      const tables = await dailyRowsAgainstVisits(user.id, [short.id, limited.id], isoDay(today));
       expect(tables.day).toEqual(tables.dayTruth);
       expect(tables.user).toEqual(tables.userTruth);
       expect(tables.shorts).toEqual(tables.shortsTruth);
@@ -813,7 +823,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       expect(tables.day.length).toBeGreaterThan(0);
       await expectFiguresEqualVisits(
         user,
-        [short],
+        [short, limited],
         new Date(today - DAY).toISOString(),
         new Date(today + DAY).toISOString(),
       );
@@ -821,6 +831,96 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       await ctx.prisma
         .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - DAY)}::date, "totals_through" = ${isoDay(today - DAY)}::date`;
     }
+  });
+
+  it("stores today's visits while a day is rolled up; a visit of that day waits and writes its daily rows (docs/adr/0189)", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/limited", maxVisits: 100 });
+    expect(created.statusCode, created.body).toBe(201);
+    const limited = created.json() as { id: string; name: string };
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const yesterday = isoDay(today - DAY);
+    await maintenance().sweep();
+    await ctx.prisma.$executeRaw`UPDATE "shortener"."visit_rollup"
+      SET "rolled_through" = ${isoDay(today - 2 * DAY)}::date, "totals_through" = ${isoDay(today - 2 * DAY)}::date`;
+    // Yesterday's visits, before the roll-up.
+    let i = 0;
+    for (let k = 0; k < 4; k++)
+      await visitAt(short.id, new Date(today - DAY + k * 3_600_000).toISOString(), i++);
+    const counted = (at: number, n: number) =>
+      ctx.app.visitLog.recordCounted({
+        shortId: limited.id,
+        ipAddress: IPS[n % IPS.length]!,
+        userAgent: AGENTS[n % AGENTS.length]!,
+        referer: REFERERS[n % REFERERS.length]!,
+        at: new Date(at),
+      });
+    await counted(today - DAY + 3_600_000, i++);
+
+    // The roll-up is held after it closed the day: this transaction writes a daily table.
+    const holder = new pg.Client({ connectionString: ctx.db.directUrl });
+    await holder.connect();
+    const waiting = async (table: string) => {
+      const { rows } = await holder.query(
+        `SELECT FROM pg_locks WHERE relation = $1::regclass AND mode = 'ShareLock' AND NOT granted`,
+        [`"shortener"."${table}"`],
+      );
+      return rows.length;
+    };
+    let rolling: Promise<string[]> | undefined;
+    let late: Promise<unknown> | undefined;
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`LOCK TABLE "shortener"."visit_user_short_days" IN ROW EXCLUSIVE MODE`);
+      rolling = maintenance().rollUp();
+      await vi.waitFor(async () => expect(await waiting("visit_user_short_days")).toBe(1), SOON);
+      const [{ closed }] = (await ctx.prisma.$queryRaw<{ closed: string }[]>`
+        SELECT "closed_through"::text AS "closed" FROM "shortener"."visit_rollup"`) as [{ closed: string }];
+      expect(closed).toBe(yesterday);
+      // Today's visits, of both kinds of short, are stored meanwhile ...
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => follow(n % 2 === 0 ? short.name : limited.name, n)),
+      );
+      expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(302));
+      // ... and a visit of the day being rolled up waits for the roll-up.
+      let lateStored = false;
+      late = visitAt(short.id, new Date(today - DAY + 20 * 3_600_000).toISOString(), i++).then(() => {
+        lateStored = true;
+      });
+      await vi.waitFor(async () => {
+        const { rows } = await holder.query(
+          `SELECT FROM pg_locks WHERE relation = '"shortener"."visit_day_values"'::regclass AND NOT granted`,
+        );
+        expect(rows.length).toBe(1);
+      }, SOON);
+      expect(lateStored).toBe(false);
+      // The roll-up was waiting all along.
+      expect(await waiting("visit_user_short_days")).toBe(1);
+      await holder.query("COMMIT");
+    } finally {
+      await holder.end();
+    }
+    expect(await rolling).toEqual([yesterday]);
+    await late;
+
+    const tables = await dailyRowsAgainstVisits(user.id, [short.id, limited.id], yesterday);
+    expect(tables.day).toEqual(tables.dayTruth);
+    expect(tables.user).toEqual(tables.userTruth);
+    expect(tables.shorts).toEqual(tables.shortsTruth);
+    expect(tables.totals).toEqual(tables.totalsTruth);
+    expect(tables.day.length).toBeGreaterThan(0);
+    await expectFiguresEqualVisits(
+      user,
+      [short, limited],
+      new Date(today - 2 * DAY).toISOString(),
+      new Date(today + DAY).toISOString(),
+    );
+    const [{ count, stored }] = (await ctx.prisma.$queryRaw<{ count: number; stored: bigint }[]>`
+      SELECT s."counted_visits" AS "count", (SELECT count(*) FROM "shortener"."short_logs" l WHERE l."short_id" = s."id") AS "stored"
+      FROM "shortener"."shorts" s WHERE s."id" = ${limited.id}::uuid`) as [{ count: number; stored: bigint }];
+    expect(count).toBe(4);
+    expect(Number(stored)).toBe(4);
   });
 
   it("waits while a deleted short's rows wait for the sweep", async () => {
