@@ -4,6 +4,7 @@ import {
   computeSlots,
   computeTeamSlots,
   type ExistingBooking,
+  freeRanges,
   type HostInput,
   hostsFreeAt,
   type ScheduleInput,
@@ -210,6 +211,40 @@ describe("existing bookings and buffers", () => {
     });
     const slots = computeSlots(rules({ seatsPerTimeSlot: 3 }), weekdays("UTC"), [full], day);
     expect(times(slots)).not.toContain("2026-01-05T10:00:00.000Z");
+  });
+});
+
+describe("free time", () => {
+  const MIN = 60_000;
+  it("is every minute of the working hours that no busy range covers, whatever the busy ranges", () => {
+    const schedule: ScheduleInput = {
+      timeZone: "Europe/Berlin",
+      rules: [
+        { days: [1, 2, 3, 4, 5], start: h(9), end: h(12) },
+        { days: [1, 3], start: h(13), end: h(17, 30) },
+      ],
+    };
+    const from = Date.parse("2024-03-25T00:00:00Z");
+    const to = from + 7 * 24 * 60 * MIN;
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 40; round++) {
+      // Overlapping, touching and out-of-order busy ranges, some past the week's ends.
+      const busy: [number, number][] = Array.from({ length: random(30) }, () => {
+        const start = from - 60 * MIN + random(9 * 24 * 60) * MIN;
+        return [start, start + (1 + random(300)) * MIN];
+      });
+      const free = freeRanges(schedule, busy, from, to);
+      const working = freeRanges(schedule, [], from, to);
+      for (let i = 1; i < free.length; i++) expect(free[i]![0]).toBeGreaterThan(free[i - 1]![1]);
+      for (let t = from - 24 * 60 * MIN; t < to + 24 * 60 * MIN; t += 5 * MIN) {
+        const inside = (ranges: [number, number][]) => ranges.some(([s, e]) => s <= t && t < e);
+        expect(inside(free), new Date(t).toISOString()).toBe(inside(working) && !inside(busy));
+      }
+    }
   });
 });
 

@@ -88,16 +88,21 @@ function merge(ranges: Range[]): Range[] {
   return out;
 }
 
+/** `ranges` (in order, apart: merged) less `busy`, in one pass over both. */
 function subtract(ranges: Range[], busy: Range[]): Range[] {
-  let free = ranges;
-  for (const [bs, be] of merge(busy)) {
-    free = free.flatMap(([s, e]): Range[] => {
-      if (be <= s || bs >= e) return [[s, e]];
-      return [
-        [s, Math.min(bs, e)],
-        [Math.max(be, s), e],
-      ].filter(([a, b]) => b! > a!) as Range[];
-    });
+  const blocks = merge(busy);
+  const free: Range[] = [];
+  let first = 0;
+  for (const [start, end] of ranges) {
+    // A block that ends by this range's start ends before every later range's too.
+    while (first < blocks.length && blocks[first]![1] <= start) first++;
+    let from = start;
+    for (let b = first; b < blocks.length && blocks[b]![0] < end && from < end; b++) {
+      const [blockStart, blockEnd] = blocks[b]!;
+      if (blockStart > from) free.push([from, blockStart]);
+      from = Math.max(from, blockEnd);
+    }
+    if (from < end) free.push([from, end]);
   }
   return free;
 }

@@ -44,6 +44,24 @@ export interface LocalParts {
 }
 
 export function localParts(instant: number, timeZone: string): LocalParts {
+  const local = new Date(instant + offsetMs(instant, timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
+}
+
+/** Minutes the zone is ahead of UTC at `instant` (+60 for Berlin in winter). */
+export function offsetMinutes(instant: number, timeZone: string): number {
+  return Math.round(offsetMs(instant, timeZone) / MINUTE);
+}
+
+/** What Intl says the zone's clock shows at `instant`, to the second. */
+export function intlParts(instant: number, timeZone: string): LocalParts {
   const values: Record<string, number> = {};
   for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
     if (part.type !== "literal") values[part.type] = Number(part.value);
@@ -58,11 +76,42 @@ export function localParts(instant: number, timeZone: string): LocalParts {
   };
 }
 
-/** Minutes the zone is ahead of UTC at `instant` (+60 for Berlin in winter). */
-export function offsetMinutes(instant: number, timeZone: string): number {
-  const p = localParts(instant, timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / MINUTE);
+/** The zone's clock at `instant` less UTC's, in ms (whole seconds), from Intl. */
+function intlOffsetMs(instant: number, timeZone: string): number {
+  const p = intlParts(instant, timeZone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(instant / 1000) * 1000;
+}
+
+// A slot query converts thousands of instants, and Intl's formatToParts was most of its time
+// (docs/adr/0190). A zone's offset is the same all through a quarter of an hour that starts and
+// ends with the same offset: no zone changes its offset twice within minutes. A quarter with a
+// change in it asks Intl for each instant.
+const QUARTER = 15 * MINUTE;
+const CHANGES = Number.NaN;
+const offsets = new Map<string, Map<number, number>>();
+let cachedQuarters = 0;
+/** Bounds the memory that queries over many zones and ranges can take; each quarter is 2 Intl calls. */
+const MAX_CACHED_QUARTERS = 200_000;
+
+function offsetMs(instant: number, timeZone: string): number {
+  let zone = offsets.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    offsets.set(timeZone, zone);
+  }
+  const quarter = Math.floor(instant / QUARTER);
+  let offset = zone.get(quarter);
+  if (offset === undefined) {
+    if (cachedQuarters >= MAX_CACHED_QUARTERS) {
+      for (const quarters of offsets.values()) quarters.clear();
+      cachedQuarters = 0;
+    }
+    const first = intlOffsetMs(quarter * QUARTER, timeZone);
+    offset = first === intlOffsetMs((quarter + 1) * QUARTER - 1, timeZone) ? first : CHANGES;
+    zone.set(quarter, offset);
+    cachedQuarters++;
+  }
+  return Number.isNaN(offset) ? intlOffsetMs(instant, timeZone) : offset;
 }
 
 /** A calendar date, as the zone sees it. */
