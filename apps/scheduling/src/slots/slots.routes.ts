@@ -71,7 +71,9 @@ export async function slotsRoutes(app: FastifyInstance) {
         const instant = slot.time.getTime();
         const key = dateKey(localDate(instant, zone ?? "UTC"));
         const time = zone ? formatInZone(instant, zone) : slot.time.toISOString();
-        byDate[key] = [...(byDate[key] ?? []), { ...slot, time }];
+        const day = byDate[key] ?? [];
+        day.push({ ...slot, time });
+        byDate[key] = day;
       }
       return { slots: byDate };
     },
