@@ -582,6 +582,16 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     };
   }
 
+  /** Every daily table and the totals through `through` equal the GROUP BY; some rows exist. */
+  async function expectDailyRowsEqualVisits(userId: string, shortIds: string[], through: string) {
+    const tables = await dailyRowsAgainstVisits(userId, shortIds, through);
+    expect(tables.day).toEqual(tables.dayTruth);
+    expect(tables.user).toEqual(tables.userTruth);
+    expect(tables.shorts).toEqual(tables.shortsTruth);
+    expect(tables.totals).toEqual(tables.totalsTruth);
+    expect(tables.day.length).toBeGreaterThan(0);
+  }
+
   async function expectFiguresEqualVisits(
     user: Awaited<ReturnType<typeof newUser>>,
     shorts: { id: string }[],
@@ -652,16 +662,11 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     await visitAt(shorts[1]!.id, new Date(today - 3 * DAY + 23 * 3_600_000).toISOString(), i++);
 
     const through = isoDay(today - DAY);
-    const tables = await dailyRowsAgainstVisits(
+    await expectDailyRowsEqualVisits(
       user.id,
       shorts.map((s) => s.id),
       through,
     );
-    expect(tables.day).toEqual(tables.dayTruth);
-    expect(tables.user).toEqual(tables.userTruth);
-    expect(tables.shorts).toEqual(tables.shortsTruth);
-    expect(tables.totals).toEqual(tables.totalsTruth);
-    expect(tables.day.length).toBeGreaterThan(0);
     await expectFiguresEqualVisits(user, shorts, from, to);
     // Ranges that end inside the rolled days, and that start in them and end today.
     await expectFiguresEqualVisits(
@@ -815,12 +820,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
         { count: number },
       ];
       expect(count).toBe(2);
-      const tables = await dailyRowsAgainstVisits(user.id, [short.id, limited.id], isoDay(today));
-      expect(tables.day).toEqual(tables.dayTruth);
-      expect(tables.user).toEqual(tables.userTruth);
-      expect(tables.shorts).toEqual(tables.shortsTruth);
-      expect(tables.totals).toEqual(tables.totalsTruth);
-      expect(tables.day.length).toBeGreaterThan(0);
+      await expectDailyRowsEqualVisits(user.id, [short.id, limited.id], isoDay(today));
       await expectFiguresEqualVisits(
         user,
         [short, limited],
@@ -904,12 +904,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     expect(await rolling).toEqual([yesterday]);
     await late;
 
-    const tables = await dailyRowsAgainstVisits(user.id, [short.id, limited.id], yesterday);
-    expect(tables.day).toEqual(tables.dayTruth);
-    expect(tables.user).toEqual(tables.userTruth);
-    expect(tables.shorts).toEqual(tables.shortsTruth);
-    expect(tables.totals).toEqual(tables.totalsTruth);
-    expect(tables.day.length).toBeGreaterThan(0);
+    await expectDailyRowsEqualVisits(user.id, [short.id, limited.id], yesterday);
     await expectFiguresEqualVisits(
       user,
       [short, limited],
