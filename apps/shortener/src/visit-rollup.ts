@@ -56,7 +56,7 @@ type Pool = ReturnType<typeof poolOf>;
 
 /** What the batches of visits write, besides the hourly rows, when a visit is of a day rolled up. */
 const DAILY_TABLES = ["visit_day_values", "visit_user_day_values", "visit_user_short_days"];
-/** The hourly tables that a day is rolled up from, in the order a batch's statement locks them. */
+/** The hourly tables that a day is rolled up from, in the order a batch's statement names them. */
 const HOURLY_TABLES = ["visit_hour_values", "visit_user_short_hours", "visit_user_hour_values"];
 
 /** The next day to roll up, if it is old enough and no deleted short's rows wait for the sweep. */
