@@ -4,12 +4,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { CONNECT_TIMEOUT_MS, databaseAddress } from "./client.ts";
+import { isTransactionConflict } from "./errors.ts";
 
 /** prisma/migrations at the repository root. */
 export const defaultMigrationsDir = fileURLToPath(new URL("../../../prisma/migrations", import.meta.url));
 
 // Any constant works; it only has to be the same for every process of this project.
 const MIGRATION_LOCK_KEY = 72_797_001;
+
+// A migration that alters a table the running service writes can meet a deadlock: it locks
+// tables one statement at a time, in its own order (ADR 0191). PostgreSQL then aborts one side;
+// when that is the migration, it was rolled back whole, so it simply goes again.
+const CONFLICT_ATTEMPTS = 5;
+const CONFLICT_BACKOFF_MS = 200;
 
 export interface MigrationFile {
   name: string;
@@ -103,25 +110,21 @@ export async function migrate(
         result.alreadyApplied.push(file.name);
         continue;
       }
-      const startedAt = new Date();
-      try {
-        await client.query("BEGIN");
-        await client.query(file.sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations"
-             (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
-           VALUES ($1, $2, now(), $3, $4, 1)`,
-          [randomUUID(), file.checksum, file.name, startedAt],
-        );
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw new MigrationError(
-          `Migration ${file.name} failed and was rolled back: ${(error as Error).message}`,
-          {
-            cause: error,
-          },
-        );
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await applyOne(client, file);
+          break;
+        } catch (error) {
+          if (isTransactionConflict(error) && attempt < CONFLICT_ATTEMPTS) {
+            log(`migration ${file.name} was rolled back (${(error as Error).message}); trying again`);
+            await new Promise((resolve) => setTimeout(resolve, CONFLICT_BACKOFF_MS * attempt));
+            continue;
+          }
+          throw new MigrationError(
+            `Migration ${file.name} failed and was rolled back: ${(error as Error).message}`,
+            { cause: error },
+          );
+        }
       }
       log(`applied migration ${file.name}`);
       result.applied.push(file.name);
@@ -130,5 +133,24 @@ export async function migrate(
   } finally {
     // Closing the session releases the advisory lock too.
     await client.end();
+  }
+}
+
+/** One migration and its history row, in one transaction: all of it is kept or none. */
+async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
+  const startedAt = new Date();
+  try {
+    await client.query("BEGIN");
+    await client.query(file.sql);
+    await client.query(
+      `INSERT INTO "_prisma_migrations"
+         (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+       VALUES ($1, $2, now(), $3, $4, 1)`,
+      [randomUUID(), file.checksum, file.name, startedAt],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
   }
 }

@@ -89,4 +89,51 @@ describe("migration runner", () => {
     expect(results.flatMap((r) => r.applied).sort()).toEqual(files.map((f) => f.name).sort());
     expect((await history(url)).length).toBe(files.length);
   });
+
+  it("applies a migration again when PostgreSQL broke a deadlock by rolling it back", async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    await cp(defaultMigrationsDir, dir, { recursive: true });
+    await migrate(url, { dir });
+    const setup = new pg.Client({ connectionString: url });
+    await setup.connect();
+    await setup.query("CREATE TABLE first_locked (id int); CREATE TABLE then_locked (id int)");
+    // Locks the two tables in the opposite order to a writer that holds the second one.
+    const name = "99999999999999_locks_in_order";
+    await cp(path.join(dir, (await readMigrations(dir))[0]!.name), path.join(dir, name), { recursive: true });
+    await writeFile(
+      path.join(dir, name, "migration.sql"),
+      "LOCK TABLE first_locked IN ACCESS EXCLUSIVE MODE;\n" +
+        "LOCK TABLE then_locked IN ACCESS EXCLUSIVE MODE;\n" +
+        "CREATE TABLE made_once (id int);\n",
+    );
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("LOCK TABLE then_locked IN ROW EXCLUSIVE MODE");
+      const lines: string[] = [];
+      const migrating = migrate(url, { dir, log: (line) => lines.push(line) });
+      // Once the migration holds the first table and waits for the second, the writer asks for
+      // the first: a deadlock, which the migration (waiting longest) detects and loses.
+      while (
+        (await setup.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'then_locked'::regclass`))
+          .rowCount === 0
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await writer.query("LOCK TABLE first_locked IN ROW EXCLUSIVE MODE");
+      await writer.query("COMMIT");
+      const { applied } = await migrating;
+      expect(applied).toEqual([name]);
+      expect(lines.some((line) => /locks_in_order was rolled back \(deadlock detected\)/.test(line))).toBe(
+        true,
+      );
+      expect(lines).toContain(`applied migration ${name}`);
+      expect((await history(url)).filter((r) => r.migration_name === name)).toHaveLength(1);
+    } finally {
+      await writer.end();
+      await setup.end();
+    }
+  });
 });
