@@ -72,8 +72,11 @@ export class VisitLog {
   private queued = 0;
   private inFlight = 0;
   private readonly idleWaiters: (() => void)[] = [];
-  /** recordCounted() visits being written. */
-  private readonly counting = new Set<Promise<void>>();
+  /**
+   * Writes outside the batches' slots: recordCounted() visits, and batches that gave their slot
+   * up to wait for a roll-up (write). drain() waits for them too.
+   */
+  private readonly outside = new Set<Promise<void>>();
   private inFlightVisits = 0;
   /** Visits whose rows are committed, since start. */
   written = 0;
@@ -149,17 +152,26 @@ export class VisitLog {
     const stored = new Promise<void>((resolve, reject) => {
       void this.write([{ visit: { ...visit, at }, enriched, resolve, reject }], undefined, COUNTED);
     });
-    this.counting.add(stored);
-    const forget = () => this.counting.delete(stored);
-    stored.then(forget, forget);
-    return stored;
+    return this.trackOutside(stored);
+  }
+
+  private trackOutside(write: Promise<void>): Promise<void> {
+    this.outside.add(write);
+    const forget = () => this.outside.delete(write);
+    write.then(forget, forget);
+    return write;
   }
 
   /** Resolves when every visit recorded so far is written (or has failed). */
   async drain(): Promise<void> {
-    await Promise.allSettled([...this.counting]);
-    if (this.inFlight === 0 && this.queued === 0) return;
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    for (;;) {
+      await Promise.allSettled([...this.outside]);
+      if (this.inFlight > 0 || this.queued > 0) {
+        await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      } else if (this.outside.size === 0) {
+        return;
+      }
+    }
   }
 
   /** Sends batches while fewer than `concurrency` are in flight; `committed`: the batch just stored. */
@@ -216,26 +228,31 @@ export class VisitLog {
     attempt = 0,
   ): Promise<void> {
     const started = performance.now();
-    let chosen = statement;
+    const visits = batch.map((p) => p.visit);
+    // A batch of today's visits (the usual one) leaves out the daily rows' writes: today is
+    // not rolled up yet (visit-rollup.ts). If its first day is closed after all (clocks apart,
+    // or the roll-up of the day has begun), its statement refuses, nothing is stored, and the
+    // batch goes again with them.
+    const variant = RECENT_VARIANTS.get(statement);
+    const firstDay = variant === undefined ? undefined : earliestDay(visits);
+    const recent = firstDay !== undefined && firstDay >= utcDay(Date.now() - ROLLUP_AGE_DAYS * DAY + DAY);
+    if (variant !== undefined && !recent && release !== undefined) {
+      // Its daily rows wait while their day is rolled up (seconds, once a day): the batch gives
+      // its slot up, so that the batches of today's visits behind it go on meanwhile.
+      release();
+      return this.trackOutside(this.write(batch, sums, statement, undefined, attempt));
+    }
+    const chosen = recent ? variant! : statement;
     try {
       // From memory without an await, so the batch goes out before the redirects of the one
       // before it are answered (their continuations wait in the microtask queue).
       const salt = this.salts.cached() ?? (await this.salts.today()).salt;
-      const visits = batch.map((p) => p.visit);
       const rows = batch.map((p) => (p.enriched ??= this.enricher.enrich(p.visit, salt)));
       // Summed as the visits joined, unless one came before the day's salt was in memory.
       const { totals, values, dayValues, visitors } =
         sums?.sorted() ??
         aggregateBatch(rows.map((row, i) => ({ ...row, shortId: visits[i]!.shortId, at: visits[i]!.at })));
       const shortIds = visits.map((v) => v.shortId);
-      // A batch of today's visits (the usual one) leaves out the daily rows' writes: today is
-      // not rolled up yet (visit-rollup.ts). If its first day is closed after all (clocks apart,
-      // or the roll-up of the day has begun), its statement refuses, nothing is stored, and the
-      // batch goes again with them.
-      const variant = RECENT_VARIANTS.get(statement);
-      const firstDay = variant === undefined ? undefined : earliestDay(visits);
-      const recent = firstDay !== undefined && firstDay >= utcDay(Date.now() - ROLLUP_AGE_DAYS * DAY + DAY);
-      chosen = recent ? variant! : statement;
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
       // Named: prepared once per connection, so each batch skips parsing and planning the
@@ -294,7 +311,9 @@ export class VisitLog {
     } catch (error) {
       const withDailyRows = REFUSED.get(chosen);
       if (withDailyRows !== undefined && (error as { code?: unknown }).code === ROLLED_UP) {
-        return this.write(batch, sums, withDailyRows, release, attempt);
+        // As a batch with a visit of a past day, above.
+        release?.();
+        return this.trackOutside(this.write(batch, sums, withDailyRows, undefined, attempt));
       }
       this.observer?.batchFailed?.(batch.length);
       if (batch.length === 1) {

@@ -870,6 +870,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     };
     let rolling: Promise<string[]> | undefined;
     let late: Promise<unknown> | undefined;
+    let draining: Promise<unknown> | undefined;
     try {
       await holder.query("BEGIN");
       await holder.query(`LOCK TABLE "shortener"."visit_user_short_days" IN ROW EXCLUSIVE MODE`);
@@ -895,12 +896,36 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
         expect(rows.length).toBe(1);
       }, SOON);
       expect(lateStored).toBe(false);
+      // Its batch gave its slot up: today's visits behind it are stored while it waits (well
+      // within the 2 s the roll-up waits for its locks).
+      const behind = await Promise.race([
+        Promise.all(Array.from({ length: 4 }, (_, n) => follow(short.name, 6 + n))),
+        new Promise<"held">((resolve) => setTimeout(() => resolve("held"), 1_500)),
+      ]);
+      expect(behind === "held" ? behind : behind.map((response) => response.statusCode)).toEqual(
+        Array(4).fill(302),
+      );
+      expect(lateStored).toBe(false);
+      // A stop now waits for it as well.
+      let drained = false;
+      draining = ctx.app.visitLog.drain().then(() => {
+        drained = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(drained).toBe(false);
       // The roll-up was waiting all along.
       expect(await waiting("visit_user_short_days")).toBe(1);
       await holder.query("COMMIT");
     } finally {
       await holder.end();
     }
+    await draining;
+    const [{ lateRows }] = (await ctx.prisma.$queryRaw<{ lateRows: number }[]>`
+      SELECT count(*)::int AS "lateRows" FROM "shortener"."short_logs"
+      WHERE "short_id" = ${short.id}::uuid AND "created_at" = ${new Date(today - DAY + 20 * 3_600_000)}`) as [
+      { lateRows: number },
+    ];
+    expect(lateRows).toBe(1);
     expect(await rolling).toEqual([yesterday]);
     await late;
 
