@@ -98,31 +98,42 @@ describe("migration runner", () => {
     const setup = new pg.Client({ connectionString: url });
     await setup.connect();
     await setup.query("CREATE TABLE first_locked (id int); CREATE TABLE then_locked (id int)");
-    // Locks the two tables in the opposite order to a writer that holds the second one.
+    // Locks the two tables in the opposite order to a writer that holds the second one. Between
+    // the two, it waits at a gate (an advisory lock this test holds), so that the writer waits
+    // first: PostgreSQL then finds the deadlock when the migration's own wait times out, and the
+    // migration is the one rolled back, whatever the machine's load.
+    const GATE = 4_242;
     const name = "99999999999999_locks_in_order";
     await cp(path.join(dir, (await readMigrations(dir))[0]!.name), path.join(dir, name), { recursive: true });
     await writeFile(
       path.join(dir, name, "migration.sql"),
       "LOCK TABLE first_locked IN ACCESS EXCLUSIVE MODE;\n" +
+        `SELECT pg_advisory_xact_lock_shared(${GATE});\n` +
         "LOCK TABLE then_locked IN ACCESS EXCLUSIVE MODE;\n" +
         "CREATE TABLE made_once (id int);\n",
     );
     const writer = new pg.Client({ connectionString: url });
     await writer.connect();
+    const waitingFor = async (condition: string) => {
+      while (
+        (await setup.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND ${condition}`)).rowCount === 0
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
     try {
+      await setup.query("SELECT pg_advisory_lock($1)", [GATE]);
+      // The writer never looks for the deadlock itself (superuser setting, test-only).
+      await writer.query("SET deadlock_timeout = '60s'");
       await writer.query("BEGIN");
       await writer.query("LOCK TABLE then_locked IN ROW EXCLUSIVE MODE");
       const lines: string[] = [];
       const migrating = migrate(url, { dir, log: (line) => lines.push(line) });
-      // Once the migration holds the first table and waits for the second, the writer asks for
-      // the first: a deadlock, which the migration (waiting longest) detects and loses.
-      while (
-        (await setup.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'then_locked'::regclass`))
-          .rowCount === 0
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await writer.query("LOCK TABLE first_locked IN ROW EXCLUSIVE MODE");
+      await waitingFor(`locktype = 'advisory' AND objid = ${GATE}`);
+      const writing = writer.query("LOCK TABLE first_locked IN ROW EXCLUSIVE MODE");
+      await waitingFor(`relation = 'first_locked'::regclass`);
+      await setup.query("SELECT pg_advisory_unlock($1)", [GATE]);
+      await writing;
       await writer.query("COMMIT");
       const { applied } = await migrating;
       expect(applied).toEqual([name]);
