@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { openDatabase } from "@app/db";
 import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
+import { databaseOptions } from "@app/server/config";
 import { closeGracefully } from "@app/server/shutdown";
 import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
 import { COMPOSE_TOPOLOGY, haproxyConfig } from "./haproxy-config.ts";
@@ -75,11 +76,7 @@ try {
       `warning: REDIS_URL is not set: each of the ${schedulingCount} scheduling instances counts its own rate limit`,
     );
   }
-  database = await openDatabase({
-    databaseUrl: shortener.DATABASE_URL,
-    dataDir: shortener.DATA_DIR,
-    log: (line) => console.log(line),
-  });
+  database = await openDatabase({ ...databaseOptions(shortener), log: (line) => console.log(line) });
   topology = await startTopology({
     shortener: shortenerCount,
     scheduling: schedulingCount,

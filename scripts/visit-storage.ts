@@ -6,6 +6,7 @@
 // It refuses a database that already holds visits: the sizes would not be this run's.
 import { parseArgs } from "node:util";
 import { createPrisma, openDatabase, poolOf } from "@app/db";
+import { databaseOptions } from "@app/server/config";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { VisitLog } from "../apps/shortener/src/visit-log.ts";
 import { VisitMaintenance } from "../apps/shortener/src/visit-maintenance.ts";
@@ -52,7 +53,7 @@ const random = () => {
 const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
 
 const config = loadConfig(readEnvironment());
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const database = await openDatabase(databaseOptions(config));
 const prisma = createPrisma(database.url, { poolMax: 4 });
 const pool = poolOf(prisma);
 try {

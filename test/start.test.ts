@@ -1,8 +1,8 @@
 // The ways a person starts and stops the services: `pnpm start` and its PID, `.env` in the
 // working directory, and start-up failures that must print one clear line.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -231,6 +231,46 @@ describe("start-up failures", () => {
       expect(lines.join("\n")).not.toContain("s3cret");
     } finally {
       silent.close();
+    }
+  });
+
+  // The embedded PostgreSQL is a process of its own: a start that stops half-way must stop it too.
+  it("a port already taken, with nothing set: one line, exit 1, the embedded PostgreSQL stopped, for every entry point", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "start-embedded-"));
+    // As root the server runs as a `postgres` user, which must be able to enter the folder.
+    await chmod(folder, 0o755);
+    const taken = createServer().listen(0, "127.0.0.1");
+    await new Promise((r) => taken.once("listening", r));
+    const port = String((taken.address() as { port: number }).port);
+    const free = String(await freePort());
+    try {
+      const entries: [string, Record<string, string>][] = [
+        // The shortener starts, then the scheduling API cannot listen: the shortener is closed too.
+        [startScript, { SHORTENER_PORT: free, SCHEDULING_PORT: port }],
+        [path.join(repoRoot, "apps/shortener/src/server.ts"), { SHORTENER_PORT: port }],
+        [path.join(repoRoot, "apps/scheduling/src/server.ts"), { SCHEDULING_PORT: port }],
+      ];
+      for (const [entry, ports] of entries) {
+        const started = run(
+          process.execPath,
+          ["--import", tsxLoader, entry],
+          { ...baseEnv, DATA_DIR: path.join(folder, "data"), ...ports },
+          folder,
+        );
+        expect(await started.exited, started.output()).toBe(1);
+        const failures = started
+          .output()
+          .split("\n")
+          .filter((line) => line.startsWith("cannot start"));
+        expect(failures, entry).toEqual([expect.stringMatching(new RegExp(`EADDRINUSE.*:${port}$`))]);
+        expect(
+          existsSync(path.join(folder, "data/postgres/postmaster.pid")),
+          `${entry} left PostgreSQL running`,
+        ).toBe(false);
+      }
+    } finally {
+      taken.close();
+      await rm(folder, { recursive: true, force: true });
     }
   });
 

@@ -2,7 +2,16 @@
 // runner (@app/server/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
 // This file only parses flags and prints: users and keys are credentials.ts's, tenants hosting/tenants.ts's.
 import { fileURLToPath } from "node:url";
-import { type Command, CommandError, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
+import {
+  type Command,
+  CommandError,
+  flag,
+  type OptionValues,
+  runCli,
+  table,
+  UsageError,
+  when,
+} from "@app/server/cli";
 import { z } from "zod";
 import { loadConfig, type SchedulingConfig } from "./config.ts";
 import {
@@ -44,22 +53,6 @@ const databaseUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, "--database-url 
 const newDatabaseName = z
   .string()
   .regex(NEW_DATABASE_NAME, "--create-database must be 1-63 of a-z, 0-9 and _, not starting with a digit");
-
-/** The flag's value checked by `schema`; `undefined` when absent unless `required`. */
-function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required: true): T;
-function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required?: false): T | undefined;
-function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required = false) {
-  const value = values[name];
-  if (value === undefined) {
-    if (required) throw new UsageError(`--${name} is required`);
-    return undefined;
-  }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new UsageError(result.error.issues[0]?.message ?? `--${name} is invalid`);
-  return result.data;
-}
-
-const when = (date: Date | null) => date?.toISOString() ?? null;
 
 /** `--id` or `--name`, exactly one. */
 function tenantSelector(values: OptionValues): TenantSelector {
@@ -336,11 +329,6 @@ export const schedulingCli = {
   tool: "pnpm -s scheduling",
   commands,
   loadConfig,
-  database: (config: SchedulingConfig) => ({
-    databaseUrl: config.DATABASE_URL,
-    directUrl: config.DATABASE_DIRECT_URL,
-    dataDir: config.DATA_DIR,
-  }),
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

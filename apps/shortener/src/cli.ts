@@ -3,25 +3,15 @@
 // or 2 (a CredentialError is the command failing: exit 1, its message on stderr). This file
 // only parses flags and prints: users and tokens are credentials.ts's.
 import { fileURLToPath } from "node:url";
-import { type Command, type OptionValues, runCli, table, UsageError } from "@app/server/cli";
+import { type Command, flag, runCli, table, UsageError, when } from "@app/server/cli";
+import { z } from "zod";
 import { loadConfig, type ShortenerConfig } from "./config.ts";
 import { createToken, createUser, listTokens, listUsers, revokeToken } from "./credentials.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function required(values: OptionValues, flag: string): string {
-  const value = values[flag];
-  if (typeof value !== "string" || value === "") throw new UsageError(`--${flag} is required`);
-  return value;
-}
-
-function optional(values: OptionValues, flag: string): string | undefined {
-  const value = values[flag];
-  if (value === "") throw new UsageError(`--${flag} must not be empty`);
-  return typeof value === "string" ? value : undefined;
-}
-
-const when = (date: Date | null) => date?.toISOString() ?? null;
+// Checked here for a usage error (exit 2); an e-mail address is credentials.ts's to refuse (exit 1).
+const nonEmpty = (name: string) => z.string().min(1, `--${name} must not be empty`);
+const note = z.string().max(255, "--note must be at most 255 characters");
+const tokenId = z.uuid("--id must be a token id from token:list");
 
 const commands: Record<string, Command<ShortenerConfig>> = {
   "user:create": {
@@ -29,7 +19,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
     usage: "--email <e-mail> [--json]",
     options: { email: { type: "string", description: "The user's e-mail address (their username)" } },
     prepare(values) {
-      const email = required(values, "email");
+      const email = flag(nonEmpty("email"), values, "email", true);
       return async (prisma) => {
         const user = await createUser(prisma, email);
         return {
@@ -64,11 +54,10 @@ const commands: Record<string, Command<ShortenerConfig>> = {
       note: { type: "string", description: "What the token is for (at most 255 characters)" },
     },
     prepare(values) {
-      const email = required(values, "email");
-      const note = optional(values, "note") ?? null;
-      if (note !== null && note.length > 255) throw new UsageError("--note must be at most 255 characters");
+      const email = flag(nonEmpty("email"), values, "email", true);
+      const text = flag(note, values, "note") ?? null;
       return async (prisma) => {
-        const { id, token } = await createToken(prisma, email, note);
+        const { id, token } = await createToken(prisma, email, text);
         return { json: { id, token }, text: `new bearer token ${id}, shown only now: ${token}` };
       };
     },
@@ -78,7 +67,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
     usage: "[--email <e-mail>] [--json]",
     options: { email: { type: "string", description: "Only this user's tokens" } },
     prepare(values) {
-      const email = optional(values, "email");
+      const email = flag(nonEmpty("email"), values, "email");
       return async (prisma) => {
         const tokens = await listTokens(prisma, email);
         return {
@@ -99,11 +88,10 @@ const commands: Record<string, Command<ShortenerConfig>> = {
       token: { type: "string", description: "The token itself" },
     },
     prepare(values) {
-      const id = optional(values, "id");
-      const token = optional(values, "token");
-      if ((id === undefined) === (token === undefined))
+      if ((values.id === undefined) === (values.token === undefined))
         throw new UsageError("give exactly one of --id and --token");
-      if (id !== undefined && !UUID.test(id)) throw new UsageError("--id must be a token id from token:list");
+      const id = flag(tokenId, values, "id");
+      const token = flag(nonEmpty("token"), values, "token");
       return async (prisma) => {
         await revokeToken(prisma, id !== undefined ? { id } : { token: token! });
         return { json: { revoked: true }, text: "token revoked" };
@@ -116,11 +104,6 @@ export const shortenerCli = {
   tool: "pnpm -s shortener",
   commands,
   loadConfig,
-  database: (config: ShortenerConfig) => ({
-    databaseUrl: config.DATABASE_URL,
-    directUrl: config.DATABASE_DIRECT_URL,
-    dataDir: config.DATA_DIR,
-  }),
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

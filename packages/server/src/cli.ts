@@ -6,8 +6,9 @@
 // `runCli` takes the environment and the output streams, so tests run commands in-process.
 import { parseArgs } from "node:util";
 import type { PrismaClient } from "@app/db";
-import { type DatabaseOptions, withPrisma } from "@app/db";
-import { readEnvironment } from "./config.ts";
+import { withPrisma } from "@app/db";
+import type { z } from "zod";
+import { type DatabaseSettings, databaseOptions, readEnvironment } from "./config.ts";
 
 /** A bad invocation (unknown command or option, missing or malformed value): exit 2. */
 export class UsageError extends Error {
@@ -40,13 +41,11 @@ export interface Command<Config> {
   prepare(values: OptionValues): (prisma: PrismaClient, config: Config, io: CliIo) => Promise<CommandResult>;
 }
 
-export interface CliDefinition<Config> {
+export interface CliDefinition<Config extends DatabaseSettings> {
   /** How a person invokes it, e.g. `pnpm -s shortener`. */
   tool: string;
   commands: Record<string, Command<Config>>;
   loadConfig(env: Record<string, string | undefined>): Config;
-  /** Where the commands' database is (the runner adds the log). */
-  database(config: Config): Omit<DatabaseOptions, "log">;
 }
 
 export interface CliIo {
@@ -72,7 +71,7 @@ const VERBOSE_OPTION: OptionSpec = {
   description: "Also report the database's start and migration check on stderr",
 };
 
-function toolUsage<Config>({ tool, commands }: CliDefinition<Config>): string {
+function toolUsage<Config extends DatabaseSettings>({ tool, commands }: CliDefinition<Config>): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   return [
@@ -101,7 +100,7 @@ function commandUsage<Config>(tool: string, name: string, command: Command<Confi
 }
 
 /** Runs one invocation and returns the exit code; the caller sets process.exitCode. */
-export async function runCli<Config>(
+export async function runCli<Config extends DatabaseSettings>(
   cli: CliDefinition<Config>,
   argv: string[],
   { io = processIo, env }: CliRun = {},
@@ -154,7 +153,7 @@ export async function runCli<Config>(
     const log = (line: string) => {
       if (verbose || line.startsWith("applied migration")) io.stderr(line);
     };
-    const result = await withPrisma({ ...cli.database(config), log }, (prisma) => run(prisma, config, io));
+    const result = await withPrisma({ ...databaseOptions(config), log }, (prisma) => run(prisma, config, io));
     io.stdout(json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (error) {
@@ -162,6 +161,31 @@ export async function runCli<Config>(
     return 1;
   }
 }
+
+/**
+ * Flag `name`'s value checked by `schema` (its first message is the usage error); `undefined`
+ * when absent, unless `required`.
+ */
+export function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required: true): T;
+export function flag<T>(
+  schema: z.ZodType<T>,
+  values: OptionValues,
+  name: string,
+  required?: false,
+): T | undefined;
+export function flag<T>(schema: z.ZodType<T>, values: OptionValues, name: string, required = false) {
+  const value = values[name];
+  if (value === undefined) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(result.error.issues[0]?.message ?? `--${name} is invalid`);
+  return result.data;
+}
+
+/** A date as list output shows it (ISO 8601, UTC). */
+export const when = (date: Date | null) => date?.toISOString() ?? null;
 
 /** Fixed-width columns for list output; `-` for an empty value. */
 export function table(header: string[], rows: (string | number | null | undefined)[][]): string {

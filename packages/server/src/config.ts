@@ -160,6 +160,29 @@ export function checkDatabaseUrls(
   }
 }
 
+/** The variables that say where the database is (sharedEnv's). */
+export interface DatabaseSettings {
+  DATABASE_URL?: string | undefined;
+  DATABASE_DIRECT_URL?: string | undefined;
+  DATA_DIR: string;
+}
+
+/**
+ * Where a service's database is, from the variables both read the same way (sharedEnv): every
+ * entry point opens it through this (services, CLIs, scripts), so none forgets the direct URL.
+ */
+export function databaseOptions(config: DatabaseSettings): {
+  databaseUrl: string | undefined;
+  directUrl: string | undefined;
+  dataDir: string;
+} {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
+    dataDir: config.DATA_DIR,
+  };
+}
+
 /** Variables both services read the same way (each app's schema spreads them). */
 export const sharedEnv = {
   HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on (0.0.0.0 in containers)"),

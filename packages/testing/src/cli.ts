@@ -2,8 +2,8 @@
 // same parsing, database opening and exit codes as `pnpm -s <service> …`), with the output
 // captured: no child process and no second TypeScript start per command. Each CLI test file
 // keeps a couple of end-to-end process runs for what only a process shows (exit status, streams).
-import type { CliDefinition } from "@app/server/cli";
-import { runCli } from "@app/server/cli";
+import { type CliDefinition, runCli } from "@app/server/cli";
+import type { DatabaseSettings } from "@app/server/config";
 
 export interface CliOutcome {
   code: number;
@@ -11,7 +11,7 @@ export interface CliOutcome {
   stderr: string;
 }
 
-export async function runCliInProcess<Config>(
+export async function runCliInProcess<Config extends DatabaseSettings>(
   cli: CliDefinition<Config>,
   argv: string[],
   env: Record<string, string | undefined>,

@@ -1,0 +1,100 @@
+// A service as a process, the same for every entry point (`pnpm start`, each app's server.ts):
+// the environment read and checked, the database opened (embedded when no DATABASE_URL), each
+// service started on a Prisma client of its own, and an orderly stop on SIGTERM/SIGINT. A start
+// that fails prints one line, closes what it had started (the embedded database too: it is a
+// process of its own, and would outlive this one) and exits 1.
+import { createPrisma, type Database, type DatabaseOptions, openDatabase, type PrismaClient } from "@app/db";
+import type { FastifyInstance } from "fastify";
+import { readEnvironment, unknownVariablesWarning } from "./config.ts";
+import { type Registry, serveMetrics } from "./metrics.ts";
+import { closeGracefully } from "./shutdown.ts";
+
+/** How long a stop may wait for in-flight requests (and their visit rows) before exiting 1. */
+export const DRAIN_MS = 15_000;
+
+export interface ListenOptions {
+  /** The service's name, for the line that says where it listens. */
+  service: string;
+  host: string;
+  port: number;
+  /** Serves `GET /metrics` on this port too, when set. */
+  metricsPort?: number | undefined;
+}
+
+/**
+ * Starts `app` listening (and its metrics listener). If either cannot listen (the port is
+ * taken), the app is closed before the error is thrown: its pool and timers do not keep the
+ * process alive.
+ */
+export async function listenService<App extends FastifyInstance & { metrics: Registry }>(
+  app: App,
+  { service, host, port, metricsPort }: ListenOptions,
+): Promise<App> {
+  try {
+    if (metricsPort !== undefined) {
+      const metrics = await serveMetrics(app.metrics, metricsPort, host);
+      app.addHook("onClose", () => new Promise<void>((resolve) => metrics.close(() => resolve())));
+    }
+    await app.listen({
+      port,
+      host,
+      listenTextResolver: (address) =>
+        `${service} listening on ${address}, API reference at ${address}/docs/reference (OpenAPI document: ${address}/docs)`,
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+/** A started service: what the stop closes, and where it says so. */
+export interface RunningService {
+  close(): Promise<unknown>;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** What a process runs, from its environment (a bad setting throws: one line, exit 1). */
+export interface ProcessPlan {
+  /** Every variable the services read; others set are warned about (a typo is not ignored). */
+  variables: readonly string[];
+  database: Omit<DatabaseOptions, "log">;
+  /** Each service, started in this order on a Prisma client of its own. */
+  services: ((prisma: PrismaClient) => Promise<RunningService>)[];
+}
+
+export async function runServices(plan: (environment: NodeJS.ProcessEnv) => ProcessPlan): Promise<void> {
+  let database: Database | undefined;
+  const clients: PrismaClient[] = [];
+  const services: RunningService[] = [];
+  // From the first moment, so a signal during the start stops what has started so far: the
+  // services stop accepting and finish in-flight work, then the pools close, then the database.
+  closeGracefully(DRAIN_MS, async ({ err, signal }) => {
+    const log = services[0]?.log;
+    if (err && log) log.error({ err }, "shutting down after an error");
+    else if (err) console.error(err);
+    else for (const service of services) service.log.info({ signal }, "shutting down");
+    await Promise.all(services.map((service) => service.close()));
+    await Promise.all(clients.map((client) => client.$disconnect()));
+    await database?.close();
+  });
+  try {
+    const environment = readEnvironment();
+    const { variables, database: where, services: starts } = plan(environment);
+    const warning = unknownVariablesWarning(environment, variables);
+    if (warning) console.warn(warning);
+    database = await openDatabase({ ...where, log: (line) => console.log(line) });
+    for (const start of starts) {
+      const prisma = createPrisma(database.url, { directUrl: database.directUrl });
+      clients.push(prisma);
+      services.push(await start(prisma));
+    }
+  } catch (error) {
+    // One line, no stack trace: a setting, a connection or a port the operator must fix.
+    console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    await Promise.allSettled(services.map((service) => service.close()));
+    await Promise.allSettled(clients.map((client) => client.$disconnect()));
+    await database?.close().catch(() => {});
+    process.exit(1);
+  }
+}
