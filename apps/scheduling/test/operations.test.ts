@@ -120,6 +120,23 @@ describe("a database that goes away and comes back", () => {
     );
     expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
   });
+
+  // The bound is the test's timeout: without the probe's own limit, /ready would wait for the
+  // pool's query timeout (31 s).
+  it("is not ready while the database is frozen: /ready answers 503 without waiting for it", {
+    timeout: 25_000,
+  }, async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    proxy.freeze();
+    try {
+      const frozen = await app.inject({ url: "/ready" });
+      expect(frozen.statusCode).toBe(503);
+      expect(frozen.json()).toEqual({ message: "database unreachable" });
+    } finally {
+      proxy.thaw();
+    }
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+  });
 });
 
 describe.skipIf(!inject("redisUrl"))("readiness with Redis", () => {

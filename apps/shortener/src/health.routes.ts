@@ -1,10 +1,15 @@
 import { ErrorBody } from "@app/schemas/shortener";
+import { unreadyReason } from "@app/server/readiness";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 
 const Status = z.object({ status: z.string() });
 
-/** Liveness and readiness for orchestrators; no auth. */
+/**
+ * Liveness and readiness for orchestrators; no auth. Ready: the database answers
+ * (@app/server/readiness). Not Redis: it only counts password attempts, which pass uncounted
+ * while it is down, and a Redis outage must not take every instance out of the load balancer.
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/health",
@@ -32,13 +37,9 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      try {
-        await app.prisma.$queryRaw`SELECT 1`;
-        return { status: "ready" };
-      } catch (error) {
-        request.log.warn({ err: error }, "database not reachable");
-        return reply.code(503).send({ status: "Service Unavailable", error: "database unreachable" });
-      }
+      const unready = await unreadyReason({ prisma: app.prisma }, request.log);
+      if (unready) return reply.code(503).send({ status: "Service Unavailable", error: unready });
+      return { status: "ready" };
     },
   );
 };

@@ -11,6 +11,7 @@ import {
   type TcpProxy,
   type TestDatabase,
 } from "@app/testing/database";
+import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
@@ -107,6 +108,23 @@ describe("a database that goes away and comes back", () => {
     });
     expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
     expect(await prisma.shortLog.count()).toBe(1);
+  });
+
+  // The bound is the test's timeout: without the probe's own limit, /ready waited for the
+  // pool's query timeout (31 s).
+  it("is not ready while the database is frozen: /ready answers 503 without waiting for it", {
+    timeout: 25_000,
+  }, async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    proxy.freeze();
+    try {
+      const frozen = await app.inject({ url: "/ready" });
+      expect(frozen.statusCode).toBe(503);
+      expect(frozen.json()).toEqual({ status: "Service Unavailable", error: "database unreachable" });
+    } finally {
+      proxy.thaw();
+    }
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
   });
 });
 
