@@ -6,7 +6,7 @@
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
 //   DELETE that removed the short answered at once;
 // - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts).
-import { inTransaction, type PrismaClient, poolOf } from "@app/db";
+import { inTransaction, isLockTimeout, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { addDayToTotals, rollUpDay } from "./visit-rollup.ts";
@@ -101,7 +101,13 @@ export interface VisitMaintenanceOptions {
   intervalMs?: number;
   /** How often the deletion queue is looked at when idle (default 5 s). */
   sweepIntervalMs?: number;
-  log?: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** How soon a roll-up that gave up waiting for a lock (a long transaction) tries again (default 1 min). */
+  rollUpRetryMs?: number;
+  log?: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
 }
 
 const monthStart = (date: Date, plus = 0) =>
@@ -118,6 +124,7 @@ const DROPPING = "visits past VISIT_RETENTION_DAYS: being dropped";
 export class VisitMaintenance {
   private readonly pool: ReturnType<typeof poolOf>;
   private timers: NodeJS.Timeout[] = [];
+  private rollUpRetry: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
   /** Scheduled runs in progress (partitions, roll-ups): stop() lets them finish. */
   private readonly running = new Set<Promise<void>>();
@@ -303,14 +310,28 @@ export class VisitMaintenance {
   }
 
   start(): void {
-    const { intervalMs = 3_600_000, sweepIntervalMs = 5_000, log } = this.options;
-    const rollUp = () =>
+    const { intervalMs = 3_600_000, sweepIntervalMs = 5_000, rollUpRetryMs = 60_000, log } = this.options;
+    const rollUp = (): Promise<void> =>
       this.track(() =>
         this.rollUp().then(
           (days) => {
             if (days.length > 0) log?.info({ days }, "daily visit aggregates rolled up");
           },
-          (err: unknown) => log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later"),
+          (err: unknown) => {
+            if (!isLockTimeout(err)) {
+              log?.error({ err }, "daily visit aggregates: roll-up failed; retrying later");
+              return;
+            }
+            // A transaction held the daily tables past the roll-up's lock timeout: the roll-up
+            // gave way to it (visit-rollup.ts), and comes back soon rather than in an hour.
+            log?.warn(
+              { retryInMs: rollUpRetryMs },
+              "daily visit aggregates: the daily tables were busy; rolling up again soon",
+            );
+            clearTimeout(this.rollUpRetry);
+            this.rollUpRetry = setTimeout(rollUp, rollUpRetryMs);
+            this.rollUpRetry.unref();
+          },
         ),
       );
     const partitions = () =>
@@ -355,6 +376,7 @@ export class VisitMaintenance {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    clearTimeout(this.rollUpRetry);
     await Promise.all([this.sweeping?.catch(() => {}), ...this.running]);
   }
 }

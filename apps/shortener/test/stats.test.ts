@@ -1006,4 +1006,48 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     expect(through).toBe(isoDay(today - 2 * DAY));
     expect(await maintenance().rollUp()).toEqual([isoDay(today - DAY)]);
   });
+
+  it("gives way to a long transaction on the daily tables, says so, and rolls up again soon after", async () => {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    await maintenance().sweep();
+    await ctx.prisma
+      .$executeRaw`UPDATE "shortener"."visit_rollup" SET "rolled_through" = ${isoDay(today - 2 * DAY)}::date, "totals_through" = ${isoDay(today - 2 * DAY)}::date`;
+    const said: { level: string; msg: string }[] = [];
+    const log = {
+      info: () => {},
+      warn: (_: object, msg: string) => said.push({ level: "warn", msg }),
+      error: (_: object, msg: string) => said.push({ level: "error", msg }),
+    };
+    // Held past the roll-up's 2 s lock_timeout.
+    const holder = new pg.Client({ connectionString: ctx.db.directUrl });
+    await holder.connect();
+    const running = new VisitMaintenance(ctx.prisma, {
+      intervalMs: 3_600_000,
+      sweepIntervalMs: 3_600_000,
+      rollUpRetryMs: 100,
+      log,
+    });
+    const through = async () =>
+      (
+        (await ctx.prisma.$queryRaw<{ through: string }[]>`
+          SELECT "rolled_through"::text AS "through" FROM "shortener"."visit_rollup"`) as [
+          { through: string },
+        ]
+      )[0].through;
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`LOCK TABLE "shortener"."visit_hour_values" IN EXCLUSIVE MODE`);
+      running.start();
+      await vi.waitFor(() => expect(said.length).toBeGreaterThan(0), SOON);
+      expect(said[0]).toEqual({ level: "warn", msg: expect.stringContaining("busy") });
+      expect(await through()).toBe(isoDay(today - 2 * DAY));
+      await holder.query("COMMIT");
+      // Rolled up by the retry: the next scheduled run is an hour away.
+      await vi.waitFor(async () => expect(await through()).toBe(isoDay(today - DAY)), SOON);
+      expect(said.filter((line) => line.level === "error")).toEqual([]);
+    } finally {
+      await running.stop();
+      await holder.end();
+    }
+  });
 });

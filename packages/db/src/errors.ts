@@ -19,6 +19,11 @@ export function isTransactionConflict(error: unknown): boolean {
   return code === "40P01" || code === "40001";
 }
 
+/** A statement gave up waiting for a lock (lock_timeout, 55P03): nothing it did was kept. */
+export function isLockTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "55P03";
+}
+
 // Driver-adapter error kinds and Prisma codes that mean "the database cannot be reached or
 // dropped the connection" rather than "the query was wrong".
 const UNAVAILABLE_KINDS = new Set([
