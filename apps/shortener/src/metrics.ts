@@ -1,7 +1,12 @@
 // The shortener's own metrics, next to the request and pool metrics every service has:
 // the visit log's queue, batch sizes and commit latency.
 import { Gauge, Histogram, type Registry } from "@app/server/metrics";
-import type { VisitLogObserver } from "./visit-log.ts";
+
+/** Told about every batch the visit log writes. */
+export interface VisitLogObserver {
+  batchCommitted(size: number, seconds: number): void;
+  batchFailed?(size: number): void;
+}
 
 export function visitLogMetrics(registry: Registry, depth: () => number): VisitLogObserver {
   new Gauge({

@@ -2,7 +2,7 @@ import { isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { plainArray, textArray, timeArray } from "./array-literals.ts";
-import { visitLogMetrics } from "./metrics.ts";
+import { type VisitLogObserver, visitLogMetrics } from "./metrics.ts";
 import { aggregateBatch, BatchSums } from "./visit-aggregates.ts";
 import { type Enrichment, VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
 import { ROLLUP_AGE_DAYS } from "./visit-rollup.ts";
@@ -34,12 +34,6 @@ interface Batch {
   pending: Pending[];
   /** Summed as each visit joined; undefined once one joined without its enrichment. */
   sums: BatchSums | undefined;
-}
-
-/** Told about every batch written, for metrics. */
-export interface VisitLogObserver {
-  batchCommitted(size: number, seconds: number): void;
-  batchFailed?(size: number): void;
 }
 
 export interface VisitLogOptions {
