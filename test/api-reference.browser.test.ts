@@ -1,11 +1,7 @@
 // Each service's API reference (/docs/reference) in a real headless Chromium: every operation of
 // the service's /docs document is rendered, the page loads nothing from any other host, and
 // nothing trips its Content-Security-Policy. A full-page screenshot lands in .ci/artifacts/.
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { buildApp as buildScheduling } from "@app/scheduling";
 import { loadConfig as schedulingConfig } from "@app/scheduling/config";
@@ -15,20 +11,13 @@ import { defaultConfig as shortenerConfig } from "@app/shortener/config";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import type { FastifyInstance } from "fastify";
 import type { OpenAPIV3 } from "openapi-types";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, hasChromium, launchChromium, listenLocally, warnWithoutChromium } from "./chromium.ts";
 
-// Debian's package (`apt-get install -y chromium`); .ci/run installs it when it can.
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const ARTIFACTS = fileURLToPath(new URL("../.ci/artifacts", import.meta.url));
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
-if (!hasChromium) {
-  console.warn(
-    `api-reference.browser.test.ts: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium)`,
-  );
-}
+warnWithoutChromium("api-reference.browser.test.ts");
 
 interface Operation {
   method: string;
@@ -65,8 +54,7 @@ const services: { name: string; build: (prisma: PrismaClient) => Promise<Fastify
 describe.skipIf(!hasChromium)("API reference in headless Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    await mkdir(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -81,8 +69,7 @@ describe.skipIf(!hasChromium)("API reference in headless Chromium", () => {
       db = await createTestDatabase();
       prisma = createPrisma(db.url, { poolMax: 2 });
       app = await build(prisma);
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      origin = await listenLocally(app);
     });
     afterAll(async () => {
       await app?.close();

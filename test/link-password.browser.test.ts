@@ -2,24 +2,19 @@
 // form renders legibly under its Content-Security-Policy without tripping it, a wrong password
 // shows it again with a message, the right one follows the 302 to the target, and exactly one
 // visit is stored. Screenshots of each step land in .ci/artifacts/.
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { buildApp, type ShortenerApp } from "@app/shortener";
 import { defaultConfig } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, hasChromium, launchChromium, listenLocally, warnWithoutChromium } from "./chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const ARTIFACTS = fileURLToPath(new URL("../.ci/artifacts", import.meta.url));
-if (!hasChromium) console.warn(`link-password.browser.test.ts: skipped, no Chromium at ${CHROMIUM}`);
+warnWithoutChromium("link-password.browser.test.ts");
 
 const PASSWORD = "open sesame";
 
@@ -32,13 +27,11 @@ describe.skipIf(!hasChromium)("a password-protected short in headless Chromium",
   let target: Server;
   let targetUrl: string;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    await mkdir(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
     db = await createTestDatabase();
     prisma = createPrisma(db.url, { poolMax: 3 });
     app = await buildApp({ config: defaultConfig(), prisma });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    origin = await listenLocally(app);
     // The short's target: a page of its own, on another origin.
     target = createServer((_request, response) => {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });

@@ -2,28 +2,22 @@
 // link its owner created, it shows the same figures as the API (totals and every top list),
 // draws its charts with the Chart.js the service serves, loads nothing from any other host and
 // trips nothing of its Content-Security-Policy. A full-page screenshot lands in .ci/artifacts/.
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { buildApp, type ShortenerApp } from "@app/shortener";
 import { defaultConfig } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, hasChromium, launchChromium, listenLocally, warnWithoutChromium } from "./chromium.ts";
 
 /** What the page's elements are read as (the suite compiles without the DOM library). */
 type Figure = { dataset: Record<string, string | undefined> };
 type Row = { cells: ArrayLike<{ textContent: string | null; dataset?: Record<string, string | undefined> }> };
 type Canvas = { width: number; toDataURL(): string };
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const ARTIFACTS = fileURLToPath(new URL("../.ci/artifacts", import.meta.url));
-if (!hasChromium) console.warn(`stats-page.browser.test.ts: skipped, no Chromium at ${CHROMIUM}`);
+warnWithoutChromium("stats-page.browser.test.ts");
 
 const AGENTS = [
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
@@ -40,13 +34,11 @@ describe.skipIf(!hasChromium)("the statistics page in headless Chromium", () => 
   let app: ShortenerApp;
   let origin: string;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    await mkdir(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
     db = await createTestDatabase();
     prisma = createPrisma(db.url, { poolMax: 3 });
     app = await buildApp({ config: defaultConfig(), prisma });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    origin = await listenLocally(app);
   });
   afterAll(async () => {
     await browser?.close();
