@@ -99,6 +99,31 @@ describe("GET /slots", () => {
     expect(response.json().message).toContain(message);
   });
 
+  // The bound is the test's timeout: the day loop used to run on past year 9999 without end.
+  it("answers a range, and a booking, at the last day of year 9999", { timeout: 20_000 }, async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const answer = await slots(
+      host.apiKey,
+      `eventTypeId=${eventType.id}&startTime=9999-12-29&endTime=9999-12-30T15:00:00Z`,
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    // A booking there checks the same days.
+    const booked = await t.app.inject({
+      method: "POST",
+      url: withKey("/v1/bookings", host.apiKey),
+      payload: {
+        eventTypeId: eventType.id,
+        start: "9999-12-30T15:00:00Z",
+        timeZone: "UTC",
+        language: "en",
+        metadata: {},
+        responses: { name: "Late", email: "late@example.com" },
+      },
+    });
+    expect(booked.statusCode, booked.body).toBeLessThan(500);
+  });
+
   it("needs an apiKey and offers only GET", async () => {
     expect((await t.app.inject({ url: "/v1/slots?eventTypeId=1" })).statusCode).toBe(401);
     const { apiKey } = await createUser(t.prisma);

@@ -114,7 +114,9 @@ function workingRanges(schedule: ScheduleInput, first: LocalDate, last: LocalDat
     if (rule.date) overrides.set(rule.date, [...(overrides.get(rule.date) ?? []), rule]);
   }
   const ranges: Range[] = [];
-  for (let date = first; dateKey(date) <= dateKey(last); date = addDays(date, 1)) {
+  // Compared as numbers: as text, "10000-01-01" sorts before "9999-12-31" and the loop never ended.
+  const ordinal = ({ year, month, day }: LocalDate) => (year * 100 + month) * 100 + day;
+  for (let date = first; ordinal(date) <= ordinal(last); date = addDays(date, 1)) {
     const key = dateKey(date);
     // An override that starts where it ends blocks the whole date.
     const rules =
