@@ -77,6 +77,23 @@ describe("POST /bookings with Idempotency-Key", () => {
     expect(viaHeader.body).toBe(first.body);
   });
 
+  // Prisma 7's transaction client still has $transaction: the booking opened a second,
+  // nested transaction inside the key's, and every later booking without a key answered 500.
+  it("leaves bookings without a key working after one with a key", async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const monday = futureMonday();
+    const plain = await post(host.apiKey, v1Body(eventType.id, at(monday, 60)));
+    expect(plain.statusCode, plain.body).toBe(201);
+    const keyed = await post(host.apiKey, v1Body(eventType.id, at(monday, 90)), newKey());
+    expect(keyed.statusCode, keyed.body).toBe(201);
+    for (const minutes of [120, 150]) {
+      const after = await post(host.apiKey, v1Body(eventType.id, at(monday, minutes)));
+      expect(after.statusCode, after.body).toBe(201);
+    }
+    expect(await bookingsOf(eventType.id)).toBe(4);
+  });
+
   it("answers 422 in v1's error shape for the same key with another body, and changes nothing", async () => {
     const host = await createUser(t.prisma);
     const eventType = await makeHost(t.prisma, host.user.id);

@@ -59,6 +59,14 @@ function replay(row: Stored, hash: string): Answer & { replayed: true } {
   return { status: row.status!, body: row.response!, replayed: true };
 }
 
+/**
+ * The transaction clients answerOnce hands to its operations. Prisma 7's transaction client
+ * still has `$transaction`, so inTransaction cannot tell one by that: it used to open a nested
+ * transaction there, after which every later transaction of the client failed ("Transaction
+ * already closed").
+ */
+const transactionClients = new WeakSet<object>();
+
 // Waiting on the key's row counts against these: a repeat waits for the first to finish.
 const TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
 
@@ -120,6 +128,7 @@ export class IdempotencyKeys {
         const [row] = await tx.$queryRaw<Stored[]>`${select}`;
         return replay(row!, claim.hash);
       }
+      transactionClients.add(tx);
       const answer = await run(tx as unknown as PrismaClient);
       await tx.$executeRaw`
         UPDATE ${table} SET ${status} = ${answer.status}, ${response} = ${answer.body}
@@ -144,6 +153,6 @@ export function inTransaction<T>(
   work: (tx: PrismaClient) => Promise<T>,
   options?: { maxWait?: number; timeout?: number },
 ): Promise<T> {
-  if (!("$transaction" in db)) return work(db);
+  if (transactionClients.has(db)) return work(db);
   return db.$transaction((tx) => work(tx as unknown as PrismaClient), options);
 }
