@@ -81,7 +81,8 @@ export async function streamLogsCsv(
   let sql = `SELECT "id"::text AS "id", "created_at", "ip_address", "user_agent", "referer", "is_bot", "browser",
     "os", "device", "country", "referrer_host" FROM "shortener"."short_logs" WHERE "short_id" = $1::uuid`;
   if (query.before !== undefined) sql += ` AND "id" < $${values.push(query.before)}::int8`;
-  sql += ` ORDER BY "id" DESC`;
+  // By the column, not the text of the same name the list selects (which sorts "9" above "31").
+  sql += ` ORDER BY "short_logs"."id" DESC`;
   if (query.limit !== undefined) sql += ` LIMIT $${values.push(query.limit)}`;
   if (query.offset !== undefined) sql += ` OFFSET $${values.push(query.offset)}`;
 

@@ -360,6 +360,18 @@ describe("the access log", () => {
       headers: user.headers,
     });
     expect(bad.statusCode).toBe(400);
+    // Every visit is older than an id above int8, which the pattern's 19 digits allow.
+    const stored = await ctx.prisma.shortLog.count({ where: { shortId: short.id } });
+    for (const above of ["9223372036854775808", "9999999999999999999"]) {
+      const url = `/api/shorts/${short.id}/logs?limit=1000&before=${above}`;
+      const json = await ctx.app.inject({ url, headers: user.headers });
+      expect(json.statusCode, above).toBe(200);
+      expect(json.json(), above).toHaveLength(stored);
+      const csv = await ctx.app.inject({ url: `${url}&format=csv`, headers: user.headers });
+      expect(csv.body.trimEnd().split("\r\n").slice(1).map((line) => line.split(",")[0])).toEqual(
+        json.json().map((row: { id: string }) => row.id),
+      );
+    }
   });
 
   it("exports as CSV on format=csv or Accept: text/csv, fields escaped", async () => {

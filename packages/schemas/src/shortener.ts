@@ -342,11 +342,15 @@ export type QrCodeQuery = z.infer<typeof QrCodeQuery>;
 
 /** A visit log's id: digits, as ShortLog.id gives them. */
 const LOG_ID = /^[1-9][0-9]{0,18}$/;
+/** The largest visit id there can be (int8). */
+const MAX_LOG_ID = 2n ** 63n - 1n;
 
 export const LogsQuery = ListQuery.extend({
   before: z
     .string()
     .regex(LOG_ID, "before must be a visit id (digits)")
+    // Every visit is older than an id above int8 (19 digits allow up to 10^19 - 1): no bound.
+    .transform((id) => (BigInt(id) > MAX_LOG_ID ? undefined : id))
     .optional()
     .describe(
       "Keyset paging: only visits older than the visit with this id (newest first, stable while " +
