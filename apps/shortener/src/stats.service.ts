@@ -3,7 +3,7 @@
 // account the top shorts. The aggregates are written by the statement that stores each batch
 // of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
 import { randomBytes } from "node:crypto";
-import { type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
+import { isForeignKeyViolation, type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
 import {
   type ShortStats,
   STATS_TOKEN_PATTERN,
@@ -134,11 +134,16 @@ export class StatsService {
    */
   async createLink(shortId: string): Promise<StatsLink> {
     const token = randomBytes(24).toString("base64url");
-    const row = await this.prisma.statsLink.upsert({
-      where: { shortId },
-      create: { shortId, tokenHash: hashToken(token) },
-      update: { tokenHash: hashToken(token), createdAt: new Date() },
-    });
+    const row = await this.prisma.statsLink
+      .upsert({
+        where: { shortId },
+        create: { shortId, tokenHash: hashToken(token) },
+        update: { tokenHash: hashToken(token), createdAt: new Date() },
+      })
+      .catch((error: unknown) => {
+        // The short was deleted since the caller found it.
+        throw isForeignKeyViolation(error) ? new NotFound() : error;
+      });
     return { url: `${this.shortBaseUrl}/stats/${token}`, createdAt: row.createdAt.toISOString() };
   }
 

@@ -452,6 +452,35 @@ describe("the public statistics link", () => {
     const taken = await postShort(ctx.app, user, { url: "https://example.com/", name: "stats" });
     expect(taken.statusCode).toBe(400);
   });
+
+  it("is 404, and nothing is stored, when the short is deleted while the link is created", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const deleter = new pg.Client({ connectionString: ctx.db.directUrl });
+    await deleter.connect();
+    try {
+      // The short is deleted, not yet committed: the request finds it, then its insert waits
+      // on the row (the foreign key's check) until the DELETE commits.
+      await deleter.query("BEGIN");
+      await deleter.query(`DELETE FROM "shortener"."shorts" WHERE "id" = $1::uuid`, [short.id]);
+      const creating = ctx.app.inject({
+        method: "POST",
+        url: `/api/shorts/${short.id}/stats-link`,
+        headers: user.headers,
+      });
+      await vi.waitFor(async () => {
+        const waiting = await ctx.prisma.$queryRaw<unknown[]>`
+          SELECT FROM pg_stat_activity WHERE "query" LIKE '%stats_links%' AND wait_event_type = 'Lock'`;
+        expect(waiting.length).toBe(1);
+      }, SOON);
+      await deleter.query("COMMIT");
+      const created = await creating;
+      expect([created.statusCode, created.body]).toEqual([404, "Not Found"]);
+      expect(await ctx.prisma.statsLink.count({ where: { shortId: short.id } })).toBe(0);
+    } finally {
+      await deleter.end();
+    }
+  });
 });
 
 describe("top lists over ranges of whole days and hours", () => {

@@ -22,6 +22,7 @@ export { type Database, type DatabaseOptions, openDatabase, withPrisma } from ".
 export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
 export {
   isDatabaseUnavailable,
+  isForeignKeyViolation,
   isLockTimeout,
   isRecordNotFound,
   isTransactionConflict,
