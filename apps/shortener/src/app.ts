@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { maxHeaderSize, type Server } from "node:http";
 import type { PrismaClient } from "@app/db";
 import { registerApiReference } from "@app/server/api-reference";
 import { fastifyTrustProxy } from "@app/server/config";
@@ -55,7 +55,11 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
     bodyLimit: config.BODY_LIMIT,
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(clientErrorBody),
-    // Errors the router raises before any route runs (bad URL encoding, over-long params).
+    // Every path parameter a request line can carry reaches its route, which answers 404 for a
+    // name or id too long to exist (after authentication, as any other unknown id). The
+    // router's limit guards regular-expression parameters, which the shortener has none of.
+    routerOptions: { maxParamLength: maxHeaderSize },
+    // Errors the router raises before any route runs (bad URL encoding).
     frameworkErrors: sendErrorFor,
   } satisfies FastifyHttpOptions<Server>).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
