@@ -20,10 +20,19 @@ import { ROLLED_END, ROLLED_THROUGH, TOTALS_END, TOTALS_THROUGH } from "./visit-
 
 const HOUR = 3_600_000;
 const DEFAULT_RANGE = 30 * 24 * HOUR;
-/** The most buckets one timeseries may have. */
+/** The most buckets one timeseries may have: counted by the statement that makes them. */
 export const MAX_BUCKETS = 1000;
-/** The fewest hours each interval's bucket can have (a DST day has 23). */
-const MIN_HOURS: Record<StatsInterval, number> = { hour: 1, day: 23, week: 167, month: 671 };
+/**
+ * More UTC hours than a bucket of each interval can hold (a zone's clock has once been set back
+ * a whole day, in Alaska in 1867): a range of over MAX_BUCKETS of these is refused unread.
+ */
+const MOST_HOURS: Record<StatsInterval, number> = { hour: 1, day: 49, week: 193, month: 769 };
+/**
+ * The instants a range may span: each bucket's local start and label then lie in years 1 to
+ * 9999 in every zone (PostgreSQL has no year 0, and ISO 8601's years have four digits).
+ */
+const EARLIEST = Date.parse("0001-01-02T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T00:00:00Z");
 const DIMENSIONS = {
   referrer: "referrers",
   country: "countries",
@@ -85,6 +94,8 @@ interface Range {
 }
 
 const DAY = 24 * HOUR;
+/** From an hour's start to its last instant. */
+const LAST_INSTANT = `interval '1 hour' - interval '1 microsecond'`;
 
 /** `from` down and `to` up to whole hours; the range checked against the bucket limit. */
 export function statsRange(query: StatsQuery, now = new Date()): Range {
@@ -93,10 +104,11 @@ export function statsRange(query: StatsQuery, now = new Date()): Range {
     query.from ? Math.floor(Date.parse(query.from) / HOUR) * HOUR : to.getTime() - DEFAULT_RANGE,
   );
   if (from.getTime() >= to.getTime()) throw new BadRequest("from must be before to");
-  const hours = (to.getTime() - from.getTime()) / HOUR;
-  if (hours / MIN_HOURS[query.interval] > MAX_BUCKETS) {
-    throw new BadRequest(`the range holds more than ${MAX_BUCKETS} ${query.interval} buckets`);
+  if (from.getTime() < EARLIEST || to.getTime() > LATEST) {
+    throw new BadRequest("the range must lie between 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z");
   }
+  const hours = (to.getTime() - from.getTime()) / HOUR;
+  if (hours > MAX_BUCKETS * MOST_HOURS[query.interval]) throw tooManyBuckets(query.interval);
   // No whole day inside (a range within one day): both at `to`, so the hours cover it all.
   const dayStart = Math.min(Math.ceil(from.getTime() / DAY) * DAY, to.getTime());
   const dayEnd = Math.max(dayStart, Math.floor(to.getTime() / DAY) * DAY);
@@ -108,6 +120,10 @@ export function statsRange(query: StatsQuery, now = new Date()): Range {
     interval: query.interval,
     timezone: query.timezone,
   };
+}
+
+function tooManyBuckets(interval: StatsInterval): BadRequest {
+  return new BadRequest(`the range holds more than ${MAX_BUCKETS} ${interval} buckets`);
 }
 
 /** `2026-03-29T00:00:00` local and its instant → `2026-03-29T00:00:00+01:00`. */
@@ -252,7 +268,9 @@ export class StatsService {
   /**
    * Every bucket of the range, empty ones too. Hours are UTC hours, labelled in the zone; days,
    * weeks and months run from local midnight (so a DST day has 23 or 25 hours) and hold the
-   * aggregated UTC hours that begin in them.
+   * aggregated UTC hours from the one their local start falls in (in a zone whose offset is not
+   * whole hours, midnight falls within an hour): an hour's bucket is that of its last instant.
+   * One row more than the limit is asked for, to tell a range that holds too many.
    */
   private async timeseries(scope: Scope, range: Range): Promise<ShortStats["timeseries"]> {
     const sql =
@@ -266,23 +284,24 @@ export class StatsService {
            FROM generate_series(:from::timestamptz, :to::timestamptz - interval '1 hour', interval '1 hour') AS b("instant")
            LEFT JOIN sums s USING ("instant") ORDER BY b."instant"`
         : `WITH sums AS (
-             SELECT date_trunc(:interval, "hour" AT TIME ZONE :zone) AS "local", sum("visits")::int8 AS "visits",
-               sum("humans")::int8 AS "humans"
+             SELECT date_trunc(:interval, ("hour" + ${LAST_INSTANT}) AT TIME ZONE :zone) AS "local",
+               sum("visits")::int8 AS "visits", sum("humans")::int8 AS "humans"
              FROM $hours WHERE $scope AND "hour" >= :from AND "hour" < :to GROUP BY 1
            )
            SELECT to_char(b."local", 'YYYY-MM-DD"T"HH24:MI:SS') AS "local", b."local" AT TIME ZONE :zone AS "instant",
              coalesce(s."visits", 0) AS "visits", coalesce(s."humans", 0) AS "humans"
            FROM generate_series(
-             date_trunc(:interval, :from::timestamptz AT TIME ZONE :zone),
-             (:to::timestamptz - interval '1 hour') AT TIME ZONE :zone,
+             date_trunc(:interval, (:from::timestamptz + ${LAST_INSTANT}) AT TIME ZONE :zone),
+             (:to::timestamptz - interval '1 microsecond') AT TIME ZONE :zone,
              ('1 ' || :interval)::interval
            ) AS b("local")
-           LEFT JOIN sums s USING ("local") ORDER BY b."local"`;
+           LEFT JOIN sums s USING ("local") ORDER BY b."local" LIMIT ${MAX_BUCKETS + 1}`;
     const rows = await this.query<{ local: string; instant: Date; visits: string; humans: string }>(
       scope,
       range,
       sql,
     );
+    if (rows.length > MAX_BUCKETS) throw tooManyBuckets(range.interval);
     return rows.map((row) => ({
       start: withOffset(row.local, row.instant),
       visits: Number(row.visits),

@@ -99,11 +99,21 @@ async function fromRows(shortIds: string[], from: string, to: string) {
 }
 
 /** Raw visits per bucket: each visit in the bucket its UTC hour's start falls in, in `zone`. */
+/**
+ * The documented rule, read literally: a bucket holds the UTC hours from the one its local start
+ * falls in to the one the next bucket's falls in (in a zone a quarter or half hour off UTC,
+ * the hour in which local midnight falls belongs to the new day).
+ */
 async function bucketsFromRows(shortIds: string[], from: string, to: string, interval: string, zone: string) {
   const rows = await ctx.prisma.$queryRawUnsafe<{ instant: Date; visits: bigint }[]>(
-    `SELECT date_trunc($4, date_trunc('hour', "created_at") AT TIME ZONE $5) AT TIME ZONE $5 AS instant,
-       count(*) AS visits
-     FROM "shortener"."short_logs"
+    `WITH buckets AS (
+       SELECT b AT TIME ZONE $5 AS "start" FROM generate_series(
+         date_trunc($4, ($2::timestamptz - interval '1 month') AT TIME ZONE $5),
+         ($3::timestamptz + interval '1 month') AT TIME ZONE $5, ('1 ' || $4)::interval) AS b
+     )
+     SELECT (SELECT max("start") FROM buckets WHERE date_trunc('hour', "start") <= date_trunc('hour', l."created_at"))
+       AS instant, count(*) AS visits
+     FROM "shortener"."short_logs" l
      WHERE "short_id" = ANY($1::uuid[]) AND "created_at" >= $2 AND "created_at" < $3 GROUP BY 1`,
     shortIds,
     from,
@@ -225,12 +235,18 @@ describe("stats of one short", () => {
     for (let i = 0; i < 120; i++) {
       await visitAt(short.id, new Date(start + ((i * 7919 * 60_000) % (100 * 86_400_000))).toISOString(), i);
     }
+    // In the UTC hour that holds local midnight in Kolkata (18:30) and Kathmandu (18:15), before
+    // it: a Monday's (2 March), a month's (1 April) and a Sunday's (1 March).
+    for (const at of ["2026-03-01T18:05:00Z", "2026-03-31T18:10:00Z", "2026-02-28T18:14:00Z"]) {
+      await visitAt(short.id, at);
+    }
     const from = "2026-01-01T00:00:00Z";
     const to = "2026-04-15T00:00:00Z";
     for (const zone of [
       "UTC",
       "America/New_York",
       "Asia/Kolkata",
+      "Asia/Kathmandu",
       "Australia/Lord_Howe",
       "Pacific/Chatham",
     ]) {
@@ -246,9 +262,89 @@ describe("stats of one short", () => {
             .map((b: { start: string; visits: number }) => [Date.parse(b.start), b.visits]),
         );
         expect(got, `${zone} ${interval}`).toEqual(truth);
-        expect(body.totals.visits).toBe(120);
+        expect(body.totals.visits).toBe(123);
       }
     }
+  });
+
+  it("answers ranges at the ends of years 1 and 9999, and refuses those past them with a 400", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const link = await ctx.app.inject({
+      method: "POST",
+      url: `/api/shorts/${short.id}/stats-link`,
+      headers: user.headers,
+    });
+    const page = new URL(link.json().url).pathname;
+    const endpoints = [`/api/shorts/${short.id}/stats`, "/api/stats", `${page}/data`];
+    for (const query of [
+      "to=9999-12-31T23:30:00Z", // rounded up to year 10000
+      "from=9999-12-30T00:00:00Z&to=9999-12-31T00:00:00-01:00",
+      "from=0000-06-01T00:00:00Z&to=0000-07-01T00:00:00Z",
+      "from=0001-01-01T23:59:00Z&to=0001-01-05T00:00:00Z", // rounded down to 23:00, a day before the first
+      "to=0001-01-10T00:00:00Z", // the default from, 30 days before, is in year 0
+    ]) {
+      for (const endpoint of endpoints) {
+        const response = await ctx.app.inject({ url: `${endpoint}?${query}`, headers: user.headers });
+        expect([response.statusCode, response.json().error], `${endpoint} ${query}`).toEqual([
+          400,
+          "the range must lie between 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z",
+        ]);
+      }
+    }
+    const starts = async (query: string) => {
+      for (const endpoint of endpoints.slice(1)) await stats(user, `${endpoint}?${query}`);
+      const body = await stats(user, `${endpoints[0]}?${query}`);
+      return body.timeseries.map((bucket: { start: string }) => bucket.start);
+    };
+    // Year 1's first Monday is 1 January, whose midnight at +14:00 is in year 0 (1 BC) in UTC.
+    expect(
+      await starts("from=0001-01-02T00:00:00Z&to=0001-01-20T00:00:00Z&interval=week&timezone=Etc/GMT-14"),
+    ).toEqual(["0001-01-01T00:00:00+14:00", "0001-01-08T00:00:00+14:00", "0001-01-15T00:00:00+14:00"]);
+    const months = await starts(
+      "from=9999-01-01T00:00:00Z&to=9999-12-31T00:00:00Z&interval=month&timezone=Etc/GMT%2B12",
+    );
+    expect([months.length, months[0], months.at(-1)]).toEqual([
+      13,
+      "9998-12-01T00:00:00-12:00",
+      "9999-12-01T00:00:00-12:00",
+    ]);
+  });
+
+  it("counts the 1,000 buckets a timeseries may hold exactly, whatever the interval and zone", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const DAY_MS = 86_400_000;
+    const since = (from: string, days: number) => new Date(Date.parse(from) + days * DAY_MS).toISOString();
+    const buckets = async (from: string, to: string, interval: string, zone = "UTC") => {
+      const response = await ctx.app.inject({
+        url: `/api/shorts/${short.id}/stats?from=${from}&to=${to}&interval=${interval}&timezone=${zone}`,
+        headers: user.headers,
+      });
+      if (response.statusCode === 400) return response.json().error;
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().timeseries.length;
+    };
+    expect(await buckets("2020-01-01T00:00:00Z", since("2020-01-01T00:00:00Z", 1000), "day")).toBe(1000);
+    expect(await buckets("2020-01-01T00:00:00Z", since("2020-01-01T00:00:00Z", 1001), "day")).toBe(
+      "the range holds more than 1000 day buckets",
+    );
+    // Across DST changes: 974 local days hold 974 buckets (refused once as 974 × 24 / 23 > 1,000).
+    // The last one, 31 August 2022, ends at 23:00 UTC (midnight BST).
+    expect(await buckets("2020-01-01T00:00:00Z", "2022-08-31T23:00:00Z", "day", "Europe/London")).toBe(974);
+    // 2020-01-06 is a Monday.
+    expect(await buckets("2020-01-06T00:00:00Z", since("2020-01-06T00:00:00Z", 7000), "week")).toBe(1000);
+    expect(await buckets("2020-01-06T00:00:00Z", since("2020-01-06T00:00:00Z", 7001), "week")).toBe(
+      "the range holds more than 1000 week buckets",
+    );
+    // 1,000 months from January 1926 end in May 2009 (refused once as 671-hour months).
+    expect(await buckets("1926-01-01T00:00:00Z", "2009-05-01T00:00:00Z", "month")).toBe(1000);
+    expect(await buckets("1926-01-01T00:00:00Z", "2009-05-01T01:00:00Z", "month")).toBe(
+      "the range holds more than 1000 month buckets",
+    );
+    expect(await buckets("1950-01-01T00:00:00Z", "2026-12-01T00:00:00Z", "month", "America/New_York")).toBe(
+      924,
+    );
   });
 
   it("refuses a bad query with a 400 and another user's short with a 404", async () => {
@@ -368,9 +464,13 @@ describe("the access log", () => {
       expect(json.statusCode, above).toBe(200);
       expect(json.json(), above).toHaveLength(stored);
       const csv = await ctx.app.inject({ url: `${url}&format=csv`, headers: user.headers });
-      expect(csv.body.trimEnd().split("\r\n").slice(1).map((line) => line.split(",")[0])).toEqual(
-        json.json().map((row: { id: string }) => row.id),
-      );
+      expect(
+        csv.body
+          .trimEnd()
+          .split("\r\n")
+          .slice(1)
+          .map((line) => line.split(",")[0]),
+      ).toEqual(json.json().map((row: { id: string }) => row.id));
     }
   });
 

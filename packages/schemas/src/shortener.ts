@@ -370,9 +370,14 @@ const instant = (description: string) =>
   z.iso.datetime({ offset: true }).optional().describe(`${description} (ISO 8601 date-time)`);
 
 export const StatsQuery = z.strictObject({
-  from: instant("Start, inclusive, rounded down to the hour; default: 30 days before `to`"),
-  to: instant("End, exclusive, rounded up to the hour; default: now"),
-  interval: z.enum(STATS_INTERVALS).default("day").describe("Timeseries bucket; at most 1000 buckets"),
+  from: instant(
+    "Start, inclusive, rounded down to the hour, from 0001-01-02T00:00:00Z on; default: 30 days before `to`",
+  ),
+  to: instant("End, exclusive, rounded up to the hour, up to 9999-12-31T00:00:00Z; default: now"),
+  interval: z
+    .enum(STATS_INTERVALS)
+    .default("day")
+    .describe("Timeseries bucket; at most 1000 buckets in the range, counted in `timezone`"),
   timezone: z
     .enum(TIME_ZONES, { error: "timezone must be an IANA time zone such as Europe/London" })
     .default("UTC")
