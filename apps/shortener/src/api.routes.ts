@@ -122,8 +122,9 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const location = (id: string) => `${app.apiPrefix}/shorts/${id}`;
       const key = request.headers["idempotency-key"];
+      const toCreate = await shorts.prepare(request.body);
       if (key === undefined) {
-        const short = await shorts.create(request.user.id, request.body);
+        const short = await shorts.create(request.user.id, toCreate);
         return reply.code(201).header("location", location(short.id)).send(short);
       }
       // Serialized here, as the route's serializer would, so what is kept and replayed is what was sent.
@@ -132,7 +133,7 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         { userId: request.user.id, key, hash: requestHash("createShort", request.body) },
         async (tx) => ({
           status: 201,
-          body: JSON.stringify(z.encode(Short, await shorts.create(request.user.id, request.body, tx))),
+          body: JSON.stringify(z.encode(Short, await shorts.create(request.user.id, toCreate, tx))),
         }),
       );
       reply.header("location", location((JSON.parse(answer.body) as Short).id));
@@ -183,16 +184,18 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       // The envelope validator let each item through as sent (unknown until checked).
       const sent = request.body as unknown as NewShortsBulkEnvelope;
       let passwords = 0;
-      const items = sent.shorts.map((item) => {
-        const parsed = NewShort.safeParse(item);
-        if (!parsed.success) return invalidBody(parsed.error);
-        if (parsed.data.password !== undefined && ++passwords > MAX_BULK_PASSWORDS) {
-          return new BadRequest(
-            `at most ${MAX_BULK_PASSWORDS} shorts of one bulk request may set a password; set this one's with PATCH`,
-          );
-        }
-        return parsed.data;
-      });
+      const items = await Promise.all(
+        sent.shorts.map((item) => {
+          const parsed = NewShort.safeParse(item);
+          if (!parsed.success) return invalidBody(parsed.error);
+          if (parsed.data.password !== undefined && ++passwords > MAX_BULK_PASSWORDS) {
+            return new BadRequest(
+              `at most ${MAX_BULK_PASSWORDS} shorts of one bulk request may set a password; set this one's with PATCH`,
+            );
+          }
+          return shorts.prepare(parsed.data);
+        }),
+      );
       const create = async (db = app.prisma): Promise<BulkShortResults> => ({
         results: (await shorts.createMany(request.user.id, items, db)).map(toResult),
       });

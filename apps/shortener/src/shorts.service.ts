@@ -77,6 +77,9 @@ const TARGET_FIELDS = {
 } as const;
 
 /** A short's visit limit, the visits counted against it, and where it redirects past it. */
+/** A short to insert: what POST /shorts asked for, its password already hashed (prepare). */
+export type ShortToCreate = Omit<NewShort, "password"> & { passwordHash: string | null };
+
 export interface LimitState {
   maxVisits: number | null;
   countedVisits: number;
@@ -183,8 +186,17 @@ export class ShortsService {
     }
   }
 
+  /**
+   * A short as it will be stored: its password hashed. Hashing takes a tenth of a second on
+   * purpose, so it is done here, before any transaction (one holds a pooled connection).
+   */
+  async prepare(input: NewShort): Promise<ShortToCreate> {
+    const { password, ...short } = input;
+    return { ...short, passwordHash: password === undefined ? null : await hashPassword(password) };
+  }
+
   /** One short: createMany of one item, its error thrown. */
-  async create(userId: string, input: NewShort, db: PrismaClient = this.prisma): Promise<Short> {
+  async create(userId: string, input: ShortToCreate, db: PrismaClient = this.prisma): Promise<Short> {
     const [result] = await this.createMany(userId, [input], db);
     if (result instanceof HttpError) throw result;
     return result!;
@@ -201,7 +213,7 @@ export class ShortsService {
    */
   async createMany(
     userId: string,
-    items: readonly (NewShort | HttpError)[],
+    items: readonly (ShortToCreate | HttpError)[],
     db: PrismaClient = this.prisma,
   ): Promise<(Short | HttpError)[]> {
     const results: (Short | HttpError | undefined)[] = new Array(items.length);
@@ -216,12 +228,6 @@ export class ShortsService {
       else chosen.set(item.name, index);
     });
 
-    // Hashed before any row is written (a tenth of a second each, on purpose; in parallel).
-    const passwordHashes = await Promise.all(
-      items.map((item) =>
-        item instanceof HttpError || item.password === undefined ? null : hashPassword(item.password),
-      ),
-    );
     let pending = [...chosen].map(([name, index]) => ({ index, name }));
     for (let attempt = 1; pending.length > 0 || generated.length > 0; attempt++) {
       // 62^7 names make a collision rare; a few fresh draws settle it.
@@ -234,7 +240,7 @@ export class ShortsService {
         pending.push({ index, name });
       }
       const inserted = new Map(
-        (await this.insert(db, userId, pending, ids, items, passwordHashes)).map((row) => [row.name, row]),
+        (await this.insert(db, userId, pending, ids, items)).map((row) => [row.name, row]),
       );
       generated = [];
       for (const { index, name } of pending) {
@@ -254,12 +260,10 @@ export class ShortsService {
     userId: string,
     rows: { index: number; name: string }[],
     ids: string[],
-    items: readonly (NewShort | HttpError)[],
-    passwordHashes: readonly (string | null)[],
+    items: readonly (ShortToCreate | HttpError)[],
   ): Promise<ShortRow[]> {
-    const item = (index: number) => items[index] as NewShort;
-    const column = <T>(value: (item: NewShort, index: number) => T) =>
-      rows.map((row) => value(item(row.index), row.index));
+    const column = <T>(value: (item: ShortToCreate) => T) =>
+      rows.map((row) => value(items[row.index] as ShortToCreate));
     // Tags match [A-Za-z0-9_-]: a comma joins them safely into one text per row. Rows go in by
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<ShortRow[]>`
@@ -274,7 +278,7 @@ export class ShortsService {
                     ${column((short) => utc(short.validUntil))}::timestamptz[],
                     ${column((short) => short.maxVisits ?? null)}::int[],
                     ${column((short) => short.expiredUrl ?? null)}::text[],
-                    ${column((_short, index) => passwordHashes[index] ?? null)}::text[])
+                    ${column((short) => short.passwordHash)}::text[])
           AS i("id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url", "password_hash")
        ORDER BY i."name"
       ON CONFLICT ("name") DO NOTHING

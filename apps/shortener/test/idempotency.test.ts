@@ -1,7 +1,7 @@
 // Idempotency-Key on POST /api/shorts and /api/shorts/bulk (issue 20, docs/adr/0160): a retried
 // request creates nothing more and answers the first answer again; keys are per user and kept in
 // the database, so they hold across instances and restarts.
-import { createPrisma, type PrismaClient } from "@app/db";
+import { createPrisma, type PrismaClient, type PrismaOptions } from "@app/db";
 import { PRUNED_PER_CLAIM } from "@app/server/idempotency";
 import { secretScan } from "@app/testing/database";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,8 +34,8 @@ const shortsOf = (user: User) => ctx.prisma.short.count({ where: { userId: user.
 const keyRows = () => ctx.prisma.shortIdempotencyKey.count();
 
 /** Another instance of the service on the file's database, as a second process would run it. */
-async function instance(): Promise<{ app: ShortenerApp; prisma: PrismaClient }> {
-  const prisma = createPrisma(ctx.db.url, { directUrl: ctx.db.directUrl, poolMax: 5 });
+async function instance(database: PrismaOptions = {}): Promise<{ app: ShortenerApp; prisma: PrismaClient }> {
+  const prisma = createPrisma(ctx.db.url, { directUrl: ctx.db.directUrl, poolMax: 5, ...database });
   const app = await buildApp({
     config: ctx.config,
     prisma,
@@ -239,6 +239,34 @@ describe("POST /api/shorts with Idempotency-Key", () => {
       expect(again.headers["idempotent-replayed"]).toBe("true");
       expect(await shortsOf(user)).toBe(1);
     });
+  });
+});
+
+describe("a keyed create holds a database connection only to write", () => {
+  // A password is hashed slowly on purpose (scrypt, about a tenth of a second). Hashed inside
+  // the key's transaction, it held a pooled connection meanwhile: under a burst, requests
+  // waiting for one gave up and answered 503 "database unavailable".
+  it("hashes passwords before the key's transaction: with one connection, 20 parallel requests all succeed", async () => {
+    const user = await newUser(ctx.prisma);
+    // One connection, and a wait for it of 1 s: 20 hashes in a row on it take longer.
+    const single = await instance({ poolMax: 1, connectTimeoutMs: 1_000 });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const short = { url: `https://example.com/${i}`, password: "open sesame" };
+          return i % 2 === 0
+            ? post(user, "", short, newKey(), single.app)
+            : post(user, "/bulk", { shorts: [short] }, newKey(), single.app);
+        }),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 201 : 200)),
+      );
+      expect(await shortsOf(user)).toBe(20);
+    } finally {
+      await single.app.close();
+      await single.prisma.$disconnect();
+    }
   });
 });
 
