@@ -242,6 +242,30 @@ describe("GET /availability of a user", () => {
   });
 });
 
+describe("GET /availability at the ends of the calendar", () => {
+  // The bookings' query window is widened by a margin: at year 1 it reached year 0, which
+  // PostgreSQL refuses (a 500). Years below 100 are also where Date.UTC reads 1 as 1901.
+  it("answers the first days of year 1 (a Monday) and the last of year 9999 (a Friday)", async () => {
+    const host = await createUser(t.prisma);
+    await makeHost(t.prisma, host.user.id);
+    const first = await get(host.apiKey, `userId=${host.user.id}&dateFrom=0001-01-01&dateTo=0001-01-02`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({
+      busy: [],
+      dateRanges: [{ start: "0001-01-01T09:00:00.000Z", end: "0001-01-01T17:00:00.000Z" }],
+      workingHours: [{ days: [1, 2, 3, 4, 5], startTime: 540, endTime: 1020, userId: host.user.id }],
+    });
+    const last = await get(
+      host.apiKey,
+      `userId=${host.user.id}&dateFrom=9999-12-31&dateTo=9999-12-31T23:59:59.999Z`,
+    );
+    expect(last.statusCode, last.body).toBe(200);
+    expect(last.json().dateRanges).toEqual([
+      { start: "9999-12-31T09:00:00.000Z", end: "9999-12-31T17:00:00.000Z" },
+    ]);
+  });
+});
+
 describe("GET /availability of a team", () => {
   it("answers [{userId, availability}] for each accepted member, to the team's OWNERs and ADMINs (v1's teamId branch)", async () => {
     const owner = await createUser(t.prisma);

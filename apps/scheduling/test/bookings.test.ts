@@ -212,6 +212,103 @@ describe("POST /bookings", () => {
   });
 });
 
+/** The start times GET /slots offers in [from, to], as instants (ms), for a booker in `timeZone`. */
+async function offered(apiKey: string, eventTypeId: number, from: Date, to: Date, timeZone: string) {
+  const response = await t.app.inject({
+    url: withKey(
+      `/v1/slots?eventTypeId=${eventTypeId}&startTime=${from.toISOString()}&endTime=${to.toISOString()}&timeZone=${timeZone}`,
+      apiKey,
+    ),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return Object.values(response.json().slots as Record<string, { time: string }[]>)
+    .flat()
+    .map((slot) => Date.parse(slot.time));
+}
+
+/** Makes every day, all day (UTC), the event type's hours: only its period limits its slots. */
+async function allWeek(eventTypeId: number, userId: number) {
+  const schedule = await t.prisma.schedule.create({
+    data: {
+      userId,
+      name: "Always",
+      timeZone: "UTC",
+      availability: {
+        create: {
+          days: [0, 1, 2, 3, 4, 5, 6],
+          startTime: new Date("1970-01-01T00:00:00Z"),
+          endTime: new Date("1970-01-01T23:59:00Z"),
+        },
+      },
+    },
+  });
+  await t.prisma.eventType.update({ where: { id: eventTypeId }, data: { scheduleId: schedule.id } });
+}
+
+// calcom-v1-bookings.md §2.4 and §6.3 step 11: a ROLLING period ends at the end of its last day
+// in the booker's zone, a RANGE period spans its dates in the event's zone, for /slots and for
+// booking alike; a start outside the period is 400 booking_time_out_of_bounds_error.
+describe("POST /bookings and the event type's period (isOutOfBounds.tsx)", () => {
+  it("ROLLING: counts the days in the booker's zone (the body's timeZone), as /slots does", {
+    timeout: 60_000,
+  }, async () => {
+    const HOUR = 3_600_000;
+    const zones = [
+      ["Pacific/Kiritimati", 14],
+      ["UTC", 0],
+    ] as const;
+    // The period counts from today: start clear of a midnight in either zone, so that the test
+    // and the server agree on the day throughout.
+    const toMidnight = (offsetHours: number) => 24 * HOUR - ((Date.now() + offsetHours * HOUR) % (24 * HOUR));
+    const wait = Math.min(...zones.map(([, offsetHours]) => toMidnight(offsetHours)));
+    if (wait < 20_000) await new Promise((resolve) => setTimeout(resolve, wait + 1000));
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    await allWeek(eventType.id, host.user.id);
+    await t.prisma.eventType.update({
+      where: { id: eventType.id },
+      data: { periodType: "ROLLING", periodDays: 3, periodCountCalendarDays: true },
+    });
+    // Today in each zone, and the end of the third day after it: a zone's midnight, as an instant.
+    const limitIn = (offsetHours: number) => {
+      const today = new Date(Date.now() + offsetHours * HOUR).toISOString().slice(0, 10);
+      return new Date(Date.parse(`${today}T00:00:00Z`) + 4 * 24 * HOUR - offsetHours * HOUR);
+    };
+    for (const [timeZone, offsetHours] of zones) {
+      const limit = limitIn(offsetHours);
+      const times = await offered(host.apiKey, eventType.id, at(limit, -120), at(limit, 120), timeZone);
+      expect(times, timeZone).toContain(at(limit, -30).getTime());
+      expect(
+        times.filter((time) => time >= limit.getTime()),
+        timeZone,
+      ).toEqual([]);
+
+      const outside = await post(host.apiKey, v1Body(eventType.id, limit, { timeZone }));
+      expect(outside.statusCode, `${timeZone} ${outside.body}`).toBe(400);
+      expect(outside.json()).toEqual({ message: "booking_time_out_of_bounds_error" });
+      const inside = await post(host.apiKey, v1Body(eventType.id, at(limit, -30), { timeZone }));
+      expect(inside.statusCode, `${timeZone} ${inside.body}`).toBe(201);
+    }
+  });
+
+  it("RANGE of a personal event type: a free start outside the dates is 400 booking_time_out_of_bounds_error", async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const monday = futureMonday();
+    await t.prisma.eventType.update({
+      where: { id: eventType.id },
+      data: { periodType: "RANGE", periodStartDate: monday, periodEndDate: monday },
+    });
+    for (const start of [at(monday, 24 * 60 + 60), at(monday, -3 * 24 * 60 + 60)]) {
+      const refused = await post(host.apiKey, v1Body(eventType.id, start));
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toEqual({ message: "booking_time_out_of_bounds_error" });
+    }
+    expect(await t.prisma.booking.count({ where: { eventTypeId: eventType.id } })).toBe(0);
+    expect((await post(host.apiKey, v1Body(eventType.id, at(monday, 60)))).statusCode).toBe(201);
+  });
+});
+
 describe("GET /bookings", () => {
   it("filters as v1: attendeeEmail, dateFrom/dateTo, status=upcoming, sortBy/order, expand=team", async () => {
     const host = await createUser(t.prisma);

@@ -5,7 +5,7 @@
 // bookers race for the last seats (docs/adr/0167).
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, futureMonday, makeHost } from "./booking-helpers.ts";
+import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "./booking-helpers.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const t = setupApp();
@@ -101,6 +101,73 @@ describe("seated slots (handleSeats.ts, createNewSeat.ts)", () => {
     expect(full.statusCode).toBe(409);
     expect(full.json()).toEqual({ message: "booking_seats_full_error" });
     expect(await t.prisma.attendee.count({ where: { booking: { eventTypeId: eventType.id } } })).toBe(2);
+  });
+
+  // The first booker's guests take seats as a later booker's do (they were not counted: a
+  // booker and two guests filled a 2-seat slot with 3 attendees).
+  it("the first booker is counted too: a booker and two guests do not fit 2 seats (409 booking_seats_full_error, nothing booked); with one guest they fill it", async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id, { seatsPerTimeSlot: 2 });
+    const start = at(futureMonday(), 240);
+    const guests = ["hal@example.com", "ida@example.com"];
+    const crowd = await post(
+      body(eventType.id, start, "gil@example.com", {
+        responses: { name: "Gil", email: "gil@example.com", guests },
+      }),
+    );
+    expect(crowd.statusCode, crowd.body).toBe(409);
+    expect(crowd.json()).toEqual({ message: "booking_seats_full_error" });
+    // v1's legacy shape carries the guests at the top level.
+    const { responses: _, ...modern } = body(eventType.id, start);
+    const legacy = await post({
+      ...modern,
+      name: "Gil",
+      email: "gil@example.com",
+      guests,
+      location: "",
+      customInputs: [],
+    });
+    expect(legacy.statusCode, legacy.body).toBe(409);
+    expect(legacy.json()).toEqual({ message: "booking_seats_full_error" });
+    expect(await t.prisma.booking.count({ where: { eventTypeId: eventType.id } })).toBe(0);
+
+    const pair = await post(
+      body(eventType.id, start, "gil@example.com", {
+        responses: { name: "Gil", email: "gil@example.com", guests: guests.slice(0, 1) },
+      }),
+    );
+    expect(pair.statusCode, pair.body).toBe(201);
+    expect(pair.json().attendees).toHaveLength(2);
+    expect((await post(body(eventType.id, start, "joy@example.com"))).json()).toEqual({
+      message: "booking_seats_full_error",
+    });
+  });
+
+  it("a team's first booking counts the other hosts it records as attendees among the seats (docs/adr/0167)", async () => {
+    const [first, second] = [await createUser(t.prisma), await createUser(t.prisma)].sort(
+      (a, b) => a.user.id - b.user.id,
+    );
+    for (const person of [first!, second!]) await giveSchedule(t.prisma, person.user.id);
+    const { eventType } = await makeTeamEvent(t.prisma, "COLLECTIVE", [
+      { userId: first!.user.id },
+      { userId: second!.user.id },
+    ]);
+    await t.prisma.eventType.update({ where: { id: eventType.id }, data: { seatsPerTimeSlot: 2 } });
+    const start = at(futureMonday(), 300);
+    // The booker, a guest and the second host: three attendees for two seats.
+    const withGuest = await post(
+      body(eventType.id, start, "kim@example.com", {
+        responses: { name: "Kim", email: "kim@example.com", guests: ["lou@example.com"] },
+      }),
+    );
+    expect(withGuest.statusCode, withGuest.body).toBe(409);
+    expect(withGuest.json()).toEqual({ message: "booking_seats_full_error" });
+    const alone = await post(body(eventType.id, start, "kim@example.com"));
+    expect(alone.statusCode, alone.body).toBe(201);
+    expect(alone.json().attendees.map((a: { email: string }) => a.email)).toEqual([
+      "kim@example.com",
+      second!.user.email,
+    ]);
   });
 
   it("a seated and recurring event type is 400 recurring_event_seats_error before anything else (handleNewBooking.ts)", async () => {

@@ -290,6 +290,49 @@ describe("notice and periods", () => {
       new Set(["2026-01-09", "2026-01-12", "2026-01-13"]),
     );
   });
+  it("ROLLING: business days counted by whole weeks end where counting day by day ends, from every weekday", () => {
+    const everyDay: ScheduleInput = {
+      timeZone: "UTC",
+      rules: [{ days: [0, 1, 2, 3, 4, 5, 6], start: h(9), end: h(10) }],
+    };
+    const DAY = 86_400_000;
+    // Sunday 2026-01-04 to Saturday 2026-01-10 as today, 0 to 12 business days.
+    for (let weekday = 0; weekday < 7; weekday++) {
+      const today = Date.parse("2026-01-04T00:00:00Z") + weekday * DAY;
+      for (let days = 0; days <= 12; days++) {
+        let last = today;
+        for (let counted = 0; counted < days; ) {
+          last += DAY;
+          if (![0, 6].includes(new Date(last).getUTCDay())) counted++;
+        }
+        const slots = computeSlots(
+          rules({ periodType: "ROLLING", periodDays: days, periodCountCalendarDays: false }),
+          everyDay,
+          [],
+          window(
+            new Date(today).toISOString(),
+            new Date(today + 30 * DAY).toISOString(),
+            new Date(today).toISOString(),
+          ),
+        );
+        expect(times(slots).at(-1)?.slice(0, 10), `${weekday} +${days}`).toBe(
+          new Date(last).toISOString().slice(0, 10),
+        );
+      }
+    }
+  });
+  it("ROLLING: a period of 2^31-1 days, calendar or business, allows every date (it overflowed Date, or counted for hours)", () => {
+    for (const periodCountCalendarDays of [true, false]) {
+      const slots = computeSlots(
+        rules({ periodType: "ROLLING", periodDays: 2_147_483_647, periodCountCalendarDays }),
+        weekdays("UTC"),
+        [],
+        window("9999-12-27T00:00:00Z", "9999-12-31T23:59:59Z", "2026-01-05T00:00:00Z"),
+      );
+      // Monday 27 to Friday 31 December 9999, six slots each.
+      expect(slots, String(periodCountCalendarDays)).toHaveLength(30);
+    }
+  });
   it("RANGE: only between the period's dates", () => {
     const slots = computeSlots(
       rules({

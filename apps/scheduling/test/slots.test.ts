@@ -124,6 +124,31 @@ describe("GET /slots", () => {
     expect(booked.statusCode, booked.body).toBeLessThan(500);
   });
 
+  // The bookings' query window is widened by a margin: at year 1 (or with buffers of
+  // millennia) it reached year 0 or before, which PostgreSQL refuses, and the answer was a 500.
+  it("answers a range in year 1, and an event type with buffers of millennia", async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const first = await slots(
+      host.apiKey,
+      `eventTypeId=${eventType.id}&startTime=0001-01-01&endTime=0001-01-02`,
+    );
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ slots: {} });
+
+    await t.prisma.eventType.update({
+      where: { id: eventType.id },
+      data: { beforeEventBuffer: 2_147_483_647, afterEventBuffer: 2_147_483_647 },
+    });
+    const monday = futureMonday();
+    const buffered = await slots(
+      host.apiKey,
+      `eventTypeId=${eventType.id}&startTime=${monday.toISOString()}&endTime=${at(monday, 60).toISOString()}`,
+    );
+    expect(buffered.statusCode, buffered.body).toBe(200);
+    expect(Object.values(buffered.json().slots).flat()).toHaveLength(3);
+  });
+
   it("needs an apiKey and offers only GET", async () => {
     expect((await t.app.inject({ url: "/v1/slots?eventTypeId=1" })).statusCode).toBe(401);
     const { apiKey } = await createUser(t.prisma);

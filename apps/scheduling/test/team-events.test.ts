@@ -263,6 +263,22 @@ describe("POST /bookings of a COLLECTIVE event type (features/bookings/lib/handl
     });
     expect(await bookingsOf(eventType.id)).toEqual([]);
   });
+
+  it("a start outside a RANGE period is off its slots: 400 no_available_users_found_error, as docs/adr/0157 decided for teams", async () => {
+    const users = await people(2);
+    const { eventType } = await makeTeamEvent(t.prisma, "COLLECTIVE", hostsOf(users));
+    const day = monday();
+    await t.prisma.eventType.update({
+      where: { id: eventType.id },
+      data: { periodType: "RANGE", periodStartDate: day, periodEndDate: day },
+    });
+    const tuesday = at(day, (24 + 10) * 60);
+    expect(await offered(eventType.id, at(day, 24 * 60))).toEqual([]);
+    const outside = await book(eventType.id, tuesday);
+    expect(outside.statusCode, outside.body).toBe(400);
+    expect(outside.json()).toEqual({ message: "no_available_users_found_error" });
+    expect((await book(eventType.id, at(day, 10 * 60))).statusCode).toBe(201);
+  });
 });
 
 describe("POST /bookings of a ROUND_ROBIN event type (lib/server/getLuckyUser.ts)", () => {

@@ -201,8 +201,7 @@ export const createBooking: CustomOperation = {
             const taken = new Set(seated.attendees.map((a) => a.email.toLowerCase()));
             if (taken.has(who.email.toLowerCase()))
               throw new Conflict("already_signed_up_for_this_booking_error");
-            if (seated.attendees.length + bookers.length > seats)
-              throw new Conflict("booking_seats_full_error");
+            assertSeatsFor(seated.attendees.length + bookers.length, seats);
             await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
             return {
               booking: await tx.booking.findUniqueOrThrow({
@@ -215,7 +214,12 @@ export const createBooking: CustomOperation = {
         }
         // Takes the hosts' locks first: the check and the insert below cannot interleave with
         // another booking of theirs, so two bookers cannot both take a host's last free slot.
-        const hosts = await reserveHosts(tx, eventType, start, now, original?.id);
+        const hosts = await reserveHosts(tx, eventType, {
+          start,
+          now,
+          timeZone: input.timeZone,
+          excludeBookingId: original?.id,
+        });
         // v1's order: the booker, their guests, then the team's other hosts.
         const attendees = [
           ...bookers,
@@ -226,6 +230,8 @@ export const createBooking: CustomOperation = {
             locale: host.locale ?? "en",
           })),
         ];
+        // The slot's first booking takes seats as a later one does.
+        assertSeatsFor(attendees.length, seats);
         const host = hosts.teamName ?? hosts.organizer.name ?? "the host";
         if (original) {
           // v1's handleNewBooking: the original is cancelled and marked in the same transaction.
@@ -284,6 +290,14 @@ export const createBooking: CustomOperation = {
     };
   },
 };
+
+/**
+ * v1's full slot (409 `booking_seats_full_error`): a seated booking's attendees, the booker,
+ * their guests and a team's other hosts, are its seats taken (docs/adr/0167). `seats` 0: not seated.
+ */
+function assertSeatsFor(attendees: number, seats: number): void {
+  if (seats > 0 && attendees > seats) throw new Conflict("booking_seats_full_error");
+}
 
 /** v1's getUsernameList: a list, or one string of usernames joined by "+" (or spaces). */
 const usernamesOf = (user: string | string[] | undefined): string[] =>

@@ -149,19 +149,34 @@ function endOfLocalDay(date: LocalDate, timeZone: string): number {
   return zonedInstant(addDays(date, 1), 0, timeZone) - 1;
 }
 
-/** The last instant a ROLLING period allows: `days` calendar (or business) days after today. */
-function rollingLimit(rules: SlotRules, now: number, timeZone: string): number {
-  const days = rules.periodDays ?? 0;
-  let date = localDate(now, timeZone);
-  if (rules.periodCountCalendarDays === false) {
-    for (let counted = 0; counted < days; ) {
-      date = addDays(date, 1);
-      if (![0, 6].includes(weekday(date))) counted++;
-    }
-  } else {
-    date = addDays(date, days);
+/**
+ * Days enough to pass year 9999 from any today: a longer period allows every bookable date, and
+ * counting it out would overflow Date (or take minutes, day by day).
+ */
+const ROLLING_DAYS_CAP = 10_000 * 366;
+
+const isBusinessDay = (date: LocalDate) => ![0, 6].includes(weekday(date));
+
+/** The date `days` Monday-to-Friday days after `date` (v1's businessDaysAdd). */
+function addBusinessDays(date: LocalDate, days: number): LocalDate {
+  if (days <= 0) return date;
+  // Any 7 days in a row hold 5 business days. The last 1-5 are counted one by one, so that
+  // the count ends on a business day, not on the weekend after it.
+  const weeks = Math.floor((days - 1) / 5);
+  let result = addDays(date, weeks * 7);
+  for (let counted = weeks * 5; counted < days; ) {
+    result = addDays(result, 1);
+    if (isBusinessDay(result)) counted++;
   }
-  return endOfLocalDay(date, timeZone);
+  return result;
+}
+
+/** The last instant a ROLLING period allows: the end of the `days`-th calendar (or business) day after today. */
+function rollingLimit(rules: SlotRules, now: number, timeZone: string): number {
+  const days = Math.min(rules.periodDays ?? 0, ROLLING_DAYS_CAP);
+  const today = localDate(now, timeZone);
+  const last = rules.periodCountCalendarDays === false ? addBusinessDays(today, days) : addDays(today, days);
+  return endOfLocalDay(last, timeZone);
 }
 
 /**
@@ -197,7 +212,7 @@ interface Frame {
   to: number;
 }
 
-function frameOf(rules: SlotRules, hosts: HostInput[], window: TeamSlotWindow): Frame {
+function frameOf(rules: SlotRules, hosts: Pick<HostInput, "schedule">[], window: TeamSlotWindow): Frame {
   const zone = window.eventTimeZone ?? hosts[0]?.schedule.timeZone ?? "UTC";
   const now = window.now.getTime();
   const step = Math.max(rules.slotInterval || rules.length, 1);
@@ -307,27 +322,53 @@ function cut(ranges: Range[], frame: Frame): number[] {
     .filter((t) => t >= frame.earliest && t >= frame.computeFrom && t <= frame.to);
 }
 
-/** The event type's period (calcom-v1-bookings.md §6.3 step 11). */
-function withinPeriod(slots: number[], rules: SlotRules, frame: Frame): number[] {
+/**
+ * The first and last instants of a ROLLING or RANGE period (calcom-v1-bookings.md §6.3 step
+ * 11): ROLLING ends with its last day in the booker's zone, RANGE spans its dates in the event's
+ * zone. Null for the other period types.
+ */
+function periodBounds(rules: SlotRules, frame: Frame): Range | null {
   switch (rules.periodType) {
     case "ROLLING":
-      return slots.filter((t) => t <= rollingLimit(rules, frame.now, frame.bookerZone));
+      return [-Infinity, rollingLimit(rules, frame.now, frame.bookerZone)];
     case "RANGE": {
       const startDate = rules.periodStartDate;
       const endDate = rules.periodEndDate;
-      const lower = startDate ? zonedInstant(utcDate(startDate), 0, frame.zone) : -Infinity;
-      const upper = endDate ? endOfLocalDay(utcDate(endDate), frame.zone) : Infinity;
-      return slots.filter((t) => t >= lower && t <= upper);
-    }
-    case "ROLLING_WINDOW": {
-      // The first `periodDays` dates that have a slot, from today on.
-      const day = (t: number) => dateKey(localDate(t, frame.bookerZone));
-      const allowed = new Set([...new Set(slots.map(day))].slice(0, rules.periodDays ?? 0));
-      return slots.filter((t) => allowed.has(day(t)));
+      return [
+        startDate ? zonedInstant(utcDate(startDate), 0, frame.zone) : -Infinity,
+        endDate ? endOfLocalDay(utcDate(endDate), frame.zone) : Infinity,
+      ];
     }
     default:
-      return slots;
+      return null;
   }
+}
+
+/** The event type's period (calcom-v1-bookings.md §6.3 step 11). */
+function withinPeriod(slots: number[], rules: SlotRules, frame: Frame): number[] {
+  if (rules.periodType === "ROLLING_WINDOW") {
+    // The first `periodDays` dates that have a slot, from today on.
+    const day = (t: number) => dateKey(localDate(t, frame.bookerZone));
+    const allowed = new Set([...new Set(slots.map(day))].slice(0, rules.periodDays ?? 0));
+    return slots.filter((t) => allowed.has(day(t)));
+  }
+  const bounds = periodBounds(rules, frame);
+  return bounds ? slots.filter((t) => t >= bounds[0] && t <= bounds[1]) : slots;
+}
+
+/**
+ * Whether `start` lies inside the event type's ROLLING or RANGE period, counted as /slots counts
+ * it (v1's isOutOfBounds, which a booking checks before availability). A ROLLING_WINDOW counts
+ * bookable days, so only the slots themselves can tell.
+ */
+export function inPeriod(
+  rules: SlotRules,
+  hosts: Pick<HostInput, "schedule">[],
+  start: Date,
+  window: TeamSlotWindow,
+): boolean {
+  const bounds = periodBounds(rules, frameOf(rules, hosts, window));
+  return !bounds || (start.getTime() >= bounds[0] && start.getTime() <= bounds[1]);
 }
 
 /** The slots of an event type with these hosts: fixed ones all free, and one round-robin host if any. */

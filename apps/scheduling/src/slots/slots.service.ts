@@ -12,6 +12,7 @@ import {
   type ExistingBooking,
   type HostInput,
   hostsFreeAt,
+  inPeriod,
   type PeriodType,
   type ScheduleInput,
   type Slot,
@@ -188,16 +189,27 @@ function scheduleOf(
   return user.locked ? { ...schedule, rules: [] } : schedule;
 }
 
+// The first instant of year 1 and the first past year 9999: every booking lies between them
+// (the schemas take years 1 to 9999), and PostgreSQL refuses year 0.
+const FIRST_BOOKABLE = Date.parse("0001-01-01T00:00:00Z");
+const PAST_LAST_BOOKABLE = Date.parse("+010000-01-01T00:00:00Z");
+
+/**
+ * Bookings that overlap [from - margin, to + margin]. The widened bounds stay within the years a
+ * booking can hold: a query at year 1 (or buffers of millennia) would reach year 0 and fail.
+ */
+function overlapping(from: number, to: number, margin: number) {
+  return {
+    startTime: { lt: new Date(Math.min(to + margin, PAST_LAST_BOOKABLE)) },
+    endTime: { gt: new Date(Math.max(from - margin, FIRST_BOOKABLE)) },
+  } satisfies Prisma.BookingWhereInput;
+}
+
 /** A user's accepted bookings that can reach into [from, to] once padded by the largest buffers. */
 export function bookingsAround(db: Db, userId: number, from: number, to: number) {
   const margin = DAY + 24 * 60 * MINUTE;
   return db.booking.findMany({
-    where: {
-      userId,
-      status: "ACCEPTED",
-      startTime: { lt: new Date(to + margin) },
-      endTime: { gt: new Date(from - margin) },
-    },
+    where: { userId, status: "ACCEPTED", ...overlapping(from, to, margin) },
     select: { ...bookingSelect, title: true },
     orderBy: { startTime: "asc" },
   });
@@ -276,8 +288,7 @@ async function withBookings(
   const margin = DAY + (eventType.beforeEventBuffer + eventType.afterEventBuffer + 24 * 60) * MINUTE;
   const where: Prisma.BookingWhereInput = {
     status: "ACCEPTED",
-    startTime: { lt: new Date(to.getTime() + margin) },
-    endTime: { gt: new Date(from.getTime() - margin) },
+    ...overlapping(from.getTime(), to.getTime(), margin),
     ...(excludeBookingId ? { id: { not: excludeBookingId } } : {}),
   };
   const emails = hosts.map((host) => host.user.email);
@@ -415,33 +426,51 @@ export async function lockEventHosts(tx: Prisma.TransactionClient, eventType: Sl
   );
 }
 
+/** The start a booking asks for, and who asks. */
+export interface BookingRequest {
+  start: Date;
+  now: Date;
+  /** The booker's zone (the body's `timeZone`): ROLLING periods end there, as in GET /slots. */
+  timeZone: string;
+  /** A booking that does not block: the one being rescheduled. */
+  excludeBookingId?: number;
+}
+
 /**
  * Inside the booking's transaction: takes the hosts' locks, then checks `start` as v1's
- * handleNewBooking does and picks the hosts. A personal event type needs its owner free
- * (400 `no_available_users_found_error`); a COLLECTIVE one every host, a ROUND_ROBIN one its
- * fixed hosts and one round-robin host, chosen by v1's rule (409 `fixed_hosts_unavailable_for_booking`
+ * handleNewBooking does and picks the hosts. A personal event type needs the start inside its
+ * period (400 `booking_time_out_of_bounds_error`) and its owner free (400
+ * `no_available_users_found_error`); a COLLECTIVE one every host, a ROUND_ROBIN one its fixed
+ * hosts and one round-robin host, chosen by v1's rule (409 `fixed_hosts_unavailable_for_booking`
  * / `round_robin_host_unavailable_for_booking`). In every case the start must be one of the
- * event type's slots.
+ * event type's slots, computed for the booker's zone as GET /slots computes them.
  */
 export async function reserveHosts(
   tx: Prisma.TransactionClient,
   eventType: SlotEventType,
-  start: Date,
-  now: Date,
-  /** A booking that does not block: the one being rescheduled. */
-  excludeBookingId?: number,
+  { start, now, timeZone, excludeBookingId }: BookingRequest,
 ): Promise<HostAssignment> {
   const bare = hostsOf(eventType);
   if (bare.length === 0) throw new BadRequest("no_available_users_found_error");
+  const rules = rulesOf(eventType);
+  const window: TeamSlotWindow = {
+    from: start,
+    to: start,
+    now,
+    timeZone,
+    eventTimeZone: eventZone(eventType, bare),
+  };
   if (start.getTime() < now.getTime() + Math.max(eventType.minimumBookingNotice, 1) * MINUTE)
+    throw new BadRequest("booking_time_out_of_bounds_error");
+  // v1 checks the period with the notice, before availability (isOutOfBounds). A team event type
+  // answers it as off its slots instead (docs/adr/0157).
+  if (!isTeamScheduled(eventType) && !inPeriod(rules, bare, start, window))
     throw new BadRequest("booking_time_out_of_bounds_error");
   await lockHosts(
     tx,
     bare.map((host) => host.user.id),
   );
   const hosts = await withBookings(tx, eventType, bare, { from: start, to: start, excludeBookingId });
-  const rules = rulesOf(eventType);
-  const window: TeamSlotWindow = { from: start, to: start, now, eventTimeZone: eventZone(eventType, bare) };
   const isSlot = (subset: SlotHost[]) =>
     computeTeamSlots(rules, subset, window).some((slot) => slot.time.getTime() === start.getTime());
 

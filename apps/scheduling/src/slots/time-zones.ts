@@ -12,6 +12,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
     format = new Intl.DateTimeFormat("en-US", {
       timeZone,
       hourCycle: "h23",
+      // Year 0 and before are "1 BC" and so on: without the era they read as years 1, 2, ...
+      era: "short",
       year: "numeric",
       month: "2-digit",
       day: "2-digit",
@@ -60,14 +62,16 @@ export function offsetMinutes(instant: number, timeZone: string): number {
   return Math.round(offsetMs(instant, timeZone) / MINUTE);
 }
 
-/** What Intl says the zone's clock shows at `instant`, to the second. */
+/** What Intl says the zone's clock shows at `instant`, to the second (year 0 is 1 BC). */
 export function intlParts(instant: number, timeZone: string): LocalParts {
   const values: Record<string, number> = {};
+  let beforeChrist = false;
   for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
-    if (part.type !== "literal") values[part.type] = Number(part.value);
+    if (part.type === "era") beforeChrist = part.value === "BC";
+    else if (part.type !== "literal") values[part.type] = Number(part.value);
   }
   return {
-    year: values.year!,
+    year: beforeChrist ? 1 - values.year! : values.year!,
     month: values.month!,
     day: values.day!,
     hour: values.hour!,
@@ -79,7 +83,8 @@ export function intlParts(instant: number, timeZone: string): LocalParts {
 /** The zone's clock at `instant` less UTC's, in ms (whole seconds), from Intl. */
 function intlOffsetMs(instant: number, timeZone: string): number {
   const p = intlParts(instant, timeZone);
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(instant / 1000) * 1000;
+  const clock = utcMidnight(p) + ((p.hour * 60 + p.minute) * 60 + p.second) * 1000;
+  return clock - Math.floor(instant / 1000) * 1000;
 }
 
 // A slot query converts thousands of instants, and Intl's formatToParts was most of its time
@@ -129,21 +134,28 @@ export function localDate(instant: number, timeZone: string): LocalDate {
   return { year, month, day };
 }
 
+/**
+ * Midnight UTC of the date (a day past the month's end rolls over). Not Date.UTC: it reads the
+ * years 0 to 99 as 1900 to 1999, and the slot engine works in year 1 too.
+ */
+function utcMidnight({ year, month, day }: LocalDate): number {
+  return new Date(0).setUTCFullYear(year, month - 1, day);
+}
+
 export function addDays({ year, month, day }: LocalDate, days: number): LocalDate {
-  const date = new Date(Date.UTC(year, month - 1, day + days));
+  const date = new Date(utcMidnight({ year, month, day: day + days }));
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
 /** 0 = Sunday … 6 = Saturday, as v1's availability `days`. */
-export const weekday = ({ year, month, day }: LocalDate) =>
-  new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+export const weekday = (date: LocalDate) => new Date(utcMidnight(date)).getUTCDay();
 
 /**
  * The instant at which the zone's clock shows `minutes` past midnight of `date`. A wall time
  * that a DST change skips maps to the instant an hour later, as clocks do.
  */
 export function zonedInstant(date: LocalDate, minutes: number, timeZone: string): number {
-  const wall = Date.UTC(date.year, date.month - 1, date.day) + minutes * MINUTE;
+  const wall = utcMidnight(date) + minutes * MINUTE;
   const first = wall - offsetMinutes(wall, timeZone) * MINUTE;
   return wall - offsetMinutes(first, timeZone) * MINUTE;
 }
