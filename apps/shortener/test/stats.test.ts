@@ -537,7 +537,16 @@ describe("the public statistics link", () => {
     expect((await ctx.app.inject({ method: "DELETE", url, headers: other.headers })).statusCode).toBe(404);
     expect((await ctx.app.inject({ method: "DELETE", url, headers: user.headers })).statusCode).toBe(204);
     expect((await ctx.app.inject({ method: "DELETE", url, headers: user.headers })).statusCode).toBe(404);
-    for (const path of [secondPath, `${secondPath}/data`, "/stats/not-a-token", "/stats/assets/missing.js"]) {
+    for (const path of [
+      secondPath,
+      `${secondPath}/data`,
+      "/stats/not-a-token",
+      "/stats/assets/missing.js",
+      // Names every plain object has (500 before: the assets were looked up in one).
+      "/stats/assets/__proto__",
+      "/stats/assets/constructor",
+      "/stats/assets/toString",
+    ]) {
       const gone = await ctx.app.inject({ url: path });
       expect(gone.statusCode, path).toBe(404);
       expect(gone.headers["content-type"], path).toMatch(/^text\/plain/);
