@@ -126,9 +126,25 @@ describe("shorts", () => {
     expect(res.json().url).toBe("https://xn--bcher-kva.example/stra%C3%9Fe");
   });
 
+  it("percent-encodes what a URI refuses after the host, and redirects there (docs/adr/0196)", async () => {
+    const user = await newUser(ctx.prisma);
+    for (const [url, stored] of [
+      ["https://example.com/?filter[status]=open&a[]=1", "https://example.com/?filter%5Bstatus%5D=open&a%5B%5D=1"],
+      ["https://example.com/a|b^c", "https://example.com/a%7Cb%5Ec"],
+      ["https://example.com/?q={x}`", "https://example.com/?q=%7Bx%7D%60"],
+      ["https://example.com/100%?p=%zz&q=%41", "https://example.com/100%25?p=%25zz&q=%41"],
+      ["https://[::1]:8080/a[b]#x[1]#y", "https://[::1]:8080/a%5Bb%5D#x%5B1%5D%23y"],
+    ]) {
+      const res = await postShort(ctx.app, user, { url });
+      expect([res.statusCode, res.json().url], url).toEqual([201, stored]);
+      const followed = await ctx.app.inject({ url: `/${res.json().name}` });
+      expect([followed.statusCode, followed.headers.location], url).toEqual([302, stored]);
+    }
+  });
+
   it("refuses a target whose normalized form is no URI (nothing stored), and stores only URIs", async () => {
     const user = await newUser(ctx.prisma);
-    for (const url of ["HtTPs://;S}êwr", "https://exa{mple.com/", "https://example.com/a|b"]) {
+    for (const url of ["HtTPs://;S}êwr", "https://exa{mple.com/", "https://exa|mple.com/"]) {
       const res = await postShort(ctx.app, user, { url });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
     }

@@ -25,15 +25,34 @@ function parseHttpUrl(value: string): URL | undefined {
 
 const NOT_HTTP_URL = "url must be an absolute http(s) URL";
 
+/**
+ * What RFC 3986 refuses in a path, query or fragment, and the URL parser leaves there: `[ ] | ^`,
+ * `{ }` and a backtick in a query, a `%` that starts no escape.
+ */
+const NOT_URI_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]|%(?![0-9A-Fa-f]{2})/g;
+
+/** The parsed URL as a URI: what follows its host percent-encodes what a URI may not hold there. */
+function asUri(url: URL): string {
+  const href = url.href;
+  // An http(s) href always has a path after its host, and neither userinfo nor host holds a "/".
+  const tailAt = href.indexOf("/", url.protocol.length + 2);
+  const [beforeFragment, ...fragment] = href.slice(tailAt).split("#");
+  const encode = (part: string) => part.replace(NOT_URI_CHAR, (char) => encodeURIComponent(char));
+  // Only the first "#" starts the fragment; one inside it is a character like any other.
+  const tail = [encode(beforeFragment!), ...(fragment.length ? [encode(fragment.join("%23"))] : [])];
+  return href.slice(0, tailAt) + tail.join("#");
+}
+
 export const TargetUrl = z
   .string()
   .max(MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
   // The document's pattern: http:// or https:// (any case), no space, control character or DEL.
   .regex(HTTP_URL, { error: NOT_HTTP_URL, abort: true })
   .refine((value) => parseHttpUrl(value) !== undefined, NOT_HTTP_URL)
-  // Stored and redirected to in its normalized form: an IDN host becomes punycode and
-  // non-ASCII path characters are percent-encoded, so the Location header is always valid.
-  .transform((value) => parseHttpUrl(value)!.href)
+  // Stored and redirected to in its normalized form: an IDN host becomes punycode, and
+  // non-ASCII characters and those a URI refuses after the host are percent-encoded, so the
+  // Location header is always valid.
+  .transform((value) => asUri(parseHttpUrl(value)!))
   .refine((href) => href.length <= MAX_URL_LENGTH, `url must be at most ${MAX_URL_LENGTH} characters`)
   // What the parser let through must still be a URI once normalized: `HtTPs://;S}êwr` would
   // otherwise be stored as `https://xn--;s}wr-jsa/`, a Location no client can follow.
@@ -41,8 +60,9 @@ export const TargetUrl = z
   .describe(
     "Absolute http(s) URL (or IRI: an internationalized host or path is stored as its URI, punycode " +
       "and percent-encoded) the short redirects to, at most 2048 characters, without spaces or control " +
-      "characters. Refused too: a value whose normalized form is not a URI (RFC 3986), a rule no " +
-      "JSON Schema keyword states.",
+      "characters. Characters a URI does not allow after the host (such as `[ ] | ^ { }`, or a `%` " +
+      "that starts no escape) are stored percent-encoded. Refused too: a value whose normalized form " +
+      "is not a URI (RFC 3986), such as a malformed host, a rule no JSON Schema keyword states.",
   )
   .meta({ example: "https://example.com/some/long/path?with=query" });
 

@@ -317,7 +317,7 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Absolute http(s) URL (or IRI: an internationalized host or path is stored as its URI, punycode and percent-encoded) the short redirects to, at most 2048 characters, without spaces or control characters. Refused too: a value whose normalized form is not a URI (RFC 3986), a rule no JSON Schema keyword states.
+             * @description Absolute http(s) URL (or IRI: an internationalized host or path is stored as its URI, punycode and percent-encoded) the short redirects to, at most 2048 characters, without spaces or control characters. Characters a URI does not allow after the host (such as `[ ] | ^ { }`, or a `%` that starts no escape) are stored percent-encoded. Refused too: a value whose normalized form is not a URI (RFC 3986), such as a malformed host, a rule no JSON Schema keyword states.
              * @example https://example.com/some/long/path?with=query
              */
             url: string;
