@@ -20,14 +20,32 @@ const COLUMNS = [
   "referrerHost",
 ] as const;
 
-/** `format` decides; without it, an Accept header asking for text/csv before JSON. */
+/**
+ * `format` decides; without it, the Accept header (RFC 9110 §12.5.1): CSV when it weighs
+ * text/csv above JSON, or as much and names it first. Each type takes the weight of the most
+ * specific range that matches it (the type itself, then `text/*` or `application/*`, then the range of
+ * any type); `q=0` refuses it.
+ */
 export function wantsCsv(format: "json" | "csv" | undefined, accept: string | undefined): boolean {
   if (format !== undefined) return format === "csv";
-  const types = (accept ?? "")
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim().toLowerCase())
-    .filter((type) => type === "text/csv" || type === "application/json");
-  return types[0] === "text/csv";
+  const ranges = (accept ?? "").split(",").map((part, position) => {
+    const [range = "", ...parameters] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    return { range, weight: Number.isFinite(weight) ? weight : 0, position };
+  });
+  const preference = (type: string) => {
+    const [major] = type.split("/");
+    const match = [type, `${major}/*`, "*/*"]
+      .map((range) => ranges.find((candidate) => candidate.range === range))
+      .find((found) => found !== undefined);
+    return match ?? { weight: 0, position: Infinity };
+  };
+  const csv = preference("text/csv");
+  const json = preference("application/json");
+  return (
+    csv.weight > json.weight || (csv.weight > 0 && csv.weight === json.weight && csv.position < json.position)
+  );
 }
 
 /**

@@ -503,6 +503,25 @@ describe("the access log", () => {
       headers: { ...user.headers, accept: "text/csv" },
     });
     expect(json.headers["content-type"]).toMatch(/^application\/json/);
+    // Accept's weights decide (RFC 9110): q=0 refuses a type; the heavier wins, then the first named.
+    for (const [accept, type] of [
+      ["text/csv;q=0, application/json", "json"],
+      ["text/csv;q=0", "json"],
+      ["text/csv;q=0.1, application/json", "json"],
+      ["application/json;q=0.5, text/csv", "csv"],
+      ["text/csv, application/json", "csv"],
+      ["application/json, text/csv", "json"],
+      ["text/*", "csv"],
+      ["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "json"],
+    ]) {
+      const answer = await ctx.app.inject({
+        url: `/api/shorts/${short.id}/logs`,
+        headers: { ...user.headers, accept },
+      });
+      expect(answer.headers["content-type"], accept).toMatch(
+        type === "csv" ? /^text\/csv/ : /^application\/json/,
+      );
+    }
   });
 });
 
