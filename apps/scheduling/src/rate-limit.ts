@@ -27,7 +27,11 @@ async function rateLimitPlugin(
   app: FastifyInstance,
   { max, windowMs, redis, redisUrl, redisTimeoutMs, redisPrefix }: RateLimitOptions,
 ) {
-  const store = redis ?? (redisUrl ? openRedis(app, redisUrl, "rate-limit", redisTimeoutMs) : undefined);
+  const store =
+    redis ??
+    (redisUrl
+      ? openRedis(app, redisUrl, { purpose: "rate-limit", commandTimeoutMs: redisTimeoutMs })
+      : undefined);
   // Readiness checks the same client the counters use.
   app.decorate("redis", store ?? null);
 

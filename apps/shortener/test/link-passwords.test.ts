@@ -3,11 +3,11 @@
 // form, a right password posted back answers the 302 and stores the visit, a wrong one the form
 // again (401); attempts are limited per short and client address, in Redis across instances.
 import { createPrisma, type PrismaClient } from "@app/db";
-import { secretScan } from "@app/testing/database";
+import { secretScan, startTcpProxy, type TcpProxy } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
-import { PASSWORD_ATTEMPTS } from "../src/password-attempts.ts";
+import { AttemptsHere, PASSWORD_ATTEMPTS } from "../src/password-attempts.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -243,5 +243,79 @@ describe.skipIf(!inject("redisUrl"))("password attempts across instances (needs 
       answers.push(res.statusCode);
     }
     expect(answers).toEqual([...Array(PASSWORD_ATTEMPTS.max).fill(401), 429, 429]);
+  });
+});
+
+describe.skipIf(!inject("redisUrl"))(
+  "password attempts while Redis does not answer (needs TEST_REDIS_URL)",
+  () => {
+    const apps: ShortenerApp[] = [];
+    const logs: string[] = [];
+    let prisma: PrismaClient;
+    let proxy: TcpProxy;
+    beforeAll(async () => {
+      const redis = new URL(inject("redisUrl")!);
+      proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+      prisma = createPrisma(ctx.db.url, { directUrl: ctx.db.directUrl, poolMax: 2 });
+      const stream = { write: (line: string) => void logs.push(line) };
+      for (let i = 0; i < 2; i++) {
+        const config = defaultConfig({ REDIS_URL: proxy.via(inject("redisUrl")!) });
+        const app = await buildApp({ config, prisma, logger: { level: "info", stream } });
+        await app.ready();
+        apps.push(app);
+      }
+    });
+    afterAll(async () => {
+      proxy?.thaw();
+      await Promise.all(apps.map((app) => app.close()));
+      await prisma?.$disconnect();
+      await proxy?.close();
+    });
+
+    // A command past REDIS_TIMEOUT_MS (25 ms: a burst of attempts on a busy host is enough) used
+    // to let the attempt through uncounted, so a burst got several times the budget.
+    it("counts them in each instance: a burst gets the budget per instance, not an unlimited one", async () => {
+      const user = await newUser(ctx.prisma);
+      const short = await create(user, { url: "https://example.com/frozen", password: secret() });
+      proxy.freeze();
+      for (const app of apps) {
+        const burst = await Promise.all(
+          Array.from({ length: PASSWORD_ATTEMPTS.max + 5 }, () =>
+            post(short.name, formBody({ password: "guess" }), {}, app),
+          ),
+        );
+        expect(burst.map((answer) => answer.statusCode).sort()).toEqual([
+          ...Array(PASSWORD_ATTEMPTS.max).fill(401),
+          ...Array(5).fill(429),
+        ]);
+      }
+      const warnings = (text: string) => logs.filter((line) => line.includes(text)).length;
+      expect(warnings("Redis did not answer; counted in this instance only")).toBe(2);
+
+      proxy.thaw();
+      // Shared again: one budget across both instances.
+      const next = await create(user, { url: "https://example.com/thawed", password: secret() });
+      const answers: number[] = [];
+      for (let i = 0; i < PASSWORD_ATTEMPTS.max + 2; i++) {
+        answers.push((await post(next.name, formBody({ password: "guess" }), {}, apps[i % 2]!)).statusCode);
+      }
+      expect(answers).toEqual([...Array(PASSWORD_ATTEMPTS.max).fill(401), 429, 429]);
+      expect(warnings("password attempts are counted in Redis again")).toBe(2);
+    });
+  },
+);
+
+describe("an instance's own count of attempts", () => {
+  it("spends a fixed window per key, and keeps at most its number of keys, the oldest going first", () => {
+    const here = new AttemptsHere(2, 1_000, 3);
+    expect([0, 10, 20].map((now) => here.spend("a", now).allowed)).toEqual([true, true, false]);
+    expect(here.spend("a", 500).retryAfterSeconds).toBe(1);
+    // The window ends 1 s after its first attempt.
+    expect(here.spend("a", 1_000).allowed).toBe(true);
+    for (const key of ["b", "c", "d"]) here.spend(key, 1_100);
+    // "a" (the oldest window) made way for "d": it starts afresh.
+    expect([here.spend("a", 1_200).allowed, here.spend("a", 1_200).allowed]).toEqual([true, true]);
+    expect(here.spend("d", 1_200).allowed).toBe(true);
+    expect(here.spend("d", 1_200).allowed).toBe(false);
   });
 });

@@ -246,8 +246,9 @@ export const sharedEnv = {
     .max(10_000, "must be a whole number of milliseconds from 1 to 10000")
     .default(25)
     .describe(
-      "A Redis command slower than this fails, and its request passes uncounted (a slow Redis must " +
-        "not slow every request); raise it when Redis is far away or the host is busy",
+      "A Redis command slower than this fails (a slow Redis must not slow every request): a scheduling " +
+        "request passes uncounted, a password attempt is counted by its instance alone; raise it when " +
+        "Redis is far away or the host is busy",
     ),
   MAX_CONNECTIONS: z.coerce
     .number({ error: "must be a number" })

@@ -1,19 +1,32 @@
 // The Redis client both services keep their shared counters in (REDIS_URL): opened once per app,
-// closed with it, and failing fast. A Redis that is down or frozen must not slow requests (the
-// counters' users then let them through uncounted): no offline queue, a command timeout of a few
-// ms, no retries of a command; the connection itself is retried in the background every ≤ 500 ms.
+// closed with it, and failing fast. A Redis that is down or frozen must not slow requests (each
+// counter's user decides what a failed command means): no offline queue, a command timeout of a
+// few ms, no retries of a command; the connection itself is retried in the background every
+// ≤ 500 ms.
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
-/** A command that takes longer than this fails (its caller lets the request pass): REDIS_TIMEOUT_MS's default. */
+/** A command that takes longer than this fails: REDIS_TIMEOUT_MS's default. */
 export const REDIS_COMMAND_TIMEOUT_MS = 25;
 
-/** A client for `url`, closed with `app`; one log line per outage (`purpose` says what waits on it). */
+export interface RedisUse {
+  /** What waits on it, for the log: "rate-limit". */
+  purpose: string;
+  /** A command slower than this fails (REDIS_TIMEOUT_MS). */
+  commandTimeoutMs?: number | undefined;
+  /** What its users do while it is down, for the log. */
+  whileDown?: string;
+}
+
+/** A client for `url`, closed with `app`; one log line per outage. */
 export function openRedis(
   app: FastifyInstance,
   url: string,
-  purpose: string,
-  commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
+  {
+    purpose,
+    commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
+    whileDown = "requests pass uncounted until it is back",
+  }: RedisUse,
 ): Redis {
   const redis = new Redis(url, {
     connectTimeout: 1_000,
@@ -27,7 +40,7 @@ export function openRedis(
   redis.on("error", (err) => {
     if (!healthy) return;
     healthy = false;
-    app.log.warn({ err }, `${purpose} Redis unavailable: requests pass uncounted until it is back`);
+    app.log.warn({ err }, `${purpose} Redis unavailable: ${whileDown}`);
   });
   redis.on("ready", () => {
     if (healthy) return;
