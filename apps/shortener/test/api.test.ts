@@ -129,7 +129,10 @@ describe("shorts", () => {
   it("percent-encodes what a URI refuses after the host, and redirects there (docs/adr/0196)", async () => {
     const user = await newUser(ctx.prisma);
     for (const [url, stored] of [
-      ["https://example.com/?filter[status]=open&a[]=1", "https://example.com/?filter%5Bstatus%5D=open&a%5B%5D=1"],
+      [
+        "https://example.com/?filter[status]=open&a[]=1",
+        "https://example.com/?filter%5Bstatus%5D=open&a%5B%5D=1",
+      ],
       ["https://example.com/a|b^c", "https://example.com/a%7Cb%5Ec"],
       ["https://example.com/?q={x}`", "https://example.com/?q=%7Bx%7D%60"],
       ["https://example.com/100%?p=%zz&q=%41", "https://example.com/100%25?p=%25zz&q=%41"],
