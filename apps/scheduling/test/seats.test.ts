@@ -170,6 +170,50 @@ describe("seated slots (handleSeats.ts, createNewSeat.ts)", () => {
     ]);
   });
 
+  // handleNewBooking.ts runs validateBookingTimeIsNotOutOfBounds (isOutOfBounds.tsx) for every
+  // booking before it looks for the slot's seated booking; only the availability check is left
+  // out for a seat. A join skipped the notice and the period (it never reached reserveHosts).
+  it("a seat inside the minimum notice or outside the ROLLING or RANGE period is 400 booking_time_out_of_bounds_error, personal or team (isOutOfBounds.tsx)", async () => {
+    const host = await createUser(t.prisma);
+    const personal = await makeHost(t.prisma, host.user.id, { seatsPerTimeSlot: 3 });
+    const colleague = await createUser(t.prisma);
+    await giveSchedule(t.prisma, colleague.user.id);
+    const { eventType: team } = await makeTeamEvent(t.prisma, "COLLECTIVE", [
+      { userId: host.user.id },
+      { userId: colleague.user.id },
+    ]);
+    await t.prisma.eventType.update({ where: { id: team.id }, data: { seatsPerTimeSlot: 4 } });
+    const monday = futureMonday();
+    const dayBefore = new Date(monday.getTime() - 86_400_000);
+    const refusals = [
+      // Two weeks ahead: inside a notice of 30 days, past a ROLLING period of 3 days and a RANGE
+      // that ends the day before.
+      { minimumBookingNotice: 30 * 24 * 60 },
+      { periodType: "ROLLING" as const, periodDays: 3, periodCountCalendarDays: true },
+      { periodType: "RANGE" as const, periodStartDate: dayBefore, periodEndDate: dayBefore },
+    ];
+    for (const [i, eventType] of [personal, team].entries()) {
+      const start = at(monday, 60 + 30 * i);
+      const first = await post(body(eventType.id, start));
+      expect(first.statusCode, first.body).toBe(201);
+      for (const data of refusals) {
+        await t.prisma.eventType.update({ where: { id: eventType.id }, data });
+        const seat = await post(body(eventType.id, start, "cy@example.com"));
+        expect(seat.statusCode, `${eventType.id} ${JSON.stringify(data)} ${seat.body}`).toBe(400);
+        expect(seat.json()).toEqual({ message: "booking_time_out_of_bounds_error" });
+        await t.prisma.eventType.update({
+          where: { id: eventType.id },
+          data: { minimumBookingNotice: 0, periodType: "UNLIMITED" },
+        });
+      }
+      expect(
+        await t.prisma.attendee.count({ where: { bookingId: first.json().id, email: "cy@example.com" } }),
+      ).toBe(0);
+      // Within them, the seat is taken.
+      expect((await post(body(eventType.id, start, "cy@example.com"))).statusCode).toBe(201);
+    }
+  });
+
   it("a seated and recurring event type is 400 recurring_event_seats_error before anything else (handleNewBooking.ts)", async () => {
     const host = await createUser(t.prisma);
     const eventType = await makeHost(t.prisma, host.user.id, { seatsPerTimeSlot: 2 });

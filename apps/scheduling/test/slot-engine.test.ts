@@ -358,6 +358,58 @@ describe("notice and periods", () => {
       new Set(["2026-01-08", "2026-01-09", "2026-01-12"]),
     );
   });
+  // v1's bound (cal.com packages/lib/constants.ts ROLLING_WINDOW_PERIOD_MAX_DAYS_TO_CHECK = 30 + 31,
+  // read by isOutOfBounds.tsx getRollingWindowEndDate): a window's dates are looked for on 61
+  // dates from today, calendar dates or, with periodCountCalendarDays false, business dates.
+  // Every day from today to the range was computed instead, however far the range lay.
+  it("ROLLING_WINDOW: its dates are looked for on 61 dates from today (v1's bound), calendar or business", () => {
+    const dates = (periodCountCalendarDays: boolean, from: string, to: string, schedule = weekdays("UTC")) =>
+      new Set(
+        times(
+          computeSlots(
+            rules({ periodType: "ROLLING_WINDOW", periodDays: 90, periodCountCalendarDays }),
+            schedule,
+            [],
+            window(from, to, "2026-01-08T00:00:00Z"),
+          ),
+        ).map((t) => t.slice(0, 10)),
+      );
+    // From Thursday 8 January 2026, the 61st calendar date is Monday 9 March; the 61st business
+    // date Thursday 2 April. Fewer than 90 dates with slots lie before either.
+    expect(dates(true, "2026-03-05T00:00:00Z", "2026-03-15T00:00:00Z")).toEqual(
+      new Set(["2026-03-05", "2026-03-06", "2026-03-09"]),
+    );
+    expect(dates(true, "2026-03-30T00:00:00Z", "2026-04-06T00:00:00Z")).toEqual(new Set());
+    expect(dates(false, "2026-03-30T00:00:00Z", "2026-04-06T00:00:00Z")).toEqual(
+      new Set(["2026-03-30", "2026-03-31", "2026-04-01", "2026-04-02"]),
+    );
+    // A schedule whose only hours are a date two years away: no date to count before the bound.
+    const later: ScheduleInput = {
+      timeZone: "UTC",
+      rules: [{ days: [], start: h(9), end: h(10), date: "2028-01-05" }],
+    };
+    expect(dates(true, "2028-01-05T00:00:00Z", "2028-01-06T00:00:00Z", later)).toEqual(new Set());
+  });
+  // The bound is the test's timeout: year 2100 took 16 s, year 9999 overflowed a Set (a 500).
+  it("ROLLING_WINDOW: a range in year 2100 or 9999 has no slots, computed from the bound only", {
+    timeout: 5_000,
+  }, () => {
+    for (const [from, to] of [
+      ["2100-03-01T00:00:00Z", "2100-03-31T00:00:00Z"],
+      ["9999-12-01T00:00:00Z", "9999-12-31T23:59:59Z"],
+    ] as const) {
+      const slotRules = rules({ periodType: "ROLLING_WINDOW", periodDays: 2_147_483_647 });
+      const booker = window(from, to, "2026-01-08T00:00:00Z");
+      expect(computeSlots(slotRules, weekdays("UTC"), [], booker), from).toEqual([]);
+      const team = [true, false].map((fixed) => ({ schedule: weekdays("UTC"), bookings: [], fixed }));
+      expect(computeTeamSlots(slotRules, team, booker), from).toEqual([]);
+      // Whether a host is free at a start (a Monday, a Wednesday at 09:00) does not depend on the period.
+      expect(hostsFreeAt(slotRules, team, new Date(from.replace("T00", "T09")), booker), from).toEqual([
+        true,
+        true,
+      ]);
+    }
+  });
 });
 
 // Team event types: cal.com packages/lib/getAggregatedAvailability.ts (fixed hosts intersected,

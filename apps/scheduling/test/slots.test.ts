@@ -1,7 +1,7 @@
 // GET /slots through the app: v1's response shape, its ways of naming the event type, and
 // refusals of bad or hostile queries.
 import { describe, expect, it } from "vitest";
-import { at, futureMonday, makeHost } from "./booking-helpers.ts";
+import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "./booking-helpers.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const t = setupApp();
@@ -122,6 +122,53 @@ describe("GET /slots", () => {
       },
     });
     expect(booked.statusCode, booked.body).toBeLessThan(500);
+  });
+
+  // A ROLLING_WINDOW counts its dates with slots from today, on at most 61 dates (v1's bound,
+  // cal.com ROLLING_WINDOW_PERIOD_MAX_DAYS_TO_CHECK): a range past them has no slots. Every day
+  // from today to the range was computed (year 2100: 16 s of CPU from any apiKey; year 9999: a
+  // 500, "Set maximum size exceeded"). The bound is the test's timeout.
+  it("ROLLING_WINDOW: a range in year 2100 or 9999 has no slots, and a booking there is a 4xx, personal or team", {
+    timeout: 15_000,
+  }, async () => {
+    const host = await createUser(t.prisma);
+    const personal = await makeHost(t.prisma, host.user.id);
+    const colleague = await createUser(t.prisma);
+    await giveSchedule(t.prisma, colleague.user.id);
+    const { eventType: team } = await makeTeamEvent(t.prisma, "COLLECTIVE", [
+      { userId: host.user.id },
+      { userId: colleague.user.id },
+    ]);
+    for (const eventType of [personal, team]) {
+      await t.prisma.eventType.update({
+        where: { id: eventType.id },
+        data: { periodType: "ROLLING_WINDOW", periodDays: 10 },
+      });
+      // Mondays at 09:00 UTC, inside the hosts' hours.
+      for (const day of ["2100-03-01", "9999-12-06"]) {
+        const answer = await slots(
+          host.apiKey,
+          `eventTypeId=${eventType.id}&startTime=${day}T00:00:00Z&endTime=${day}T23:59:59Z`,
+        );
+        expect(answer.statusCode, answer.body).toBe(200);
+        expect(answer.json()).toEqual({ slots: {} });
+        const booked = await t.app.inject({
+          method: "POST",
+          url: withKey("/v1/bookings", host.apiKey),
+          payload: {
+            eventTypeId: eventType.id,
+            start: `${day}T09:00:00Z`,
+            timeZone: "UTC",
+            language: "en",
+            metadata: {},
+            responses: { name: "Far", email: "far@example.com" },
+          },
+        });
+        expect(booked.statusCode, `${eventType.id} ${day} ${booked.body}`).toBe(400);
+        expect(booked.json()).toEqual({ message: "no_available_users_found_error" });
+      }
+    }
+    expect(await t.prisma.booking.count({ where: { eventTypeId: { in: [personal.id, team.id] } } })).toBe(0);
   });
 
   // The bookings' query window is widened by a margin: at year 1 (or with buffers of

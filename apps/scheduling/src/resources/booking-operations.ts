@@ -18,6 +18,8 @@ import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
 import {
+  assertInBounds,
+  type BookingRequest,
   type Db,
   loadDynamicGroup,
   loadEventType,
@@ -166,6 +168,7 @@ export const createBooking: CustomOperation = {
       throw new BadRequest("Invalid event length");
     const now = new Date();
     if (start.getTime() < now.getTime()) throw new BadRequest("Attempting to book a meeting in the past.");
+    const request: BookingRequest = { start, now, timeZone: input.timeZone };
 
     const { booking, hosts } = await inTransaction(
       ctx.db,
@@ -196,8 +199,10 @@ export const createBooking: CustomOperation = {
             select: { id: true, attendees: { select: { email: true } } },
           });
           // v1 (handleNewBooking, handleSeats): a slot that already has its booking is not
-          // checked for availability again; the booker takes a seat in it, or is refused.
+          // checked for availability again; the booker takes a seat in it, or is refused. Its
+          // notice and period are checked first, as for any booking.
           if (seated) {
+            assertInBounds(eventType, request);
             const taken = new Set(seated.attendees.map((a) => a.email.toLowerCase()));
             if (taken.has(who.email.toLowerCase()))
               throw new Conflict("already_signed_up_for_this_booking_error");
@@ -214,12 +219,7 @@ export const createBooking: CustomOperation = {
         }
         // Takes the hosts' locks first: the check and the insert below cannot interleave with
         // another booking of theirs, so two bookers cannot both take a host's last free slot.
-        const hosts = await reserveHosts(tx, eventType, {
-          start,
-          now,
-          timeZone: input.timeZone,
-          excludeBookingId: original?.id,
-        });
+        const hosts = await reserveHosts(tx, eventType, { ...request, excludeBookingId: original?.id });
         // v1's order: the booker, their guests, then the team's other hosts.
         const attendees = [
           ...bookers,

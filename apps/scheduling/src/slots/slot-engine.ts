@@ -171,13 +171,32 @@ function addBusinessDays(date: LocalDate, days: number): LocalDate {
   return result;
 }
 
-/** The last instant a ROLLING period allows: the end of the `days`-th calendar (or business) day after today. */
-function rollingLimit(rules: SlotRules, now: number, timeZone: string): number {
-  const days = Math.min(rules.periodDays ?? 0, ROLLING_DAYS_CAP);
+/**
+ * The end of the `days`-th calendar (or, with periodCountCalendarDays false, business) day after
+ * today in the zone: where a ROLLING period ends, and a ROLLING_WINDOW's search.
+ */
+function rollingLimit(
+  rules: Pick<SlotRules, "periodCountCalendarDays">,
+  days: number,
+  now: number,
+  timeZone: string,
+): number {
+  const capped = Math.min(days, ROLLING_DAYS_CAP);
   const today = localDate(now, timeZone);
-  const last = rules.periodCountCalendarDays === false ? addBusinessDays(today, days) : addDays(today, days);
+  const last =
+    rules.periodCountCalendarDays === false ? addBusinessDays(today, capped) : addDays(today, capped);
   return endOfLocalDay(last, timeZone);
 }
+
+/**
+ * v1 looked for a ROLLING_WINDOW's bookable dates on 61 dates from the booker's today, business
+ * dates only when periodCountCalendarDays is false (cal.com packages/lib/constants.ts
+ * ROLLING_WINDOW_PERIOD_MAX_DAYS_TO_CHECK = 30 + 31; isOutOfBounds.tsx getRollingWindowEndDate).
+ * The window ends by the last of them, found or not, so nothing past it is computed: a range years
+ * ahead costs nothing, and a schedule without slots for years ends the search there. (Finding
+ * none, v1 let the date after them through; that is not copied.)
+ */
+const ROLLING_WINDOW_DATES = 61;
 
 /**
  * One host of the event type (calcom-v1-bookings.md §6.3 steps 3-6): their schedule, the
@@ -214,23 +233,40 @@ interface Frame {
 
 function frameOf(rules: SlotRules, hosts: Pick<HostInput, "schedule">[], window: TeamSlotWindow): Frame {
   const zone = window.eventTimeZone ?? hosts[0]?.schedule.timeZone ?? "UTC";
+  const bookerZone = window.timeZone ?? zone;
   const now = window.now.getTime();
   const step = Math.max(rules.slotInterval || rules.length, 1);
+  const rollingWindow = rules.periodType === "ROLLING_WINDOW";
   return {
     zone,
-    bookerZone: window.timeZone ?? zone,
+    bookerZone,
     now,
     // v1 keeps at least a minute of notice.
     earliest: now + Math.max(rules.minimumBookingNotice, 1) * MINUTE,
     length: rules.length * MINUTE,
     step,
     alignment: alignmentOf(step),
-    // ROLLING_WINDOW counts bookable days from today, so it needs the days before `from` too.
-    computeFrom:
-      rules.periodType === "ROLLING_WINDOW" ? Math.min(window.from.getTime(), now) : window.from.getTime(),
+    // ROLLING_WINDOW counts bookable days from today, so it needs the days before `from` too, and
+    // none past its search.
+    computeFrom: rollingWindow ? Math.min(window.from.getTime(), now) : window.from.getTime(),
     from: window.from.getTime(),
-    to: window.to.getTime(),
+    to: rollingWindow
+      ? Math.min(window.to.getTime(), rollingLimit(rules, ROLLING_WINDOW_DATES - 1, now, bookerZone))
+      : window.to.getTime(),
   };
+}
+
+/**
+ * The instants the engine computes `window`'s slots over, [first, last], or null when it computes
+ * none: the bookings that can block them are the ones near this span.
+ */
+export function slotSpan(
+  rules: SlotRules,
+  hosts: Pick<HostInput, "schedule">[],
+  window: TeamSlotWindow,
+): Range | null {
+  const frame = frameOf(rules, hosts, window);
+  return frame.to < frame.from ? null : [frame.computeFrom, frame.to];
 }
 
 /** A booking of the seated event type being computed that still has a seat: it blocks nothing. */
@@ -267,15 +303,15 @@ export function freeRanges(schedule: ScheduleInput, busy: Range[], from: number,
   return subtract(workingRanges(schedule, first, last), busy);
 }
 
-/** One host's free time (working hours minus padded bookings), and their seated bookings with room. */
-function hostAvailability(rules: SlotRules, host: HostInput, frame: Frame) {
+/** One host's free time around [from, to] (hours minus padded bookings), and their seated bookings with room. */
+function hostAvailability(rules: SlotRules, host: HostInput, from: number, to: number) {
   const seated = new Map<number, ExistingBooking>();
   const busy: Range[] = [];
   for (const booking of host.bookings) {
     if (leavesSeats(booking, rules)) seated.set(booking.start.getTime(), booking);
     else busy.push(busyRange(booking, rules));
   }
-  return { free: freeRanges(host.schedule, busy, frame.computeFrom, frame.to), seated };
+  return { free: freeRanges(host.schedule, busy, from, to), seated };
 }
 
 /** The parts of `ranges` that lie inside `within` (sorted, merged); `ranges` may overlap. */
@@ -330,7 +366,7 @@ function cut(ranges: Range[], frame: Frame): number[] {
 function periodBounds(rules: SlotRules, frame: Frame): Range | null {
   switch (rules.periodType) {
     case "ROLLING":
-      return [-Infinity, rollingLimit(rules, frame.now, frame.bookerZone)];
+      return [-Infinity, rollingLimit(rules, rules.periodDays ?? 0, frame.now, frame.bookerZone)];
     case "RANGE": {
       const startDate = rules.periodStartDate;
       const endDate = rules.periodEndDate;
@@ -374,10 +410,10 @@ export function inPeriod(
 /** The slots of an event type with these hosts: fixed ones all free, and one round-robin host if any. */
 export function computeTeamSlots(rules: SlotRules, hosts: HostInput[], window: TeamSlotWindow): Slot[] {
   const frame = frameOf(rules, hosts, window);
-  if (hosts.length === 0 || frame.to < frame.computeFrom) return [];
+  if (hosts.length === 0 || frame.to < frame.from) return [];
   const seated = new Map<number, ExistingBooking>();
   const perHost = hosts.map((host) => {
-    const { free, seated: seats } = hostAvailability(rules, host, frame);
+    const { free, seated: seats } = hostAvailability(rules, host, frame.computeFrom, frame.to);
     for (const [start, booking] of seats) seated.set(start, booking);
     return { free, fixed: host.fixed };
   });
@@ -412,11 +448,13 @@ export function hostsFreeAt(
   start: Date,
   window: TeamSlotWindow,
 ): boolean[] {
-  const frame = frameOf(rules, hosts, window);
   const from = start.getTime();
-  const to = from + frame.length;
+  const to = from + rules.length * MINUTE;
+  // Around the window itself, not the frame: whether a host is free does not depend on the period.
   return hosts.map((host) =>
-    hostAvailability(rules, host, frame).free.some(([s, e]) => s <= from && to <= e),
+    hostAvailability(rules, host, window.from.getTime(), window.to.getTime()).free.some(
+      ([s, e]) => s <= from && to <= e,
+    ),
   );
 }
 

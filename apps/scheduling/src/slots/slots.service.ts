@@ -17,6 +17,7 @@ import {
   type ScheduleInput,
   type Slot,
   type SlotRules,
+  slotSpan,
   type TeamSlotWindow,
 } from "./slot-engine.ts";
 import { DAY, MINUTE } from "./time-zones.ts";
@@ -336,19 +337,23 @@ export interface SlotQuery {
 export async function slotsFor(db: Db, eventType: SlotEventType, query: SlotQuery): Promise<Slot[]> {
   const bare = hostsOf(eventType);
   if (bare.length === 0) return [];
-  const now = query.now ?? new Date();
-  const hosts = await withBookings(db, eventType, bare, {
-    from: new Date(Math.min(query.start.getTime(), now.getTime())),
-    to: query.end,
-    excludeBookingId: query.excludeBookingId,
-  });
-  return computeTeamSlots(rulesOf(eventType), hosts, {
+  const rules = rulesOf(eventType);
+  const window: TeamSlotWindow = {
     from: query.start,
     to: query.end,
-    now,
+    now: query.now ?? new Date(),
     timeZone: query.timeZone,
     eventTimeZone: eventZone(eventType, bare),
+  };
+  // Only the bookings near what the engine computes: a range past a ROLLING_WINDOW reads none.
+  const span = slotSpan(rules, bare, window);
+  if (!span) return [];
+  const hosts = await withBookings(db, eventType, bare, {
+    from: new Date(span[0]),
+    to: new Date(span[1]),
+    excludeBookingId: query.excludeBookingId,
   });
+  return computeTeamSlots(rules, hosts, window);
 }
 
 /** The id of the booking `uid` names, to leave out of the busy times (v1's rescheduleUid); null when none. */
@@ -436,6 +441,37 @@ export interface BookingRequest {
   excludeBookingId?: number;
 }
 
+/** The window in which the engine checks one start, for the booker's zone. */
+function windowAt(
+  eventType: SlotEventType,
+  bare: Omit<SlotHost, "bookings">[],
+  request: BookingRequest,
+): TeamSlotWindow {
+  const { start, now, timeZone } = request;
+  return { from: start, to: start, now, timeZone, eventTimeZone: eventZone(eventType, bare) };
+}
+
+/**
+ * v1's validateBookingTimeIsNotOutOfBounds (isOutOfBounds.tsx), which handleNewBooking runs for
+ * every booking, a seat in an existing one included: a start inside the minimum notice, or outside
+ * the ROLLING or RANGE period, is 400 `booking_time_out_of_bounds_error`. `period: false` leaves
+ * the period to the slot check (a team event type's own booking answers it as off its slots,
+ * docs/adr/0157).
+ */
+export function assertInBounds(
+  eventType: SlotEventType,
+  request: BookingRequest,
+  { period = true }: { period?: boolean } = {},
+): void {
+  const { start, now } = request;
+  if (start.getTime() < now.getTime() + Math.max(eventType.minimumBookingNotice, 1) * MINUTE)
+    throw new BadRequest("booking_time_out_of_bounds_error");
+  if (!period) return;
+  const bare = hostsOf(eventType);
+  if (!inPeriod(rulesOf(eventType), bare, start, windowAt(eventType, bare, request)))
+    throw new BadRequest("booking_time_out_of_bounds_error");
+}
+
 /**
  * Inside the booking's transaction: takes the hosts' locks, then checks `start` as v1's
  * handleNewBooking does and picks the hosts. A personal event type needs the start inside its
@@ -448,24 +484,16 @@ export interface BookingRequest {
 export async function reserveHosts(
   tx: Prisma.TransactionClient,
   eventType: SlotEventType,
-  { start, now, timeZone, excludeBookingId }: BookingRequest,
+  request: BookingRequest,
 ): Promise<HostAssignment> {
+  const { start, now, excludeBookingId } = request;
   const bare = hostsOf(eventType);
   if (bare.length === 0) throw new BadRequest("no_available_users_found_error");
   const rules = rulesOf(eventType);
-  const window: TeamSlotWindow = {
-    from: start,
-    to: start,
-    now,
-    timeZone,
-    eventTimeZone: eventZone(eventType, bare),
-  };
-  if (start.getTime() < now.getTime() + Math.max(eventType.minimumBookingNotice, 1) * MINUTE)
-    throw new BadRequest("booking_time_out_of_bounds_error");
+  const window = windowAt(eventType, bare, request);
   // v1 checks the period with the notice, before availability (isOutOfBounds). A team event type
   // answers it as off its slots instead (docs/adr/0157).
-  if (!isTeamScheduled(eventType) && !inPeriod(rules, bare, start, window))
-    throw new BadRequest("booking_time_out_of_bounds_error");
+  assertInBounds(eventType, request, { period: !isTeamScheduled(eventType) });
   await lockHosts(
     tx,
     bare.map((host) => host.user.id),
