@@ -264,7 +264,7 @@ describe("POST /bookings of a COLLECTIVE event type (features/bookings/lib/handl
     expect(await bookingsOf(eventType.id)).toEqual([]);
   });
 
-  it("a start outside a RANGE period is off its slots: 400 no_available_users_found_error, as docs/adr/0157 decided for teams", async () => {
+  it("a start outside a RANGE period is 400 booking_time_out_of_bounds_error, as for a personal event type (v1's isOutOfBounds)", async () => {
     const users = await people(2);
     const { eventType } = await makeTeamEvent(t.prisma, "COLLECTIVE", hostsOf(users));
     const day = monday();
@@ -276,7 +276,7 @@ describe("POST /bookings of a COLLECTIVE event type (features/bookings/lib/handl
     expect(await offered(eventType.id, at(day, 24 * 60))).toEqual([]);
     const outside = await book(eventType.id, tuesday);
     expect(outside.statusCode, outside.body).toBe(400);
-    expect(outside.json()).toEqual({ message: "no_available_users_found_error" });
+    expect(outside.json()).toEqual({ message: "booking_time_out_of_bounds_error" });
     expect((await book(eventType.id, at(day, 10 * 60))).statusCode).toBe(201);
   });
 });

@@ -453,20 +453,13 @@ function windowAt(
 
 /**
  * v1's validateBookingTimeIsNotOutOfBounds (isOutOfBounds.tsx), which handleNewBooking runs for
- * every booking, a seat in an existing one included: a start inside the minimum notice, or outside
- * the ROLLING or RANGE period, is 400 `booking_time_out_of_bounds_error`. `period: false` leaves
- * the period to the slot check (a team event type's own booking answers it as off its slots,
- * docs/adr/0157).
+ * every booking, a team's or a seat in an existing one included: a start inside the minimum
+ * notice, or outside the ROLLING or RANGE period, is 400 `booking_time_out_of_bounds_error`.
  */
-export function assertInBounds(
-  eventType: SlotEventType,
-  request: BookingRequest,
-  { period = true }: { period?: boolean } = {},
-): void {
+export function assertInBounds(eventType: SlotEventType, request: BookingRequest): void {
   const { start, now } = request;
   if (start.getTime() < now.getTime() + Math.max(eventType.minimumBookingNotice, 1) * MINUTE)
     throw new BadRequest("booking_time_out_of_bounds_error");
-  if (!period) return;
   const bare = hostsOf(eventType);
   if (!inPeriod(rulesOf(eventType), bare, start, windowAt(eventType, bare, request)))
     throw new BadRequest("booking_time_out_of_bounds_error");
@@ -474,8 +467,8 @@ export function assertInBounds(
 
 /**
  * Inside the booking's transaction: takes the hosts' locks, then checks `start` as v1's
- * handleNewBooking does and picks the hosts. A personal event type needs the start inside its
- * period (400 `booking_time_out_of_bounds_error`) and its owner free (400
+ * handleNewBooking does and picks the hosts. The start must be inside the notice and period
+ * (400 `booking_time_out_of_bounds_error`). A personal event type needs its owner free (400
  * `no_available_users_found_error`); a COLLECTIVE one every host, a ROUND_ROBIN one its fixed
  * hosts and one round-robin host, chosen by v1's rule (409 `fixed_hosts_unavailable_for_booking`
  * / `round_robin_host_unavailable_for_booking`). In every case the start must be one of the
@@ -491,9 +484,8 @@ export async function reserveHosts(
   if (bare.length === 0) throw new BadRequest("no_available_users_found_error");
   const rules = rulesOf(eventType);
   const window = windowAt(eventType, bare, request);
-  // v1 checks the period with the notice, before availability (isOutOfBounds). A team event type
-  // answers it as off its slots instead (docs/adr/0157).
-  assertInBounds(eventType, request, { period: !isTeamScheduled(eventType) });
+  // v1 checks the period with the notice, before availability (isOutOfBounds).
+  assertInBounds(eventType, request);
   await lockHosts(
     tx,
     bare.map((host) => host.user.id),
