@@ -58,13 +58,17 @@ export function setupApp(
     state = { app, prisma, config, databaseUrl: database.url, directUrl: database.directUrl };
   });
   afterAll(async () => {
-    // No key this file created was logged or answered, whatever its requests did.
-    expect(secretScan.leaks()).toEqual([]);
-    // Every answer the app gave agreed with its OpenAPI document.
-    expect(conformance.violations().map(formatViolation)).toEqual([]);
-    await state?.app.close();
-    await state?.prisma.$disconnect();
-    await database?.drop();
+    try {
+      // No key this file created was logged or answered, whatever its requests did.
+      expect(secretScan.leaks()).toEqual([]);
+      // Every answer the app gave agreed with its OpenAPI document.
+      expect(conformance.violations().map(formatViolation)).toEqual([]);
+    } finally {
+      // Torn down either way: a file that fails leaves no database behind.
+      await state?.app.close();
+      await state?.prisma.$disconnect();
+      await database?.drop();
+    }
   });
   const get = <K extends keyof TestApp>(key: K): TestApp[K] => {
     if (!state) throw new Error("setupApp() state is only available inside tests and hooks");

@@ -32,13 +32,17 @@ export function setupShortener(
     await ctx.app.ready();
   });
   afterAll(async () => {
-    // No token this file created was logged or answered, whatever its requests did.
-    expect(secretScan.leaks()).toEqual([]);
-    // Every answer the app gave agreed with its OpenAPI document.
-    expect(conformance.violations().map(formatViolation)).toEqual([]);
-    await ctx.app?.close();
-    await ctx.prisma?.$disconnect();
-    await ctx.db?.drop();
+    try {
+      // No token this file created was logged or answered, whatever its requests did.
+      expect(secretScan.leaks()).toEqual([]);
+      // Every answer the app gave agreed with its OpenAPI document.
+      expect(conformance.violations().map(formatViolation)).toEqual([]);
+    } finally {
+      // Torn down either way: a file that fails leaves no database behind.
+      await ctx.app?.close();
+      await ctx.prisma?.$disconnect();
+      await ctx.db?.drop();
+    }
   });
   return ctx;
 }
