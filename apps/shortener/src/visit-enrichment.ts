@@ -50,11 +50,19 @@ function countryReader(): Reader<never> {
   return countries;
 }
 
+/**
+ * An IPv4-mapped IPv6 address (`::ffff:81.2.69.160`, how a dual-stack listener sees every IPv4
+ * client) as the IPv4 address it is; any other address as it is.
+ */
+export function unmapped(ip: string): string {
+  return ip.toLowerCase().startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
 /** ISO 3166-1 alpha-2 of the address's registry country; "" for private or unknown ones. */
 export function countryOf(ip: string): string {
   if (isIP(ip) === 0) return "";
   try {
-    const record = countryReader().get(ip) as CountryRecord | null;
+    const record = countryReader().get(unmapped(ip)) as CountryRecord | null;
     return record?.country_code?.slice(0, 2) ?? "";
   } catch {
     return "";
@@ -63,7 +71,7 @@ export function countryOf(ip: string): string {
 
 /** IPv4 to its /24, IPv6 to its /48 (an IPv4-mapped IPv6 address as IPv4). */
 export function anonymizeIp(ip: string): string {
-  const mapped = ip.toLowerCase().startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+  const mapped = unmapped(ip);
   if (isIP(mapped) === 4) return `${mapped.split(".").slice(0, 3).join(".")}.0`;
   if (isIP(mapped) === 6) {
     const [head = "", tail = ""] = mapped.split("::");

@@ -61,6 +61,9 @@ describe("the enrichment's pure parts", () => {
     expect(countryOf("2a00:1450:4001:80b::200e")).toBe("IE");
     expect(countryOf("10.0.0.1")).toBe("");
     expect(countryOf("garbage")).toBe("");
+    // How a dual-stack listener (HOST=::) sees every IPv4 client: "" before.
+    expect(countryOf("::ffff:8.8.8.8")).toBe("US");
+    expect(countryOf("::FFFF:81.2.69.160")).toBe("GB");
   });
 
   it("hashes the visitor as it always did: the first 8 bytes of SHA-256(salt, address, newline, agent), signed", () => {
