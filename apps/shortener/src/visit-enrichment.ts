@@ -112,6 +112,16 @@ function parseAgent(userAgent: string): Agent {
   };
 }
 
+/**
+ * Deletes the salts of the days before yesterday (`today`: a UTC date, 2026-11-27). Yesterday's
+ * is kept for visits stored just after midnight; older ones could only help to reverse a hash
+ * (an IPv4 address space is small). Run with each day's first salt and by the hourly
+ * maintenance, so an idle service forgets them too.
+ */
+export async function forgetOldSalts(prisma: PrismaClient, today: string): Promise<void> {
+  await prisma.$executeRaw`DELETE FROM "shortener"."visitor_salts" WHERE "day" < ${today}::date - 1`;
+}
+
 /** One UTC day's salt: random, stored so every instance uses the same one. */
 export class VisitorSalts {
   /** `start`: the day's first millisecond (UTC), so a visit's time is checked without formatting it. */
@@ -146,10 +156,7 @@ export class VisitorSalts {
     await this.prisma.$executeRaw`
       INSERT INTO "shortener"."visitor_salts" ("day", "salt") VALUES (${date}::date, ${randomBytes(32)})
       ON CONFLICT ("day") DO NOTHING`;
-    // Yesterday's is kept for visits stored just after midnight; older ones could only help
-    // to reverse a hash (an IPv4 address space is small), so they go.
-    await this.prisma.$executeRaw`
-      DELETE FROM "shortener"."visitor_salts" WHERE "day" < ${date}::date - 1`;
+    await forgetOldSalts(this.prisma, day);
     const row = await this.prisma.visitorSalt.findUniqueOrThrow({ where: { day: date } });
     return Buffer.from(row.salt);
   }

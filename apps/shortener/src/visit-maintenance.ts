@@ -9,6 +9,7 @@
 import { inTransaction, isLockTimeout, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { forgetOldSalts } from "./visit-enrichment.ts";
 import { addDayToTotals, rollUpDay } from "./visit-rollup.ts";
 
 // Any constant: one instance at a time manages partitions.
@@ -131,10 +132,19 @@ export class VisitMaintenance {
   private stopped = false;
 
   constructor(
-    prisma: PrismaClient,
+    private readonly prisma: PrismaClient,
     private readonly options: VisitMaintenanceOptions = {},
   ) {
     this.pool = poolOf(prisma);
+  }
+
+  /**
+   * The database's clock: every instance agrees on which months and days are due, whatever its
+   * own clock says (one far ahead would drop the month being written, or close today early).
+   */
+  private async databaseNow(): Promise<Date> {
+    const { rows } = await this.pool.query<{ now: Date }>(`SELECT now() AS "now"`);
+    return rows[0]!.now;
   }
 
   /** The partitions of short_logs, by upper bound (read on `on`, e.g. inside its transaction). */
@@ -154,7 +164,8 @@ export class VisitMaintenance {
    * Creates a partition for each month from this one through MONTHS_AHEAD months after it that no
    * partition covers yet, and drops those past the retention. Returns what it did, for the log.
    */
-  async maintainPartitions(now = new Date()): Promise<{ created: string[]; dropped: string[] }> {
+  async maintainPartitions(at?: Date): Promise<{ created: string[]; dropped: string[] }> {
+    const now = at ?? (await this.databaseNow());
     const created: string[] = [];
     await inTransaction(this.pool, async (client) => {
       await client.query("SELECT pg_advisory_xact_lock($1)", [PARTITION_LOCK_KEY]);
@@ -177,16 +188,19 @@ export class VisitMaintenance {
         created.push(name);
       }
     });
-    // Visitors of days before yesterday can no longer come back the same day: their rows go.
+    // Visitors of days before yesterday can no longer come back the same day: their rows go,
+    // and so do those days' salts.
+    const today = now.toISOString().slice(0, 10);
     for (let removed = SWEEP_CHUNK; removed === SWEEP_CHUNK; ) {
       const result = await this.pool.query(
         `DELETE FROM "shortener"."visit_day_visitors" WHERE ("short_id", "day", "visitor") IN (
            SELECT "short_id", "day", "visitor" FROM "shortener"."visit_day_visitors"
            WHERE "day" < $1::date - 1 LIMIT ${SWEEP_CHUNK})`,
-        [now.toISOString().slice(0, 10)],
+        [today],
       );
       removed = result.rowCount ?? 0;
     }
+    await forgetOldSalts(this.prisma, today);
     const dropped: string[] = [];
     const { retentionDays } = this.options;
     if (retentionDays !== undefined) {
@@ -254,8 +268,8 @@ export class VisitMaintenance {
   }
 
   /** Rolls up every day old enough, one transaction a day (visit-rollup.ts); returns the days. */
-  async rollUp(now = new Date()): Promise<string[]> {
-    const today = now.toISOString().slice(0, 10);
+  async rollUp(at?: Date): Promise<string[]> {
+    const today = (at ?? (await this.databaseNow())).toISOString().slice(0, 10);
     const days: string[] = [];
     for (let day = await rollUpDay(this.pool, today); day !== undefined && !this.stopped; ) {
       days.push(day);

@@ -99,6 +99,41 @@ async function leaveDetachPending(name: string) {
   }
 }
 
+describe("the hourly maintenance's clock and what it forgets", () => {
+  it("takes the database's clock: an instance whose own clock is months ahead drops no month being written", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = (await postShort(ctx.app, user, { url: "https://example.com/clock" })).json();
+    const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30 });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 200 * 86_400_000);
+      // With its own clock, it dropped this month (and the next) and created months far ahead.
+      await retention.maintainPartitions();
+      await retention.rollUp();
+    } finally {
+      vi.useRealTimers();
+    }
+    const now = new Date();
+    const holding = (await ctx.app.visitMaintenance.partitions()).filter(
+      (p) => (p.from === null || p.from <= now) && (p.until === null || now < p.until),
+    );
+    expect(holding).toHaveLength(1);
+    expect((await ctx.app.inject({ url: `/${short.name}` })).statusCode).toBe(302);
+  });
+
+  it("forgets the visitor salts of days before yesterday even when no visit comes", async () => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    for (const daysAgo of [9, 2, 1]) {
+      await ctx.prisma.$executeRaw`INSERT INTO "shortener"."visitor_salts" ("day", "salt")
+        VALUES (${day(daysAgo)}::date, ${Buffer.alloc(32, daysAgo)}) ON CONFLICT ("day") DO NOTHING`;
+    }
+    await ctx.app.visitMaintenance.maintainPartitions();
+    const left = await ctx.prisma.$queryRaw<{ day: string }[]>`
+      SELECT "day"::text AS "day" FROM "shortener"."visitor_salts" WHERE "day" < current_date`;
+    expect(left.map((row) => row.day)).toEqual([day(1)]);
+  });
+});
+
 describe("partitions", () => {
   it("are monthly, created ahead through the month after next, idempotently", async () => {
     const now = new Date();
