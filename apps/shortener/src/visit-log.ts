@@ -71,6 +71,14 @@ export class VisitLog {
    * up to wait for a roll-up (write). drain() waits for them too.
    */
   private readonly outside = new Set<Promise<void>>();
+  /**
+   * Batches with a visit of a past day, written outside the slots one after another: they wait
+   * on the same daily rows anyway, and each would hold a pooled connection meanwhile (unbounded,
+   * a burst of them took every connection, and visits failed for want of one). `pastDays`: the
+   * last one's write; `pastDayNext`: the one waiting for it, which later such visits join.
+   */
+  private pastDays: Promise<unknown> = Promise.resolve();
+  private pastDayNext: { pending: Pending[]; statement: Statement; written: Promise<void> } | undefined;
   private inFlightVisits = 0;
   /** Visits whose rows are committed, since start. */
   written = 0;
@@ -147,6 +155,34 @@ export class VisitLog {
       void this.write([{ visit: { ...visit, at }, enriched, resolve, reject }], undefined, COUNTED);
     });
     return this.trackOutside(stored);
+  }
+
+  /**
+   * Writes a batch with a visit of a past day outside the slots, after the one before it: it joins
+   * the batch waiting for that one, if there is one of its statement with room.
+   */
+  private writePastDay(batch: Pending[], sums: BatchSums | undefined, statement: Statement, attempt: number) {
+    const next = this.pastDayNext;
+    if (
+      next?.statement === statement &&
+      attempt === 0 &&
+      next.pending.length + batch.length <= this.maxBatch
+    ) {
+      next.pending.push(...batch);
+      return next.written;
+    }
+    const gathering = { pending: [...batch], statement, written: Promise.resolve() };
+    this.pastDayNext = gathering;
+    gathering.written = this.trackOutside(
+      this.pastDays.then(() => {
+        if (this.pastDayNext === gathering) this.pastDayNext = undefined;
+        // Summed again if others joined it.
+        const joined = gathering.pending.length > batch.length;
+        return this.write(gathering.pending, joined ? undefined : sums, statement, undefined, attempt);
+      }),
+    );
+    this.pastDays = gathering.written.catch(() => undefined);
+    return gathering.written;
   }
 
   private trackOutside(write: Promise<void>): Promise<void> {
@@ -234,7 +270,7 @@ export class VisitLog {
       // Its daily rows wait while their day is rolled up (seconds, once a day): the batch gives
       // its slot up, so that the batches of today's visits behind it go on meanwhile.
       release();
-      return this.trackOutside(this.write(batch, sums, statement, undefined, attempt));
+      return this.writePastDay(batch, sums, statement, attempt);
     }
     const chosen = recent ? variant! : statement;
     try {
@@ -307,7 +343,7 @@ export class VisitLog {
       if (withDailyRows !== undefined && (error as { code?: unknown }).code === ROLLED_UP) {
         // As a batch with a visit of a past day, above.
         release?.();
-        return this.trackOutside(this.write(batch, sums, withDailyRows, undefined, attempt));
+        return this.writePastDay(batch, sums, withDailyRows, attempt);
       }
       this.observer?.batchFailed?.(batch.length);
       if (batch.length === 1) {

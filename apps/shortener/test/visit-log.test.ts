@@ -1,5 +1,6 @@
 // The visit log's group commit under steady load: how the visits of many clients are cut into
 // batches, each stored with its aggregates.
+import { createPrisma } from "@app/db";
 import { describe, expect, it } from "vitest";
 import { VisitLog } from "../src/visit-log.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
@@ -35,5 +36,47 @@ describe("the visit log's batches", () => {
       SELECT (SELECT count(*)::int FROM "shortener"."short_logs" WHERE "short_id" = ${shortId}::uuid) AS "rows",
              (SELECT sum("visits")::int FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid) AS "hours"`;
     expect(stored).toEqual({ rows: total, hours: total });
+  });
+
+  // A batch with a visit of a past day leaves its slot and is written outside it (ADR 0192).
+  // Those were not limited: under a burst each took a pooled connection, all waited on each
+  // other's daily rows, and visits failed for want of a connection (3,000 visits of yesterday:
+  // 2,280 refused with 'timeout exceeded when trying to connect').
+  it("stores a burst of visits of a past day one batch after another, each visit once", async () => {
+    const user = await newUser(ctx.prisma);
+    const created = await postShort(ctx.app, user, { url: "https://example.com/" });
+    const shortId = (created.json() as { id: string }).id;
+    // Two connections, a wait for one of at most a second.
+    const prisma = createPrisma(ctx.db.url, {
+      directUrl: ctx.db.directUrl,
+      poolMax: 2,
+      connectTimeoutMs: 1_000,
+    });
+    try {
+      const log = new VisitLog(prisma);
+      const yesterday = new Date(Date.now() - 86_400_000);
+      const CLIENTS = 200;
+      const ROUNDS = 5;
+      const client = async (i: number) => {
+        for (let round = 0; round < ROUNDS; round++) {
+          await log.record({
+            shortId,
+            ipAddress: `203.0.113.${i % 250}`,
+            userAgent: "probe/1.0",
+            referer: "",
+            at: yesterday,
+          });
+        }
+      };
+      const outcomes = await Promise.allSettled(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+      await log.drain();
+      expect(outcomes.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+      const [stored] = await ctx.prisma.$queryRaw<{ rows: number; hours: number }[]>`
+        SELECT (SELECT count(*)::int FROM "shortener"."short_logs" WHERE "short_id" = ${shortId}::uuid) AS "rows",
+               (SELECT sum("visits")::int FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid) AS "hours"`;
+      expect(stored).toEqual({ rows: CLIENTS * ROUNDS, hours: CLIENTS * ROUNDS });
+    } finally {
+      await prisma.$disconnect();
+    }
   });
 });
