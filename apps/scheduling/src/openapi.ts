@@ -72,7 +72,10 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
     transformObject: (input) =>
       documentBodyErrors(
         documentApiKeyPlaces(
-          documentHostedMode(tidyComponents(jsonSchemaTransformObject(input)), hostedMode),
+          documentHostedMode(
+            documentAuthErrors(tidyComponents(jsonSchemaTransformObject(input))),
+            hostedMode,
+          ),
         ),
       ),
   });
@@ -80,8 +83,23 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
 
 export default fp(openApiPlugin, { name: "openapi", fastify: "5.x" });
 
+/**
+ * What an error status means in addition on every operation that takes an apiKey: `extends`
+ * is appended to the route's own description of that status, `alone` describes it where the
+ * route declares none.
+ */
+type AddedErrors = Record<string, { extends: string; alone: string }>;
+
+/** What the auth hook answers on every authenticated route, whatever the route does. */
+const AUTH_ERRORS: AddedErrors = {
+  403: {
+    extends: "; or the apiKey's user is locked",
+    alone: "The apiKey's user is locked",
+  },
+};
+
 /** What hosted mode's `key` parameter adds to the errors of every operation that takes an apiKey. */
-const HOSTED_MODE_ERRORS: Record<string, { extends: string; alone: string }> = {
+const HOSTED_MODE_ERRORS: AddedErrors = {
   400: {
     extends: "; or a `key` parameter while hosted mode is off",
     alone: "A `key` parameter while hosted mode is off",
@@ -121,6 +139,34 @@ function operationsOf(document: object): DocumentedOperation[] {
   return Object.values(paths).flatMap((operations) => Object.values(operations));
 }
 
+/** Adds `errors` to an operation's responses: a status it declares gains the text, another is declared. */
+function addErrors(responses: Record<string, DocumentedResponse>, errors: AddedErrors): void {
+  for (const [status, text] of Object.entries(errors)) {
+    const response = responses[status];
+    if (!response) {
+      responses[status] = {
+        description: text.alone,
+        content: apiErrorContent(),
+      };
+      continue;
+    }
+    response.description = `${response.description ?? ""}${text.extends}`;
+    const schema = response.content?.["application/json"]?.schema;
+    if (schema?.description) schema.description = response.description;
+  }
+}
+
+/**
+ * The auth hook refuses a locked user's key (403) on every authenticated route before the route
+ * runs, so the document says so in one place rather than in every route's schema.
+ */
+function documentAuthErrors<T extends object>(document: T): T {
+  for (const operation of operationsOf(document)) {
+    if (operation.security?.length && operation.responses) addErrors(operation.responses, AUTH_ERRORS);
+  }
+  return document;
+}
+
 /**
  * The auth hook treats `key` the same way on every authenticated route, so the document says so
  * in one place rather than in every route's schema: 400, 401 and 503 gain what `key` adds.
@@ -138,19 +184,7 @@ function documentHostedMode<T extends object>(document: T, mode: HostedMode): T 
       continue;
     }
     if (key && mode === "required") key.required = true;
-    for (const [status, text] of Object.entries(HOSTED_MODE_ERRORS)) {
-      const response = operation.responses[status];
-      if (!response) {
-        operation.responses[status] = {
-          description: text.alone,
-          content: apiErrorContent(),
-        };
-        continue;
-      }
-      response.description = `${response.description ?? ""}${text.extends}`;
-      const schema = response.content?.["application/json"]?.schema;
-      if (schema?.description) schema.description = response.description;
-    }
+    addErrors(operation.responses, HOSTED_MODE_ERRORS);
   }
   return document;
 }

@@ -1,6 +1,7 @@
 // Per-user rate limit on @fastify/rate-limit. It spends budget on every request that auth let
-// in, wherever its route lives; requests without a caller (public routes, unknown routes and
-// the ones auth refused) are neither counted nor given the headers.
+// in, wherever its route lives (the method guard's 405 routes included); requests without a
+// caller (public routes, unknown routes and the ones auth refused) are neither counted nor
+// given the headers.
 
 import { Counter } from "@app/server/metrics";
 import { openRedis } from "@app/server/redis";
@@ -42,12 +43,10 @@ async function rateLimitPlugin(
   });
 
   await app.register(rateLimit, {
-    global: true,
+    // Not the plugin's per-route hooks: one hook on the whole app, below.
+    global: false,
     max,
     timeWindow: windowMs,
-    // After auth (onRequest) so the key is the user; before body parsing so a request with a
-    // malformed body still spends budget and carries the headers.
-    hook: "preParsing",
     // One budget per user, shared by all their keys (v1 since PR #18803); in hosted mode per
     // tenant and user, since user ids repeat across tenant databases.
     keyGenerator: (request) => {
@@ -62,6 +61,10 @@ async function rateLimitPlugin(
     errorResponseBuilder: () => new TooManyRequests("Rate limit exceeded"),
     onExceeded: () => rejections.inc(),
   });
+  // An app-wide onRequest hook, added after auth's: it runs once auth knows the user and
+  // before any hook of a route, so a route that refuses in its own onRequest (the method
+  // guard's 405) and a body that fails to parse still spend budget and carry the headers.
+  app.addHook("onRequest", app.rateLimit());
 }
 
 export default fp(rateLimitPlugin, {

@@ -37,13 +37,39 @@ describe("POST /bookings", () => {
       const response = await post(booker.apiKey, { ...body, responses: { ...body.responses, ...extra } });
       expect(response.statusCode, JSON.stringify(extra)).toBe(400);
       expect(response.json().issues).toEqual([
-        { path: "responses", message: "must not contain NUL characters" },
+        { path: "responses", message: "must not contain NUL characters or lone UTF-16 surrogates" },
       ]);
     }
     const key = await post(booker.apiKey, v1Body(eventType.id, start, { metadata: { "k\u0000": "v" } }));
     expect(key.statusCode).toBe(400);
     expect(key.json().issues).toEqual([expect.objectContaining({ path: "metadata.k\u0000" })]);
     expect((await post(booker.apiKey, v1Body(eventType.id, start))).statusCode).toBe(201);
+  });
+
+  it("refuses a lone UTF-16 surrogate in responses, metadata or a text field with 400 (were 500s, or U+FFFD stored)", async () => {
+    const host = await createUser(t.prisma);
+    const booker = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const start = at(futureMonday(), 90);
+    const body = v1Body(eventType.id, start);
+    const cases: [object, string][] = [
+      [{ responses: { ...body.responses, field: "a\ud800b" } }, "responses"],
+      [{ responses: { ...body.responses, "key\udfff": "v" } }, "responses"],
+      [{ metadata: { k: "\ud83d" } }, "metadata.k"],
+      [{ description: "x\ud800" }, "description"],
+    ];
+    for (const [extra, path] of cases) {
+      // JSON.stringify writes a lone surrogate as its \uXXXX escape, as any client would send it.
+      const response = await post(booker.apiKey, { ...body, ...extra });
+      expect(response.statusCode, JSON.stringify(extra)).toBe(400);
+      expect(response.json().issues).toEqual([
+        expect.objectContaining({ path, message: expect.stringMatching(/lone UTF-16 surrogates/) }),
+      ]);
+    }
+    expect(await t.prisma.booking.count({ where: { eventTypeId: eventType.id } })).toBe(0);
+    expect((await post(booker.apiKey, v1Body(eventType.id, start, { description: "😀" }))).statusCode).toBe(
+      201,
+    );
   });
 
   it("books a slot for the event type's owner, with the booker as attendee, flat as v1 answered", async () => {
@@ -410,5 +436,61 @@ describe("editing and cancelling", () => {
     });
     expect(wrongMethod.statusCode).toBe(405);
     expect(wrongMethod.headers.allow).toBe("DELETE");
+  });
+
+  it("cancels once when eight cancels race: one 200, seven 400 already cancelled, the winner's reason kept", async () => {
+    const host = await createUser(t.prisma);
+    const eventType = await makeHost(t.prisma, host.user.id);
+    const series = await t.prisma.eventType.create({
+      data: {
+        userId: host.user.id,
+        title: "Weekly",
+        slug: `weekly-${process.pid}`,
+        length: 30,
+        recurringEvent: { freq: 2, count: 3, interval: 1 },
+      },
+    });
+    const book = (eventTypeId: number, week: number, recurringEventId: string | null = null) =>
+      t.prisma.booking.create({
+        data: {
+          uid: `race-${process.pid}-${Math.random().toString(36).slice(2)}`,
+          userId: host.user.id,
+          eventTypeId,
+          title: "Raced",
+          startTime: futureMonday(week + 2),
+          endTime: at(futureMonday(week + 2), 30),
+          recurringEventId,
+        },
+      });
+    const recurringEventId = `series-${process.pid}`;
+    const cases = [
+      { booking: await book(eventType.id, 0), query: "" },
+      { booking: await book(eventType.id, 1), query: "" },
+      // A series: the named booking is locked as well before the statement that cancels them all.
+      { booking: await book(series.id, 0, recurringEventId), query: "&allRemainingBookings=true" },
+    ];
+    await book(series.id, 1, recurringEventId);
+    for (const { booking, query } of cases) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          t.app.inject({
+            method: "DELETE",
+            url: withKey(`/v1/bookings/${booking.id}?cancellationReason=race${i}${query}`, host.apiKey),
+          }),
+        ),
+      );
+      const report = answers.map((answer) => `${answer.statusCode} ${answer.body}`).join("\n");
+      expect(answers.map((answer) => answer.statusCode).sort(), report).toEqual([200, ...Array(7).fill(400)]);
+      const winner = answers.findIndex((answer) => answer.statusCode === 200);
+      expect(answers[winner]!.json().message).toBe("Booking successfully cancelled.");
+      for (const answer of answers.filter((_, i) => i !== winner)) {
+        expect(answer.json()).toEqual({ message: "This booking has already been cancelled." });
+      }
+      expect(await t.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).toMatchObject({
+        status: "CANCELLED",
+        cancellationReason: `race${winner}`,
+      });
+    }
+    expect(await t.prisma.booking.count({ where: { recurringEventId, status: "CANCELLED" } })).toBe(2);
   });
 });

@@ -112,6 +112,12 @@ export const UNSTATABLE: UnstatableRule[] = [
     refuses: refusal(/must not repeat a userId/),
   },
   {
+    rule: "free-form JSON has no `__proto__` key, nor a `constructor` key holding `prototype`, at any depth",
+    reason:
+      "the JSON parser refuses prototype poisoning before validation (as invalid JSON); OpenAPI 3.0 cannot forbid a key at every depth of a free-form value",
+    refuses: refusal(/Body is not valid JSON/),
+  },
+  {
     rule: "a URL's host is one a browser opens (WHATWG URL parsing)",
     reason: "format uri is RFC 3986's syntax, which admits authorities such as `:mk` or an empty host",
     refuses: refusal(/Invalid URL/),

@@ -180,12 +180,24 @@ interface BodyCase {
 let n = 0;
 const cases: BodyCase[] = [
   {
-    rule: "a name is not empty nor blank and holds no NUL (minLength, pattern)",
+    rule: "a name is not empty nor blank and holds no NUL nor lone surrogate (minLength, pattern)",
     method: "POST",
     url: () => "/api/v1/teams",
     schema: () => property("TeamCreate", "name"),
     body: (name) => ({ name }),
-    values: ["", " ", "\t\n", "a\u0000b", "Acme", "  Acme  ", "x".repeat(255), "x".repeat(256)],
+    values: [
+      "",
+      " ",
+      "\t\n",
+      "a\u0000b",
+      "a\ud800",
+      " \udc00 ",
+      "Acme",
+      "  Acme  ",
+      "Acme \ud83d\ude00",
+      "x".repeat(255),
+      "x".repeat(256),
+    ],
     field: "name",
   },
   {
@@ -298,12 +310,12 @@ const cases: BodyCase[] = [
     field: "email",
   },
   {
-    rule: "free text holds no NUL (pattern)",
+    rule: "free text holds no NUL nor lone surrogate (pattern)",
     method: "POST",
     url: () => "/api/v1/teams",
     schema: () => property("TeamCreate", "bio"),
     body: (bio) => ({ name: "Bio", bio }),
-    values: ["a\u0000b", "", "Hello"],
+    values: ["a\u0000b", "a\ud800b", "\udfff", "\ude00\ud83d", "", "Hello", "\ud83d\ude00 \u{10FFFF}"],
     field: "bio",
   },
   {
@@ -355,6 +367,8 @@ describe("body rules", () => {
     expect(zone.enum).toEqual(expect.arrayContaining(["Europe/London", "UTC", "US/Eastern"]));
     expect(zone.description).toMatch(/IANA/);
     expect(admits(property("EventTypeCreate", "description"), "a\u0000")).toBe(false);
+    expect(admits(property("EventTypeCreate", "description"), "a\ud800")).toBe(false);
+    expect(admits(property("EventTypeCreate", "description"), "a\ud83d\ude00")).toBe(true);
     expect(admits(property("EventTypeCreate", "hosts"), [])).toBe(true);
     expect((property("EventTypeCreate", "hosts") as { description: string }).description).toMatch(
       /at most once/,

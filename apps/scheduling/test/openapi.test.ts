@@ -3,7 +3,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { renderOpenApi } from "../src/openapi.ts";
 import { OPENAPI_FILE } from "../src/openapi-sync.ts";
-import { setupApp } from "./helpers.ts";
+import { createUser, setupApp, withKey } from "./helpers.ts";
 import { newTenantSecret } from "./hosted-helpers.ts";
 
 const t = setupApp();
@@ -33,6 +33,34 @@ describe("OpenAPI document", () => {
         else expect(operation.security).toEqual(anyKey);
       }
     }
+  });
+
+  it("declares the locked user's 403 on every authenticated operation, which answers it (the answers are checked against the document)", async () => {
+    const served = (await t.app.inject({ url: "/docs" })).json();
+    const { apiKey } = await createUser(t.prisma, { locked: true });
+    let checked = 0;
+    for (const [path, operations] of Object.entries(
+      served.paths as Record<
+        string,
+        Record<string, { security?: unknown[]; responses: Record<string, { description: string }> }>
+      >,
+    )) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.security?.length) continue;
+        checked++;
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(operation.responses["403"]?.description, where).toMatch(/locked/);
+        const response = await t.app.inject({
+          method: method.toUpperCase() as "GET",
+          url: withKey(path.replaceAll(/\{\w+\}/g, "1"), apiKey),
+        });
+        expect(response.statusCode, where).toBe(403);
+        expect(response.json(), where).toEqual({
+          message: "You are not authorized to perform this request.",
+        });
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 
   it("served with hosted mode off (the default, and the committed document), declares no `key` anywhere", async () => {

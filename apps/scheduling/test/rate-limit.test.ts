@@ -76,6 +76,26 @@ describe("rate limit", () => {
     expect(bad.headers["x-ratelimit-remaining"]).toBe(String(MAX - 1));
   });
 
+  it("counts a request answered 405 as any other and gives it the headers, up to 429; without a key it is 401", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const refused = () => t.app.inject({ method: "PUT", url: withKey("/api/v1/me", apiKey) });
+    for (let spent = 1; spent <= MAX; spent++) {
+      const response = await refused();
+      expect(response.statusCode).toBe(405);
+      expect(response.headers["x-ratelimit-limit"]).toBe(String(MAX));
+      expect(response.headers["x-ratelimit-remaining"]).toBe(String(MAX - spent));
+    }
+    const limited = await refused();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: "Rate limit exceeded" });
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // One budget: the method the path offers is refused as well now.
+    expect((await t.app.inject({ url: withKey("/api/v1/me", apiKey) })).statusCode).toBe(429);
+    const anonymous = await t.app.inject({ method: "PUT", url: "/api/v1/me" });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers["x-ratelimit-limit"]).toBeUndefined();
+  });
+
   it("neither counts nor limits requests without a caller", async () => {
     for (let i = 0; i < MAX + 2; i++) {
       const home = await t.app.inject({ url: "/" });

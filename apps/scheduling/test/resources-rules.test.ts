@@ -2,12 +2,14 @@
 // deletion, users' list and admin-only create, write-only tokens, composite selected-calendar
 // ids (any integration), duplicates (409), booking times, and values PostgreSQL would refuse (400, never 500).
 import { describe, expect, it } from "vitest";
-import { setupApp } from "./helpers.ts";
+import { setupApp, withKey } from "./helpers.ts";
 import {
   apiClient,
+  type Caller,
   makeBooking,
   makeEventType,
   makeSchedule,
+  makeTeam,
   newUser,
   resource,
   SECRET,
@@ -505,6 +507,144 @@ describe("values PostgreSQL would refuse", () => {
       const response = await call(method, url, owner, method === "GET" ? undefined : body);
       expect(response.status, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
     }
+  });
+
+  it("a name or slug of 100,000 characters ending in NUL is refused at once (the patterns were quadratic)", async () => {
+    const owner = await newUser(t.prisma);
+    const long = `${"a".repeat(100_000)}\u0000`;
+    for (const body of [{ name: long }, { name: "Slugged", slug: long }]) {
+      const started = performance.now();
+      const response = await t.app.inject({
+        method: "POST",
+        url: withKey("/api/v1/teams", owner.apiKey),
+        payload: body,
+      });
+      expect(response.statusCode).toBe(400);
+      // Linear patterns take milliseconds; the quadratic ones took about 20 s each.
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+});
+
+describe("lone UTF-16 surrogates (a \\ud800 escape without its pair)", () => {
+  const LONE = /lone UTF-16 surrogates/;
+
+  /** The body as raw JSON text, escapes as a client writes them. */
+  async function send(method: "POST" | "PATCH", url: string, caller: Caller, json: string) {
+    const response = await t.app.inject({
+      method,
+      url: withKey(url, caller.apiKey),
+      headers: { "content-type": "application/json" },
+      payload: json,
+    });
+    return { status: response.statusCode, body: response.json() as { issues?: unknown[] } };
+  }
+
+  /** What the requests below could have changed. */
+  const snapshot = async (teamId: number, eventTypeId: number) => ({
+    team: await t.prisma.team.findUniqueOrThrow({ where: { id: teamId } }),
+    eventType: await t.prisma.eventType.findUniqueOrThrow({ where: { id: eventTypeId } }),
+    teams: await t.prisma.team.count(),
+    eventTypes: await t.prisma.eventType.count(),
+    customInputs: await t.prisma.eventTypeCustomInput.count(),
+  });
+
+  it("are refused with 400 in every free-form JSON field, keys included (jsonb cannot hold them; were 500s), and nothing changes", async () => {
+    const owner = await newUser(t.prisma);
+    const team = await makeTeam(t.prisma, owner.user.id);
+    const eventType = await makeEventType(t.prisma, owner.user.id);
+    const before = await snapshot(team.id, eventType.id);
+    const cases: ["POST" | "PATCH", string, string, string][] = [
+      ["PATCH", `/api/v1/teams/${team.id}`, String.raw`{"metadata":{"a":"\ud800"}}`, "metadata"],
+      ["POST", "/api/v1/teams", String.raw`{"name":"Lone","metadata":{"a":["x\udfff"]}}`, "metadata"],
+      ["PATCH", `/api/v1/event-types/${eventType.id}`, String.raw`{"metadata":{"\udc00key":1}}`, "metadata"],
+      [
+        "PATCH",
+        `/api/v1/event-types/${eventType.id}`,
+        String.raw`{"locations":[{"type":"inPerson","address":"Main St \ud83d"}]}`,
+        "locations",
+      ],
+      [
+        "PATCH",
+        `/api/v1/event-types/${eventType.id}`,
+        String.raw`{"bookingFields":[{"name":"notes","label":"\ude00\ud83d"}]}`,
+        "bookingFields.0",
+      ],
+      [
+        "POST",
+        "/api/v1/event-types",
+        String.raw`{"title":"Lone","slug":"lone","length":30,"metadata":{"k":"\ud800"}}`,
+        "metadata",
+      ],
+      [
+        "POST",
+        "/api/v1/custom-inputs",
+        `{"eventTypeId":${eventType.id},"label":"Pick","type":"RADIO","options":[{"label":"\\ud800","type":"a"}]}`,
+        "options.0.label",
+      ],
+    ];
+    for (const [method, url, json, path] of cases) {
+      const response = await send(method, url, owner, json);
+      const where = `${method} ${url} ${json}: ${JSON.stringify(response.body)}`;
+      expect(response.status, where).toBe(400);
+      expect(response.body.issues, where).toEqual([{ path, message: expect.stringMatching(LONE) }]);
+    }
+    expect(await snapshot(team.id, eventType.id)).toEqual(before);
+  });
+
+  it("are refused with 400 in text columns too (PostgreSQL would have stored U+FFFD in their place), as NUL is", async () => {
+    const owner = await newUser(t.prisma);
+    const team = await makeTeam(t.prisma, owner.user.id);
+    const eventType = await makeEventType(t.prisma, owner.user.id);
+    const before = await snapshot(team.id, eventType.id);
+    const cases: ["POST" | "PATCH", string, string, string][] = [
+      ["PATCH", `/api/v1/event-types/${eventType.id}`, String.raw`{"description":"a\ud800b"}`, "description"],
+      ["PATCH", `/api/v1/event-types/${eventType.id}`, String.raw`{"title":"\udfff"}`, "title"],
+      ["PATCH", `/api/v1/teams/${team.id}`, String.raw`{"bio":"\ud83d"}`, "bio"],
+      ["POST", "/api/v1/teams", String.raw`{"name":"Acme \udc00"}`, "name"],
+      [
+        "POST",
+        "/api/v1/custom-inputs",
+        `{"eventTypeId":${eventType.id},"label":"Pick \\ud800","type":"TEXT"}`,
+        "label",
+      ],
+    ];
+    for (const [method, url, json, path] of cases) {
+      const response = await send(method, url, owner, json);
+      const where = `${method} ${url} ${json}: ${JSON.stringify(response.body)}`;
+      expect(response.status, where).toBe(400);
+      expect(response.body.issues, where).toEqual([{ path, message: expect.stringMatching(LONE) }]);
+    }
+    expect(await snapshot(team.id, eventType.id)).toEqual(before);
+  });
+
+  it("keeps a surrogate pair (an emoji), escaped or not, as the one character it is", async () => {
+    const owner = await newUser(t.prisma);
+    const team = await makeTeam(t.prisma, owner.user.id);
+    const eventType = await makeEventType(t.prisma, owner.user.id);
+    const teamUrl = `/api/v1/teams/${team.id}`;
+    const edited = await send(
+      "PATCH",
+      teamUrl,
+      owner,
+      String.raw`{"bio":"\ud83d\ude00","metadata":{"\ud83d\ude00":"😀"}}`,
+    );
+    expect(edited.status).toBe(200);
+    expect(await t.prisma.team.findUniqueOrThrow({ where: { id: team.id } })).toMatchObject({
+      bio: "😀",
+      metadata: { "😀": "😀" },
+    });
+    const described = await send(
+      "PATCH",
+      `/api/v1/event-types/${eventType.id}`,
+      owner,
+      String.raw`{"description":"x\ud83d\ude00y","locations":[{"type":"inPerson","address":"\ud83d\ude00"}]}`,
+    );
+    expect(described.status).toBe(200);
+    expect(await t.prisma.eventType.findUniqueOrThrow({ where: { id: eventType.id } })).toMatchObject({
+      description: "x😀y",
+      locations: [{ type: "inPerson", address: "😀" }],
+    });
   });
 });
 

@@ -358,6 +358,50 @@ describe("team event types", () => {
       expect(refused.body.issues).toEqual([expect.objectContaining({ path: "hosts.0.userId" })]);
     }
   });
+
+  it("stop being hosted by a member who leaves, is removed or un-accepts, in that team only (hosts are accepted members)", async () => {
+    await join(world.teamId, world.stranger, "MEMBER");
+    const everyone = [world.owner, world.admin, world.member, world.stranger];
+    const hosts = everyone.map((caller) => ({ userId: caller.user.id }));
+    const here: number[] = [];
+    for (const extra of [{}, { schedulingType: "ROUND_ROBIN" }]) {
+      const created = await create(world.owner, { hosts, ...extra });
+      expect(created.status, created.text).toBe(201);
+      here.push((created.body.event_type as { id: number }).id);
+    }
+    // The same people host in another team, where they stay members.
+    const other = await call("POST", "/api/v1/teams", world.owner, { name: "Elsewhere" });
+    const otherTeamId = (other.body.team as { id: number }).id;
+    for (const caller of everyone.slice(1)) await join(otherTeamId, caller, "MEMBER");
+    const there = await call("POST", "/api/v1/event-types", world.owner, {
+      title: "Other call",
+      slug: unique("other-call"),
+      length: 30,
+      teamId: otherTeamId,
+      hosts,
+    });
+    expect(there.status, there.text).toBe(201);
+    const thereId = (there.body.event_type as { id: number }).id;
+    const hostsOf = async (eventTypeId: number) =>
+      (await t.prisma.host.findMany({ where: { eventTypeId }, orderBy: { userId: "asc" } })).map(
+        (host) => host.userId,
+      );
+    const ids = (callers: Caller[]) => callers.map((caller) => caller.user.id).sort((a, b) => a - b);
+
+    // A role change keeps an accepted member a host.
+    expect((await call("PATCH", membershipUrl(world.admin), world.owner, { role: "MEMBER" })).status).toBe(
+      200,
+    );
+    for (const id of here) expect(await hostsOf(id)).toEqual(ids(everyone));
+
+    expect((await call("DELETE", membershipUrl(world.member), world.member)).status).toBe(200);
+    expect((await call("DELETE", membershipUrl(world.stranger), world.owner)).status).toBe(200);
+    expect((await call("PATCH", membershipUrl(world.admin), world.admin, { accepted: false })).status).toBe(
+      200,
+    );
+    for (const id of here) expect(await hostsOf(id)).toEqual([world.owner.user.id]);
+    expect(await hostsOf(thereId)).toEqual(ids(everyone));
+  });
 });
 
 describe("invariants", () => {
@@ -379,6 +423,23 @@ describe("invariants", () => {
     await join(teamId, heir, "OWNER");
     expect((await call("PATCH", url, owner, { role: "ADMIN" })).status).toBe(200);
     expect((await call("DELETE", url, owner)).status).toBe(200);
+  });
+
+  it("keeps an accepted OWNER when the last one un-accepts their membership (409), as when they leave", async () => {
+    const owner = await newUser(t.prisma);
+    const teamId = (
+      (await call("POST", "/api/v1/teams", owner, { name: "Unaccepted" })).body.team as { id: number }
+    ).id;
+    const url = `/api/v1/memberships/${owner.user.id}_${teamId}`;
+    const unaccept = await call("PATCH", url, owner, { accepted: false });
+    expect(unaccept.status).toBe(409);
+    expect(unaccept.body.message).toContain("make another member OWNER first, or delete the team");
+    expect(await t.prisma.membership.count({ where: { teamId, role: "OWNER", accepted: true } })).toBe(1);
+    // Re-accepting an accepted membership, or un-accepting with another OWNER left, is fine.
+    expect((await call("PATCH", url, owner, { accepted: true })).status).toBe(200);
+    const heir = await newUser(t.prisma);
+    await join(teamId, heir, "OWNER");
+    expect((await call("PATCH", url, owner, { accepted: false })).status).toBe(200);
   });
 
   it("refuses to delete a user who is the last OWNER of a team, saying what to do", async () => {
@@ -417,6 +478,24 @@ describe("invariants", () => {
       const refused = answers.find((answer) => answer.status === 409)!;
       expect(refused.body.message).toContain("make another member OWNER first, or delete the team");
       expect(await t.prisma.membership.count({ where: { teamId, role: "OWNER", accepted: true } })).toBe(1);
+    }
+  });
+
+  it("answers its OWNER 404, never 403, once a concurrent request has deleted the team (5 deletes and 5 edits at once, 5 times)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const owner = await newUser(t.prisma);
+      const created = await call("POST", "/api/v1/teams", owner, { name: `Doomed ${round}` });
+      const teamId = (created.body.team as { id: number }).id;
+      const url = `/api/v1/teams/${teamId}`;
+      const answers = await Promise.all([
+        ...Array.from({ length: 5 }, () => call("DELETE", url, owner)),
+        ...Array.from({ length: 5 }, (_, i) => call("PATCH", url, owner, { name: `Renamed ${i}` })),
+      ]);
+      const report = answers.map((answer) => `${answer.status} ${answer.body.message ?? ""}`).join("\n");
+      const deletes = answers.slice(0, 5).map((answer) => answer.status);
+      expect(deletes.sort(), report).toEqual([200, 404, 404, 404, 404]);
+      for (const edit of answers.slice(5)) expect([200, 404], report).toContain(edit.status);
+      expect(await t.prisma.team.findUnique({ where: { id: teamId } })).toBeNull();
     }
   });
 

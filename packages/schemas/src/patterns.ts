@@ -73,10 +73,6 @@ export const decimalPattern = (min: number, max: number) => new RegExp(`^${decim
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
 export const NO_NUL = /^[^\u0000]*$/;
 
-/** Not empty, not only blanks (what String.prototype.trim removes is exactly `\s`), no NUL. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
-export const NOT_BLANK = /^[^\u0000]*[^\s\u0000][^\u0000]*$/;
-
 /**
  * An http(s) URL as written: the scheme (any case) and `//`, then no space, control character
  * or DEL. The URL parser checks the rest (a host, valid syntax); this is what the pattern can say.

@@ -479,26 +479,33 @@ export const cancelBooking: CustomOperation = {
   async handle(ctx, { id, query, body }) {
     const q = query as z.output<typeof BookingCancelQuery>;
     const b = (body ?? {}) as NonNullable<z.output<typeof BookingCancelBody>>;
-    const row = (await ctx.loadVisible(id)) as { id: number; uid: string; status: string };
-    if (row.status === "CANCELLED") throw new BadRequest("This booking has already been cancelled.");
+    const row = (await ctx.loadVisible(id)) as { id: number; uid: string };
     const reason = q.cancellationReason ?? b.cancellationReason;
-    if (reason !== undefined && reason.trim() === "") {
-      throw new BadRequest("Cancellation reason is required when you are the host");
-    }
     const cancelled = {
       status: "CANCELLED" as const,
       cancellationReason: reason ?? "Not Provided",
       cancelledBy: q.cancelledBy ?? b.cancelledBy ?? null,
     };
-    const series = q.allRemainingBookings === "true" ? await seriesToCancel(ctx, row.id) : null;
-    if (series) {
-      await cancelRemaining(ctx, series, cancelled);
-    } else {
-      await ctx.db.$transaction([
-        ctx.db.booking.update({ where: { id: row.id }, data: cancelled }),
-        ctx.db.bookingReference.deleteMany({ where: { bookingId: row.id } }),
-      ]);
-    }
+    const series = q.allRemainingBookings === "true" ? await seriesToCancel(ctx.db, row.id) : null;
+    await inTransaction(
+      ctx.db,
+      async (tx) => {
+        // Its status read under its row lock: of cancels racing, the first to take the lock
+        // cancels and the others find it cancelled (as does a reschedule, lockOriginal).
+        if ((await lockForCancel(tx, row.id, series)) === "CANCELLED")
+          throw new BadRequest("This booking has already been cancelled.");
+        if (reason !== undefined && reason.trim() === "") {
+          throw new BadRequest("Cancellation reason is required when you are the host");
+        }
+        if (series) {
+          await cancelRemaining(tx, series, cancelled);
+        } else {
+          await tx.booking.update({ where: { id: row.id }, data: cancelled });
+          await tx.bookingReference.deleteMany({ where: { bookingId: row.id } });
+        }
+      },
+      BOOKING_TRANSACTION,
+    );
     return {
       success: true,
       message: "Booking successfully cancelled.",
@@ -509,12 +516,14 @@ export const cancelBooking: CustomOperation = {
   },
 };
 
+type Series = { recurringEventId: string; eventTypeId: number };
+
 /**
  * The series a cancel with allRemainingBookings reaches: v1 cancels one only when the booking
  * has a recurringEventId and its event type is recurring (handleCancelBooking); else null.
  */
-async function seriesToCancel(ctx: CustomContext, id: number) {
-  const row = await ctx.db.booking.findUniqueOrThrow({
+async function seriesToCancel(db: Db, id: number): Promise<Series | null> {
+  const row = await db.booking.findUniqueOrThrow({
     where: { id },
     select: { recurringEventId: true, eventTypeId: true, eventType: { select: { recurringEvent: true } } },
   });
@@ -524,12 +533,26 @@ async function seriesToCancel(ctx: CustomContext, id: number) {
 }
 
 /**
+ * Locks the booking a cancel names, with the rest of its series when it cancels that too (all
+ * in id order, the order every such cancel takes, so two never wait on each other in a cycle),
+ * and answers the booking's status as the lock found it.
+ */
+async function lockForCancel(tx: Db, id: number, series: Series | null): Promise<string | undefined> {
+  const rows = await tx.$queryRaw<{ id: number; status: string }[]>`
+    SELECT id, status::text AS status FROM "scheduling"."bookings"
+     WHERE id = ${id} OR ("recurringEventId" = ${series?.recurringEventId ?? null}
+                          AND "eventTypeId" = ${series?.eventTypeId ?? null})
+     ORDER BY id FOR UPDATE`;
+  return rows.find((row) => row.id === id)?.status;
+}
+
+/**
  * v1's allRemainingBookings: every booking of the series (of this event type) that starts from
  * now on, cancelled in one statement, with their references gone; past ones are kept as they are.
  */
 async function cancelRemaining(
-  ctx: CustomContext,
-  row: { recurringEventId: string; eventTypeId: number },
+  tx: Db,
+  row: Series,
   data: { status: "CANCELLED"; cancellationReason: string; cancelledBy: string | null },
 ): Promise<void> {
   const remaining: Prisma.BookingWhereInput = {
@@ -538,8 +561,6 @@ async function cancelRemaining(
     startTime: { gte: new Date() },
     status: { not: "CANCELLED" },
   };
-  await ctx.db.$transaction([
-    ctx.db.bookingReference.deleteMany({ where: { booking: { is: remaining } } }),
-    ctx.db.booking.updateMany({ where: remaining, data }),
-  ]);
+  await tx.bookingReference.deleteMany({ where: { booking: { is: remaining } } });
+  await tx.booking.updateMany({ where: remaining, data });
 }

@@ -8,6 +8,7 @@ import {
 import { BadRequest, Forbidden } from "../errors.ts";
 import { listEventTypes } from "./event-types-list.ts";
 import { integerId } from "./ids.ts";
+import { lockTeams } from "./invariants.ts";
 import { type AccessContext, ALL_OPERATIONS, defineResource } from "./resource.ts";
 import { schedules } from "./schedules.ts";
 import { eventTypeRelations } from "./team-event-types.ts";
@@ -114,6 +115,9 @@ export const eventTypes = defineResource({
     { field: "teamId", resource: teams, need: "change" },
     { field: "scheduleId", resource: schedules, need: "see" },
   ],
+  // Under the team's lock, which every membership change takes too: a host cannot stop being
+  // an accepted member between checkHosts and the write (invariants.ts).
+  lockForChange: (ctx, eventType) => lockTeams(ctx, eventType.teamId === null ? [] : [eventType.teamId]),
   authorize: (ctx, eventType) => authorizeEventTypeChange(ctx, eventType),
   createData: async ({ hosts, ...body }, ctx) => {
     // A team event type belongs to the team, not to its creator (as in v1).

@@ -78,9 +78,10 @@ async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown)
 }
 
 /**
- * The row an edit or delete works on. A resource with `lockForChange` gets one transaction:
- * its locks first, then the row read again under them, so the checks and the write that
- * follow see what concurrent changes committed before them.
+ * The row an edit or delete works on. A resource with `lockForChange` or `afterChange` gets one
+ * transaction: its locks first, then the row read again under them, so the checks and the
+ * write that follow see what concurrent changes committed before them, and what the change
+ * implies (`afterChange`) commits with it or not at all.
  */
 async function changeVisible<T>(
   resource: Resource,
@@ -89,10 +90,10 @@ async function changeVisible<T>(
   work: (ctx: AccessContext, row: Row) => Promise<T>,
 ): Promise<T> {
   const lock = resource.lockForChange;
-  if (!lock) return work(ctx, await loadVisible(resource, ctx, key));
+  if (!lock && !resource.afterChange) return work(ctx, await loadVisible(resource, ctx, key));
   return ctx.db.$transaction(async (tx) => {
     const locked = { ...ctx, db: tx as unknown as PrismaClient };
-    await lock(locked, await loadVisible(resource, locked, key));
+    if (lock) await lock(locked, await loadVisible(resource, locked, key));
     return work(locked, await loadVisible(resource, locked, key));
   });
 }
@@ -353,6 +354,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           const updated = await resource
             .delegate(ctx.db)
             .update({ where: { id: row.id }, data, select: resource.select });
+          await resource.afterChange?.(ctx, row, updated);
           return { [keys.singular]: updated };
         });
       },
@@ -377,6 +379,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         await changeVisible(resource, context(request), id, async (ctx, row) => {
           await resource.authorize(ctx, row, "delete");
           await resource.delegate(ctx.db).delete({ where: { id: row.id } });
+          await resource.afterChange?.(ctx, row, null);
         });
         return { message: `${name} with id: ${resource.formatKey(id)} deleted successfully` };
       },

@@ -1,11 +1,14 @@
 // The invariants no sequence of API calls may break, kept in one place:
 // - every team keeps at least one accepted OWNER (the last one hands over first, or deletes the team);
 // - a user's deletion never leaves a team without an accepted OWNER;
-// - the installation keeps at least one ADMIN.
+// - the installation keeps at least one ADMIN;
+// - the hosts of a team's event types are accepted members of the team (event-types checks
+//   them on the way in; a membership that ends or is no longer accepted takes its hosting along).
 // The memberships and users modules call these before a change; a refusal is 409 with what to do.
 // Each check holds under concurrency because the change runs under the locks below (the
-// resource's `lockForChange`): every change that could remove a team's last OWNER locks the
-// team's row first, every change that could remove the last ADMIN locks the ADMIN rows.
+// resource's `lockForChange`): every change that could remove a team's last OWNER, or a
+// team's member, locks the team's row first, every change that could remove the last ADMIN
+// locks the ADMIN rows.
 import type { MembershipRole } from "@app/db";
 import { Conflict } from "../errors.ts";
 import type { AccessContext } from "./resource.ts";
@@ -38,17 +41,38 @@ export async function lockUserInvariants(ctx: AccessContext, user: { id: number 
     .$queryRaw`SELECT "id" FROM "scheduling"."users" WHERE "role" = 'ADMIN' ORDER BY "id" FOR UPDATE`;
 }
 
-/** A membership is removed, or its role changed to `newRole`. */
+interface MembershipState {
+  role: MembershipRole;
+  accepted: boolean;
+}
+
+/** A membership is removed (`after` null) or changed to `after`: a role, or no longer accepted. */
 export async function assertTeamKeepsOwner(
   ctx: AccessContext,
-  membership: { teamId: number; userId: number; role: MembershipRole; accepted: boolean },
-  newRole?: MembershipRole,
+  membership: { teamId: number; userId: number } & MembershipState,
+  after: MembershipState | null,
 ): Promise<void> {
-  if (membership.role !== "OWNER" || !membership.accepted || newRole === "OWNER") return;
+  const isOwner = (state: MembershipState | null) => state?.role === "OWNER" && state.accepted;
+  if (!isOwner(membership) || isOwner(after)) return;
   if ((await otherAcceptedOwners(ctx, membership.teamId, membership.userId)) > 0) return;
   throw new Conflict(
     `Team ${membership.teamId} would have no OWNER: make another member OWNER first, or delete the team`,
   );
+}
+
+/**
+ * A membership was removed, or changed to `after`: unless it is still accepted, its user no
+ * longer hosts the team's event types (in the change's transaction, under the team's lock).
+ */
+export async function endHostingUnlessMember(
+  ctx: AccessContext,
+  membership: { teamId: number; userId: number },
+  after: { accepted: boolean } | null,
+): Promise<void> {
+  if (after?.accepted) return;
+  await ctx.db.host.deleteMany({
+    where: { userId: membership.userId, eventType: { teamId: membership.teamId } },
+  });
 }
 
 /** A user is deleted: refused while they are the last accepted OWNER of a team, or the last ADMIN. */

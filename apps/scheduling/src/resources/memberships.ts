@@ -8,7 +8,7 @@ import {
 import type { z } from "zod";
 import { Forbidden } from "../errors.ts";
 import { membershipId } from "./ids.ts";
-import { assertTeamKeepsOwner, lockTeams } from "./invariants.ts";
+import { assertTeamKeepsOwner, endHostingUnlessMember, lockTeams } from "./invariants.ts";
 import { type AccessContext, ALL_OPERATIONS, defineResource } from "./resource.ts";
 import { acceptedRole, teams } from "./teams.ts";
 import { users } from "./users.ts";
@@ -49,10 +49,13 @@ export const memberships = defineResource({
   authorize: async (ctx, membership, action, body) => {
     await authorizeChange(ctx, membership, action, body);
     // Then, binding on site admins too: a team is never left without an accepted OWNER.
-    if (action === "delete" || body?.role !== undefined) {
-      await assertTeamKeepsOwner(ctx, membership, action === "delete" ? undefined : body?.role);
-    }
+    const after =
+      action === "delete"
+        ? null
+        : { role: body?.role ?? membership.role, accepted: body?.accepted ?? membership.accepted };
+    await assertTeamKeepsOwner(ctx, membership, after);
   },
+  afterChange: endHostingUnlessMember,
 });
 
 /** Who may remove a member or change their membership (403 otherwise). */

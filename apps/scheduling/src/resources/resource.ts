@@ -136,6 +136,16 @@ export interface ResourceDefinition<
    * set, an edit or delete runs in one transaction: lock, read the row again, authorize, write.
    */
   lockForChange?: (ctx: AccessContext, row: z.output<Public>) => Promise<void>;
+  /**
+   * Writes what an edit or delete implies for other rows, in its transaction right after it:
+   * `after` is the row as edited, null when deleted (a member who leaves a team stops hosting
+   * its event types).
+   */
+  afterChange?: (
+    ctx: AccessContext,
+    before: z.output<Public>,
+    after: z.output<Public> | null,
+  ) => Promise<void>;
   /** Turns the validated body (owner column filled in) into Prisma create data. */
   createData?: (body: z.output<NonNullable<Create>>, ctx: AccessContext) => Awaitable<object>;
   /** Turns the validated body into Prisma update data, given the stored row. */
@@ -210,6 +220,7 @@ export interface Resource {
   authorizeCreate(ctx: AccessContext, body: object): Awaitable<void>;
   authorize(ctx: AccessContext, row: Row, action: "edit" | "delete", body?: object): Awaitable<void>;
   lockForChange: ((ctx: AccessContext, row: Row) => Promise<void>) | undefined;
+  afterChange: ((ctx: AccessContext, before: Row, after: Row | null) => Promise<void>) | undefined;
   createData(body: object, ctx: AccessContext): Awaitable<object>;
   editData(body: object, row: Row, ctx: AccessContext): Awaitable<object>;
   custom: Partial<Record<Operation, CustomOperation>>;
@@ -276,6 +287,7 @@ export function defineResource<
     authorize: (ctx, row, action, body) =>
       definition.authorize?.(ctx, row as PublicRow, action, body as EditBody | undefined),
     lockForChange: definition.lockForChange as Resource["lockForChange"],
+    afterChange: definition.afterChange as Resource["afterChange"],
     createData: (body, ctx) => definition.createData?.(body as CreateBody, ctx) ?? body,
     editData: (body, row, ctx) => definition.editData?.(body as EditBody, row as PublicRow, ctx) ?? body,
     custom,

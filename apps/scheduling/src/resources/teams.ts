@@ -2,6 +2,7 @@ import type { MembershipRole, PrismaClient } from "@app/db";
 import { Team, TeamCreateBody, TeamEditBody, TeamListQuery } from "@app/schemas/scheduling";
 import { Forbidden } from "../errors.ts";
 import { integerId } from "./ids.ts";
+import { lockTeams } from "./invariants.ts";
 import { ALL_OPERATIONS, defineResource } from "./resource.ts";
 import { listTeamEventTypes } from "./team-event-types.ts";
 
@@ -31,6 +32,9 @@ export const teams = defineResource({
   actAs: "ownerId",
   // Any membership, accepted or not, shows the team (an invitee must see what they join).
   ownedBy: (userIds) => ({ members: { some: { userId: { in: userIds } } } }),
+  // An edit or delete waits for a concurrent one to commit and then reads the team again: once
+  // it is deleted that is a 404, not a 403 from the memberships its deletion took along.
+  lockForChange: (ctx, team) => lockTeams(ctx, [team.id]),
   authorize: async (ctx, team, action) => {
     if (ctx.auth.isAdmin) return;
     const role = await acceptedRole(ctx.db, team.id, ctx.auth.userId);

@@ -849,7 +849,7 @@ export interface components {
             language: string;
             location?: string;
             /**
-             * @description String values only, as in v1: keys at most 255 characters, values 1,000; no NUL characters
+             * @description String values only, as in v1: keys at most 255 characters, values 1,000; no NUL characters or lone UTF-16 surrogates
              * @default {}
              */
             metadata?: {
@@ -871,7 +871,7 @@ export interface components {
              * @description Reschedule: who moved it (stored on the original)
              */
             rescheduledBy?: string;
-            /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, no NUL characters anywhere */
+            /** @description Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, no NUL characters or lone UTF-16 surrogates anywhere */
             responses?: {
                 /** Format: email */
                 email: string;
@@ -1229,7 +1229,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[] | null;
-            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters or lone UTF-16 surrogates; no `__proto__` key, nor a `constructor` key holding `prototype`, at any depth */
             metadata?: {
                 [key: string]: unknown;
             } | null;
@@ -1386,7 +1386,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[] | null;
-            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters or lone UTF-16 surrogates; no `__proto__` key, nor a `constructor` key holding `prototype`, at any depth */
             metadata?: {
                 [key: string]: unknown;
             } | null;
@@ -1700,7 +1700,7 @@ export interface components {
             isPrivate?: boolean;
             /** Format: uri */
             logoUrl?: string | null;
-            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters or lone UTF-16 surrogates; no `__proto__` key, nor a `constructor` key holding `prototype`, at any depth */
             metadata?: {
                 [key: string]: unknown;
             } | null;
@@ -1725,7 +1725,7 @@ export interface components {
             isPrivate?: boolean;
             /** Format: uri */
             logoUrl?: string | null;
-            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters */
+            /** @description Free-form JSON: at most 32 levels deep, 10000 values and 65536 characters; no NUL characters or lone UTF-16 surrogates; no `__proto__` key, nor a `constructor` key holding `prototype`, at any depth */
             metadata?: {
                 [key: string]: unknown;
             } | null;
@@ -1876,7 +1876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1942,7 +1942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2042,7 +2042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2113,7 +2113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2199,7 +2199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2302,7 +2302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2368,7 +2368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2468,7 +2468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,7 +2539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2625,7 +2625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2732,7 +2732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description teamId: you are a member of the team, but not an OWNER or ADMIN */
+            /** @description teamId: you are a member of the team, but not an OWNER or ADMIN; or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,7 +2808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2874,7 +2874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2974,7 +2974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3045,7 +3045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3131,7 +3131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3246,7 +3246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3305,6 +3305,15 @@ export interface operations {
             };
             /** @description No apiKey, or one that is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The apiKey's user is locked */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3414,7 +3423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3498,7 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3593,7 +3602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3704,7 +3713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3798,7 +3807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3864,7 +3873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3964,7 +3973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4035,7 +4044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4121,7 +4130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4224,7 +4233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4290,7 +4299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4390,7 +4399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4461,7 +4470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4547,7 +4556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,7 +4659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4716,7 +4725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4816,7 +4825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4887,7 +4896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4973,7 +4982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5078,7 +5087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5144,7 +5153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5244,7 +5253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5315,7 +5324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5401,7 +5410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5498,6 +5507,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The key's user was deleted within the last seconds (keys are cached) */
             404: {
                 headers: {
@@ -5567,7 +5585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5633,7 +5651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5733,7 +5751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5804,7 +5822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5890,7 +5908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5993,7 +6011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6057,7 +6075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6133,7 +6151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6199,7 +6217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6299,7 +6317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6370,7 +6388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6456,7 +6474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6559,7 +6577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6625,7 +6643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6725,7 +6743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6796,7 +6814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6882,7 +6900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6995,6 +7013,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description No such event type, user or team (`NOT_FOUND`) */
             404: {
                 headers: {
@@ -7062,7 +7089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7128,7 +7155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,7 +7255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7299,7 +7326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7385,7 +7412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,6 +7516,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description No such row, or one you may not see (including rows the body points at) */
             404: {
                 headers: {
@@ -7558,7 +7594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7724,7 +7760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7795,7 +7831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7881,7 +7917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description You may see this but not do this to it (or you named another user without being an admin) */
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,7 @@ import {
   repeatable,
   rowId,
   SLUG_RULE,
+  STORABLE_RULE,
   slug,
   TIME_ZONE_RULE,
   text,
@@ -123,7 +124,7 @@ const Responses = z
     notes: text().max(10_000).optional(),
     guests: z.array(email()).max(50).optional(),
   })
-  // Custom booking fields are stored as they come (jsonb): bounded like free-form JSON, no NUL.
+  // Custom booking fields are stored as they come (jsonb): bounded like free-form JSON, storable.
   .superRefine((value, ctx) => {
     const checked = boundedJson.safeParse(value);
     const problem = checked.success
@@ -162,10 +163,10 @@ export const BookingCreateBody = z
     metadata: z
       .record(text().max(255), text().max(1_000))
       .default({})
-      .describe("String values only, as in v1: keys at most 255 characters, values 1,000; no NUL characters"),
+      .describe(`String values only, as in v1: keys at most 255 characters, values 1,000; ${STORABLE_RULE}`),
     responses: Responses.optional().describe(
       "Modern shape: `{name, email, location?, notes?, guests?, ...}`; at most 20,000 characters of JSON, " +
-        "no NUL characters anywhere",
+        `${STORABLE_RULE} anywhere`,
     ),
     // v1's legacy shape (Pipedream's create-booking sends it): top-level name/email + customInputs.
     name: text().max(255).optional(),

@@ -1,22 +1,38 @@
 // Building blocks shared by the scheduling resources' schemas. Every value a client sends
 // is bounded to what PostgreSQL stores, so bad input is a 400 here and never a 500 there.
 import { z } from "zod";
-import { decimalRange, HTTP_URL, isUri, NO_NUL, NOT_BLANK } from "../patterns.ts";
+import { decimalRange, HTTP_URL, isUri } from "../patterns.ts";
 import { queryInteger } from "../query.ts";
 import { TIME_ZONES } from "../time-zones.ts";
 
 /** Largest PostgreSQL `integer`: ids and counts above it cannot exist. */
 export const INT4_MAX = 2_147_483_647;
 
-/** PostgreSQL text and jsonb cannot hold U+0000; a string carrying it would fail the write. */
-const hasNoNul = (value: string) => !value.includes("\u0000");
-const NUL_MESSAGE = "must not contain NUL characters";
+/**
+ * The UTF-16 code units of a string PostgreSQL stores as sent: no NUL (text and jsonb cannot
+ * hold U+0000) and no lone surrogate, a `\ud800`-`\udfff` escape without its pair (UTF-8 cannot
+ * encode one: jsonb refuses it, a text column would get U+FFFD in its place). Unrolled, so
+ * it runs in linear time; read with or without the `u` flag it admits the same strings.
+ */
+const STORABLE_UNITS = String.raw`[^\u0000\ud800-\udfff]*(?:[\ud800-\udbff][\udc00-\udfff][^\u0000\ud800-\udfff]*)*`;
+const STORABLE = new RegExp(`^${STORABLE_UNITS}$`);
+/**
+ * Also not empty nor only blanks (what String.prototype.trim removes is exactly `\s`), checked
+ * ahead so it stays linear (`x*[^\s]x*` backtracks quadratically on a long value ending in NUL).
+ */
+const STORABLE_NOT_BLANK = new RegExp(String.raw`^(?!\s*$)${STORABLE_UNITS}$`);
 
-/** Any string PostgreSQL can store: no NUL (a `pattern` in the document). */
-export const text = () => z.string().regex(NO_NUL, NUL_MESSAGE);
+const isStorable = (value: string) => STORABLE.test(value);
+const UNSTORABLE = "NUL characters or lone UTF-16 surrogates";
+const STORABLE_MESSAGE = `must not contain ${UNSTORABLE}`;
+/** What a field describing itself says of the strings it takes. */
+export const STORABLE_RULE = `no ${UNSTORABLE}`;
+
+/** Any string PostgreSQL can store (a `pattern` in the document). */
+export const text = () => z.string().regex(STORABLE, STORABLE_MESSAGE);
 
 /**
- * A name, title or label: not empty nor blank, no NUL, at most `max` characters as sent;
+ * A name, title or label: not empty nor blank, storable, at most `max` characters as sent;
  * stored with surrounding blanks removed.
  */
 export const label = (max = 255) =>
@@ -24,7 +40,7 @@ export const label = (max = 255) =>
     .string()
     .min(1, { error: "must not be empty", abort: true })
     .max(max)
-    .regex(NOT_BLANK, "must not be blank or contain NUL characters")
+    .regex(STORABLE_NOT_BLANK, `must not be blank or contain ${UNSTORABLE}`)
     .trim();
 
 /** The id of a row another field points at (bookingId, scheduleId, ...). */
@@ -104,9 +120,14 @@ export const httpUrl = () =>
     .pipe(z.url({ protocol: /^https?$/ }))
     .meta({ format: "uri" });
 
-/** Letters and digits a slug keeps: ASCII ones, and the two characters lower-cased into one (İ → i, K → k). */
+/**
+ * Letters and digits a slug keeps: ASCII ones, and the two characters lower-cased into one (İ → i,
+ * K → k); no NUL. The letter is looked for ahead, so the pattern runs in linear time (as
+ * `x*[letter]x*` it took seconds on a 100,000-character value ending in NUL). Anything else, a
+ * lone surrogate too, is folded into a dash.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
-const SLUGGABLE = /^[^\u0000]*[0-9A-Za-z\u0130\u212A][^\u0000]*$/;
+const SLUGGABLE = /^(?=[^\u0000]*[0-9A-Za-z\u0130\u212A])[^\u0000]*$/;
 
 /** What a slug field takes; a field describing itself otherwise repeats this. */
 export const SLUG_RULE =
@@ -133,8 +154,8 @@ export const JSON_LIMITS = { depth: 32, values: 10_000, characters: 65_536 };
 
 /**
  * What is wrong with a free-form JSON value, or null. Walks it with an explicit stack, so no
- * nesting a body can send exhausts the call stack; a NUL anywhere is refused (jsonb cannot
- * hold it).
+ * nesting a body can send exhausts the call stack; a string or key PostgreSQL cannot store
+ * (a NUL, a lone surrogate) is refused anywhere, as jsonb would refuse it.
  */
 function jsonProblem(value: unknown): string | null {
   const stack: [unknown, number][] = [[value, 1]];
@@ -144,12 +165,12 @@ function jsonProblem(value: unknown): string | null {
     if (++values > JSON_LIMITS.values) return `must hold at most ${JSON_LIMITS.values} values`;
     if (depth > JSON_LIMITS.depth) return `must nest at most ${JSON_LIMITS.depth} levels deep`;
     if (typeof item === "string") {
-      if (!hasNoNul(item)) return "must not contain NUL characters";
+      if (!isStorable(item)) return STORABLE_MESSAGE;
     } else if (Array.isArray(item)) {
       for (const child of item) stack.push([child, depth + 1]);
     } else if (item !== null && typeof item === "object") {
       for (const [key, child] of Object.entries(item)) {
-        if (!hasNoNul(key)) return "must not contain NUL characters";
+        if (!isStorable(key)) return STORABLE_MESSAGE;
         stack.push([child, depth + 1]);
       }
     }
@@ -166,7 +187,11 @@ const boundedJson = (_value: unknown, ctx: z.RefinementCtx) => {
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 };
 
-const JSON_DESCRIPTION = `Free-form JSON: at most ${JSON_LIMITS.depth} levels deep, ${JSON_LIMITS.values} values and ${JSON_LIMITS.characters} characters; no NUL characters`;
+// The last rule is the JSON parser's (prototype poisoning: such a body is refused as invalid JSON).
+const JSON_DESCRIPTION =
+  `Free-form JSON: at most ${JSON_LIMITS.depth} levels deep, ${JSON_LIMITS.values} values and ` +
+  `${JSON_LIMITS.characters} characters; ${STORABLE_RULE}; no \`__proto__\` key, nor a \`constructor\` ` +
+  "key holding `prototype`, at any depth";
 
 /** Free-form JSON stored in a jsonb column. */
 export const jsonValue = () => z.unknown().superRefine(boundedJson).describe(JSON_DESCRIPTION);
