@@ -1,28 +1,37 @@
 // How much disk a million visits take (docs/scaling.md): stores `--visits` visits through the
-// shortener's own write path (VisitLog: the batch INSERT with its per-short and per-user
-// aggregates), spread over `--shorts` shorts of `--users` users and the hours of one month,
-// then prints the size of each table (heap, indexes, TOAST) per million visits. Not a timing.
+// shortener's own write path (VisitLog: the batch INSERT with its hourly aggregates), spread over
+// `--shorts` shorts of `--users` users and the hours of one month, rolls the month up as the
+// service does once its days are over (the daily rows and the totals), then prints the size of
+// each table (heap, indexes, TOAST) per million visits. Not a timing.
 //   DATABASE_URL=postgresql://…/empty_db node --import tsx scripts/visit-storage.ts [--visits 1000000]
 // It refuses a database that already holds visits: the sizes would not be this run's.
 import { parseArgs } from "node:util";
-import { createPrisma, openDatabase, poolOf } from "@app/db";
+import { createPrisma, dedicatedConnection, openDatabase, poolOf } from "@app/db";
 import { databaseOptions } from "@app/server/config";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { VisitLog } from "../apps/shortener/src/visit-log.ts";
 import { VisitMaintenance } from "../apps/shortener/src/visit-maintenance.ts";
 
-const { values } = parseArgs({
-  options: {
-    visits: { type: "string", default: "1000000" },
-    shorts: { type: "string", default: "1000" },
-    users: { type: "string", default: "100" },
-  },
-});
+const USAGE = "usage: scripts/visit-storage.ts [--visits 1000000] [--shorts 1000] [--users 100]";
+const values = (() => {
+  try {
+    return parseArgs({
+      options: {
+        visits: { type: "string", default: "1000000" },
+        shorts: { type: "string", default: "1000" },
+        users: { type: "string", default: "100" },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
 const visits = Number(values.visits);
 const shorts = Number(values.shorts);
 const users = Number(values.users);
 if (![visits, shorts, users].every((n) => Number.isInteger(n) && n > 0) || users > shorts) {
-  console.error("--visits, --shorts and --users must be positive integers, users ≤ shorts");
+  console.error(`--visits, --shorts and --users must be positive integers, users ≤ shorts\n${USAGE}`);
   process.exit(2);
 }
 
@@ -102,13 +111,19 @@ try {
     if (done % 100_000 === 0)
       console.error(`${done} visits stored (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  // Settled sizes and row counts; a VACUUM of a million rows outlasts the pool's statement timeout.
-  const client = await pool.connect();
+  await log.drain();
+  // The month's days rolled up into the daily rows and the totals, as once they are over: "today"
+  // is the day after the month (nothing else is in this database to be closed early).
+  const rolled = await new VisitMaintenance(prisma).rollUp(new Date(month.getTime() + monthMs));
+  console.error(`${rolled.length} days rolled up`);
+  // Settled sizes and row counts. A VACUUM of a million rows and their aggregates outlasts the
+  // pool's timeouts (the server's, and the client's a second later): a session of its own.
+  const client = dedicatedConnection(prisma);
+  await client.connect();
   try {
-    await client.query("SET statement_timeout = 0");
     await client.query("VACUUM ANALYZE");
   } finally {
-    client.release();
+    await client.end();
   }
 
   const { rows } = await pool.query<{
