@@ -1,7 +1,8 @@
 // Team roles: who may edit and delete a team, manage its memberships, and change its event
 // types. A row someone can see but not change is 403, and stays as it was.
 import type { MembershipRole } from "@app/db";
-import { beforeEach, describe, expect, it } from "vitest";
+import { SOON } from "@app/testing/timing";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { setupApp } from "./helpers.ts";
 import { apiClient, type Caller, newUser, unique } from "./resource-fixtures.ts";
 
@@ -401,6 +402,37 @@ describe("team event types", () => {
     );
     for (const id of here) expect(await hostsOf(id)).toEqual([world.owner.user.id]);
     expect(await hostsOf(thereId)).toEqual(ids(everyone));
+  });
+
+  it("are checked under the team's lock on create too: a member leaving meanwhile is not made a host", async () => {
+    // A membership change holds the team's row (as every one does) while the create is sent;
+    // the member is gone once it commits. The create checked its hosts without waiting before.
+    let creating: ReturnType<typeof call> | undefined;
+    await t.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "scheduling"."teams" WHERE "id" = ${world.teamId} FOR UPDATE`;
+        creating = call("POST", "/api/v1/event-types", world.owner, {
+          title: "Race",
+          slug: unique("race"),
+          length: 30,
+          teamId: world.teamId,
+          hosts: [{ userId: world.owner.user.id }, { userId: world.member.user.id }],
+        });
+        await vi.waitFor(async () => {
+          const [{ waiting }] = await t.prisma.$queryRaw<{ waiting: number }[]>`
+            SELECT count(*)::int AS "waiting" FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+          expect(waiting).toBeGreaterThan(0);
+        }, SOON);
+        await tx.membership.delete({
+          where: { userId_teamId: { userId: world.member.user.id, teamId: world.teamId } },
+        });
+      },
+      { timeout: 20_000 },
+    );
+    const created = await creating!;
+    expect(created.status, created.text).toBe(400);
+    expect(await t.prisma.host.count({ where: { userId: world.member.user.id } })).toBe(0);
   });
 });
 

@@ -116,8 +116,9 @@ export const eventTypes = defineResource({
     { field: "scheduleId", resource: schedules, need: "see" },
   ],
   // Under the team's lock, which every membership change takes too: a host cannot stop being
-  // an accepted member between checkHosts and the write (invariants.ts).
+  // an accepted member between checkHosts and the write (invariants.ts), on create or edit.
   lockForChange: (ctx, eventType) => lockTeams(ctx, eventType.teamId === null ? [] : [eventType.teamId]),
+  lockForCreate: (ctx, body) => lockTeams(ctx, body.teamId === undefined ? [] : [body.teamId]),
   authorize: (ctx, eventType) => authorizeEventTypeChange(ctx, eventType),
   createData: async ({ hosts, ...body }, ctx) => {
     // A team event type belongs to the team, not to its creator (as in v1).

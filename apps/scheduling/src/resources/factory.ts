@@ -301,8 +301,18 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         await checkReferences(resource, actor, body);
         await resource.authorizeCreate(actor, body);
         const input = resource.ownerColumn ? { ...body, [resource.ownerColumn]: actor.auth.userId } : body;
-        const data = toPrismaData(resource, await resource.createData(input, actor));
-        const row = await resource.delegate(ctx.db).create({ data, select: resource.select });
+        const create = async (on: AccessContext) => {
+          const data = toPrismaData(resource, await resource.createData(input, on));
+          return resource.delegate(on.db).create({ data, select: resource.select });
+        };
+        const lock = resource.lockForCreate;
+        const row = !lock
+          ? await create(actor)
+          : await ctx.db.$transaction(async (tx) => {
+              const locked = { ...actor, db: tx as unknown as PrismaClient };
+              await lock(locked, input);
+              return create(locked);
+            });
         reply.code(201);
         return { [keys.singular]: row, message: `${name} created successfully` };
       },

@@ -137,6 +137,11 @@ export interface ResourceDefinition<
    */
   lockForChange?: (ctx: AccessContext, row: z.output<Public>) => Promise<void>;
   /**
+   * The same for a create, from its body: when set, a create runs in one transaction, its locks
+   * first, so `createData`'s checks stay true until it commits.
+   */
+  lockForCreate?: (ctx: AccessContext, body: z.output<NonNullable<Create>>) => Promise<void>;
+  /**
    * Writes what an edit or delete implies for other rows, in its transaction right after it:
    * `after` is the row as edited, null when deleted (a member who leaves a team stops hosting
    * its event types).
@@ -220,6 +225,7 @@ export interface Resource {
   authorizeCreate(ctx: AccessContext, body: object): Awaitable<void>;
   authorize(ctx: AccessContext, row: Row, action: "edit" | "delete", body?: object): Awaitable<void>;
   lockForChange: ((ctx: AccessContext, row: Row) => Promise<void>) | undefined;
+  lockForCreate: ((ctx: AccessContext, body: object) => Promise<void>) | undefined;
   afterChange: ((ctx: AccessContext, before: Row, after: Row | null) => Promise<void>) | undefined;
   createData(body: object, ctx: AccessContext): Awaitable<object>;
   editData(body: object, row: Row, ctx: AccessContext): Awaitable<object>;
@@ -287,6 +293,7 @@ export function defineResource<
     authorize: (ctx, row, action, body) =>
       definition.authorize?.(ctx, row as PublicRow, action, body as EditBody | undefined),
     lockForChange: definition.lockForChange as Resource["lockForChange"],
+    lockForCreate: definition.lockForCreate as Resource["lockForCreate"],
     afterChange: definition.afterChange as Resource["afterChange"],
     createData: (body, ctx) => definition.createData?.(body as CreateBody, ctx) ?? body,
     editData: (body, row, ctx) => definition.editData?.(body as EditBody, row as PublicRow, ctx) ?? body,
