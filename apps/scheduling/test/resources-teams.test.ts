@@ -419,10 +419,10 @@ describe("team event types", () => {
           hosts: [{ userId: world.owner.user.id }, { userId: world.member.user.id }],
         });
         await vi.waitFor(async () => {
-          const [{ waiting }] = await t.prisma.$queryRaw<{ waiting: number }[]>`
+          const [locked] = await t.prisma.$queryRaw<{ waiting: number }[]>`
             SELECT count(*)::int AS "waiting" FROM pg_stat_activity
             WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-          expect(waiting).toBeGreaterThan(0);
+          expect(locked!.waiting).toBeGreaterThan(0);
         }, SOON);
         await tx.membership.delete({
           where: { userId_teamId: { userId: world.member.user.id, teamId: world.teamId } },
