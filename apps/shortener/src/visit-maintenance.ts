@@ -104,6 +104,8 @@ export interface VisitMaintenanceOptions {
   sweepIntervalMs?: number;
   /** How soon a roll-up that gave up waiting for a lock (a long transaction) tries again (default 1 min). */
   rollUpRetryMs?: number;
+  /** How long a roll-up waits for its locks before it gives way (default 2 s; visit-rollup.ts). */
+  rollUpLockTimeoutMs?: number;
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -271,12 +273,16 @@ export class VisitMaintenance {
   async rollUp(at?: Date): Promise<string[]> {
     const today = (at ?? (await this.databaseNow())).toISOString().slice(0, 10);
     const days: string[] = [];
-    for (let day = await rollUpDay(this.pool, today); day !== undefined && !this.stopped; ) {
+    const { rollUpLockTimeoutMs } = this.options;
+    for (
+      let day = await rollUpDay(this.pool, today, rollUpLockTimeoutMs);
+      day !== undefined && !this.stopped;
+    ) {
       days.push(day);
-      day = await rollUpDay(this.pool, today);
+      day = await rollUpDay(this.pool, today, rollUpLockTimeoutMs);
     }
     // Then the days rolled up, into the totals (also those an earlier run left behind).
-    while (!this.stopped && (await addDayToTotals(this.pool)) !== undefined) {}
+    while (!this.stopped && (await addDayToTotals(this.pool, rollUpLockTimeoutMs)) !== undefined) {}
     return days;
   }
 

@@ -88,11 +88,15 @@ const CLOSED_DUE = `SELECT to_char("rolled_through" + 1, 'YYYY-MM-DD') AS "day" 
  * per-user hourly rows are exactly the sums of their live shorts', and so are the daily rows
  * made from them.
  */
-export async function rollUpDay(pool: Pool, today: string): Promise<string | undefined> {
+export async function rollUpDay(
+  pool: Pool,
+  today: string,
+  lockTimeoutMs = LOCK_TIMEOUT_MS,
+): Promise<string | undefined> {
   // Most calls find nothing to do: they ask first, without holding the writers back.
   if ((await pool.query(DUE, [today])).rows.length === 0) return undefined;
   await inTransaction(pool, async (client) => {
-    await client.query(LOCK_TIMEOUT);
+    await client.query(lockTimeout(lockTimeoutMs));
     await client.query(`LOCK TABLE ${qualified(HOURLY_TABLES)} IN SHARE MODE`);
     await client.query(CLOSE, [today]);
   });
@@ -100,6 +104,7 @@ export async function rollUpDay(pool: Pool, today: string): Promise<string | und
     due: { text: CLOSED_DUE, values: [today] },
     statements: ROLLUPS,
     watermark: "rolled_through",
+    lockTimeoutMs,
   });
 }
 
@@ -115,17 +120,22 @@ const TOTALS_DUE = `SELECT to_char("totals_through" + 1, 'YYYY-MM-DD') AS "day" 
  * new `totals_through`: a batch with a late visit of the day (it writes the daily rows too), a
  * sweep's chunk, or a short's deletion.
  */
-export async function addDayToTotals(pool: Pool): Promise<string | undefined> {
+export async function addDayToTotals(
+  pool: Pool,
+  lockTimeoutMs = LOCK_TIMEOUT_MS,
+): Promise<string | undefined> {
   if ((await pool.query(TOTALS_DUE)).rows.length === 0) return undefined;
   return dayStep(pool, {
     due: { text: TOTALS_DUE, values: [] },
     statements: TOTALS,
     watermark: "totals_through",
+    lockTimeoutMs,
   });
 }
 
 // Rather give up and come back than hold visits back while waiting behind a long writer.
-const LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2s'";
+export const LOCK_TIMEOUT_MS = 2_000;
+const lockTimeout = (ms: number) => `SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(ms))}`;
 const qualified = (tables: string[]) => tables.map((table) => `"shortener"."${table}"`).join(", ");
 
 /**
@@ -135,10 +145,15 @@ const qualified = (tables: string[]) => tables.map((table) => `"shortener"."${ta
  */
 function dayStep(
   pool: Pool,
-  step: { due: { text: string; values: string[] }; statements: string[]; watermark: string },
+  step: {
+    due: { text: string; values: string[] };
+    statements: string[];
+    watermark: string;
+    lockTimeoutMs: number;
+  },
 ): Promise<string | undefined> {
   return inTransaction(pool, async (client) => {
-    await client.query(LOCK_TIMEOUT);
+    await client.query(lockTimeout(step.lockTimeoutMs));
     await client.query(`LOCK TABLE ${qualified([...DAILY_TABLES, "deleted_shorts"])} IN SHARE MODE`);
     const { rows } = await client.query<{ day: string }>(step.due);
     const day = rows[0]?.day;
