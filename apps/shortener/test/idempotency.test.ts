@@ -4,9 +4,29 @@
 import { createPrisma, type PrismaClient, type PrismaOptions } from "@app/db";
 import { PRUNED_PER_CLAIM } from "@app/server/idempotency";
 import { secretScan } from "@app/testing/database";
-import { afterAll, describe, expect, it } from "vitest";
+import { SOON } from "@app/testing/timing";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { newUser, setupShortener } from "./helpers.ts";
+
+// The real scrypt hash, with a gate a test may close: the hashes then wait for the test, which
+// sees where each request is while it hashes (below). Open, it is the hash itself.
+const hashing = vi.hoisted(() => ({ gate: undefined as Promise<void> | undefined, pending: 0 }));
+vi.mock("../src/password-hash.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../src/password-hash.ts")>();
+  return {
+    ...real,
+    async hashPassword(password: string) {
+      hashing.pending++;
+      try {
+        await hashing.gate;
+        return await real.hashPassword(password);
+      } finally {
+        hashing.pending--;
+      }
+    },
+  };
+});
 
 const ctx = setupShortener();
 
@@ -246,12 +266,15 @@ describe("a keyed create holds a database connection only to write", () => {
   // A password is hashed slowly on purpose (scrypt, about a tenth of a second). Hashed inside
   // the key's transaction, it held a pooled connection meanwhile: under a burst, requests
   // waiting for one gave up and answered 503 "database unavailable".
-  it("hashes passwords before the key's transaction: with one connection, 20 parallel requests all succeed", async () => {
+  it("hashes passwords before the key's transaction: with one connection, 20 parallel requests hash at once", async () => {
     const user = await newUser(ctx.prisma);
-    // One connection, and a wait for it of 1 s: 20 hashes in a row on it take longer.
-    const single = await instance({ poolMax: 1, connectTimeoutMs: 1_000 });
+    const single = await instance({ poolMax: 1, connectTimeoutMs: 30_000 });
+    let open = () => {};
+    hashing.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     try {
-      const answers = await Promise.all(
+      const sending = Promise.all(
         Array.from({ length: 20 }, (_, i) => {
           const short = { url: `https://example.com/${i}`, password: "open sesame" };
           return i % 2 === 0
@@ -259,11 +282,22 @@ describe("a keyed create holds a database connection only to write", () => {
             : post(user, "/bulk", { shorts: [short] }, newKey(), single.app);
         }),
       );
+      // All 20 hash at the same time, so none holds the one connection while it hashes (one
+      // that did would keep the other 19 from their hash), and no transaction is open.
+      await vi.waitFor(() => expect(hashing.pending).toBe(20), SOON);
+      const [{ open: transactions }] = (await ctx.prisma.$queryRaw<{ open: number }[]>`
+        SELECT count(*)::int AS "open" FROM pg_stat_activity
+        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`) as [{ open: number }];
+      expect(transactions).toBe(0);
+      open();
+      const answers = await sending;
       expect(answers.map((answer) => answer.statusCode)).toEqual(
         Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 201 : 200)),
       );
       expect(await shortsOf(user)).toBe(20);
     } finally {
+      open();
+      hashing.gate = undefined;
       await single.app.close();
       await single.prisma.$disconnect();
     }
