@@ -1,6 +1,6 @@
 // Shared by every scheduling test file: one migrated database per file, the real app on it.
 import { randomBytes } from "node:crypto";
-import { createPrisma, type PrismaClient, type User } from "@app/db";
+import { createPrisma, type PrismaClient, type PrismaOptions, type User } from "@app/db";
 import { conformance, formatViolation } from "@app/testing/conformance";
 import { createTestDatabase, secretScan, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect } from "vitest";
@@ -36,18 +36,20 @@ export interface TestApp {
 export interface SetupOptions extends Pick<BuildAppOptions, "logger" | "redis"> {
   /** Extra routes a test needs (registered on the root, so behind auth), added before ready(). */
   routes?: (app: SchedulingApp) => void | Promise<void>;
+  /** The app's pool: 4 connections with the service's waits unless a test says otherwise. */
+  database?: Pick<PrismaOptions, "poolMax" | "connectTimeoutMs">;
 }
 
 export function setupApp(
   overrides: Partial<SchedulingConfig> = {},
-  { routes, ...options }: SetupOptions = {},
+  { routes, database: pool, ...options }: SetupOptions = {},
 ): TestApp {
   let database: TestDatabase | undefined;
   let state: TestApp | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = testConfig(overrides);
-    const prisma = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl });
+    const prisma = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl, ...pool });
     // Logs at trace into the secret scan unless the test reads its own logs.
     const logger = options.logger ?? { level: "trace", stream: secretScan.logStream };
     const app = await buildApp({ config, prisma, ...options, logger });

@@ -9,12 +9,17 @@ import { buildApp, type SchedulingApp } from "../src/app.ts";
 import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent, type TeamHost } from "./booking-helpers.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
-const t = setupApp();
+// Bookings of one round-robin team run one at a time under its hosts' locks, each holding a
+// pooled connection while it waits: the concurrency tests queue for the pool as long as the
+// bookings ahead take, which a loaded two-core machine can make seconds. They test the order,
+// not the pool's 5 s wait (with 50 bookings, CI answered the last ones 503 on 2026-11-26).
+const POOL = { poolMax: 4, connectTimeoutMs: 60_000 };
+const t = setupApp({}, { database: POOL });
 /** A second instance of the service on the same database, with its own connection pool. */
 let second: { app: SchedulingApp; prisma: PrismaClient };
 
 beforeAll(async () => {
-  const prisma = createPrisma(t.databaseUrl, { poolMax: 4, directUrl: t.directUrl });
+  const prisma = createPrisma(t.databaseUrl, { ...POOL, directUrl: t.directUrl });
   const app = await buildApp({ config: t.config, prisma, logger: false });
   conformance.watch(app);
   await app.ready();
@@ -409,9 +414,7 @@ describe("concurrency (the per-host locks are PostgreSQL advisory locks: they ho
     const ids = users.map(({ user }) => user.id);
     const { eventType } = await makeTeamEvent(t.prisma, "ROUND_ROBIN", hostsOf(users));
     const base = at(monday(), 9 * 60);
-    // A round-robin booking holds all its hosts' locks, so these run one at a time, each holding a
-    // pooled connection (4 per instance) while it waits. With 50, the last ones waited longer than
-    // the pool's 5 s connect timeout on a loaded 2-core machine and were answered 503 (CI, 2026-11-26).
+    // A round-robin booking holds all its hosts' locks, so these run one at a time (POOL, above).
     const starts = Array.from({ length: 20 }, (_, i) =>
       at(base, Math.floor(i / 16) * 24 * 60 + (i % 16) * 30),
     );

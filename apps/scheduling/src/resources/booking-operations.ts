@@ -28,7 +28,7 @@ import {
   type SlotEventType,
 } from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
-import type { CustomContext, CustomOperation } from "./resource.ts";
+import { type CustomContext, type CustomOperation, LOCKING_TRANSACTION } from "./resource.ts";
 
 /** What GET shows of a booking's relations (v1's pick), without secret columns. */
 export const bookingRelations = {
@@ -120,13 +120,6 @@ function booker(body: CreateBody) {
     responses: null,
   };
 }
-
-/**
- * The booking transaction waits for its hosts' locks while holding a connection: many bookings
- * of one team queue there, so they get longer than Prisma's defaults (2 s to get a connection,
- * 5 s in all) before giving up.
- */
-const BOOKING_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
 const createdInclude = {
   attendees: { orderBy: { id: "asc" } },
@@ -273,7 +266,7 @@ export const createBooking: CustomOperation = {
         });
         return { booking, hosts };
       },
-      BOOKING_TRANSACTION,
+      LOCKING_TRANSACTION,
     );
     const { user, ...row } = booking;
     return {
@@ -504,7 +497,7 @@ export const cancelBooking: CustomOperation = {
           await tx.bookingReference.deleteMany({ where: { bookingId: row.id } });
         }
       },
-      BOOKING_TRANSACTION,
+      LOCKING_TRANSACTION,
     );
     return {
       success: true,

@@ -10,7 +10,14 @@ import { z } from "zod";
 import { Forbidden, NotFound } from "../errors.ts";
 import type { AuthContext } from "../types.ts";
 import { idempotencyKeys } from "./idempotency.ts";
-import type { AccessContext, CustomOperation, Operation, Resource, Row } from "./resource.ts";
+import {
+  type AccessContext,
+  type CustomOperation,
+  LOCKING_TRANSACTION,
+  type Operation,
+  type Resource,
+  type Row,
+} from "./resource.ts";
 
 const ROUTES: Record<Operation, { method: HTTPMethods; item: boolean }> = {
   list: { method: "GET", item: false },
@@ -95,7 +102,7 @@ async function changeVisible<T>(
     const locked = { ...ctx, db: tx as unknown as PrismaClient };
     if (lock) await lock(locked, await loadVisible(resource, locked, key));
     return work(locked, await loadVisible(resource, locked, key));
-  });
+  }, LOCKING_TRANSACTION);
 }
 
 /** Every row a body points at must exist, be visible, or be changeable (Reference.need). */
@@ -312,7 +319,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
               const locked = { ...actor, db: tx as unknown as PrismaClient };
               await lock(locked, input);
               return create(locked);
-            });
+            }, LOCKING_TRANSACTION);
         reply.code(201);
         return { [keys.singular]: row, message: `${name} created successfully` };
       },

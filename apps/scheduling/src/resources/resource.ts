@@ -7,6 +7,13 @@ import type { AuthContext } from "../types.ts";
 
 export type Operation = "list" | "create" | "read" | "edit" | "delete";
 
+/**
+ * A transaction that waits for locks (a team's row, a booking's hosts) while it holds a pooled
+ * connection: requests on one team queue there, so it gets longer than Prisma's defaults (2 s
+ * to get a connection, 5 s in all) before giving up.
+ */
+export const LOCKING_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
+
 /** The five CRUD operations, for resources that offer them all. */
 export const ALL_OPERATIONS: readonly Operation[] = ["list", "create", "read", "edit", "delete"];
 
