@@ -84,8 +84,12 @@ async function everyInstanceWithin(
   const took: Record<string, number> = {};
   await Promise.all(
     instances.map(async (instance) => {
-      while (!(await done(instance))) {
-        if (Date.now() - since > boundMs) return;
+      for (;;) {
+        const polled = Date.now();
+        if (await done(instance)) break;
+        // Late only if a poll begun past the bound still finds it not done: a busy machine
+        // may answer a poll begun in time after the bound.
+        if (polled - since > boundMs) return;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       took[instance.name] = Date.now() - since;
@@ -372,12 +376,13 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
         `(${JSON.stringify(outcome.errors.map((e) => [e.status, e.startedAt - killedAt]))}: status and ms from the kill; ` +
         `it exited ${goneAt - killedAt} ms after the signal), HAProxy marked it DOWN ` +
         `${downAt === undefined ? "never" : `${downAt - goneAt} ms after it exited`} ` +
-        `(bound ${markedDownWithinMs(CHECK)} ms + ${CHECK.interMs} ms); its counters: ${JSON.stringify(victimState)}`,
+        `(bound ${markedDownWithinMs(CHECK)} ms + ${CHECK.interMs} ms + ${POLL_SLACK_MS} ms of polling); its counters: ${JSON.stringify(victimState)}`,
     );
     expect(await victim.exited).toBeNull();
     // Out of rotation within its checks' bound once it is gone.
     expect(downAt).toBeDefined();
-    expect(downAt! - goneAt).toBeLessThanOrEqual(markedDownWithinMs(CHECK) + CHECK.interMs);
+    // (Seen by polling the stats socket from this process, which also drives the burst.)
+    expect(downAt! - goneAt).toBeLessThanOrEqual(markedDownWithinMs(CHECK) + CHECK.interMs + POLL_SLACK_MS);
     // Every 302 a client received has its row; a row without a 302 is a request the killed
     // instance stored but could not answer: its client saw an error.
     expect(rows).toBeGreaterThanOrEqual(outcome.redirects);

@@ -2,10 +2,12 @@
 // row, a visit that could not be stored is answered 5xx, never 302, and the statistics (read
 // from the aggregates) equal what the stored rows say.
 import type { AddressInfo } from "node:net";
+import { createPrisma } from "@app/db";
 import { adminQuery } from "@app/testing/database";
 import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { expect, inject, it, vi } from "vitest";
+import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { newUser, setupShortener, visit } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -71,16 +73,25 @@ it("writes again a visit whose statement PostgreSQL aborted to break a deadlock 
   const short = await ctx.prisma.short.create({
     data: { userId: user.id, name: "deadlocked", url: "https://example.com/" },
   });
-  if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = ctx.app.server.address() as AddressInfo;
-  expect(await visit(port, "/deadlocked")).toBe(302);
-
-  // What 20261125010000_visit_partitions does: the visit table first, then (dropping its foreign
-  // key) the shorts table, each ACCESS EXCLUSIVE. A visit's statement holds a lock on shorts and
-  // waits for the visit table, so the two wait for each other and PostgreSQL aborts the visit's.
+  // PostgreSQL looks for a deadlock once, deadlock_timeout after a statement starts to wait, and
+  // aborts the statement that looks. The visit's sessions look after 3 s (1 s by default, which
+  // a busy machine could spend before the test closes the cycle) and the migration's after a
+  // minute: the visit's statement is the one aborted.
+  const url = new URL(ctx.db.url);
+  url.searchParams.set("options", "-c deadlock_timeout=3s");
+  const prisma = createPrisma(url.toString(), { directUrl: ctx.db.directUrl, poolMax: 2 });
+  const app = await buildApp({ config: ctx.config, prisma, logger: false });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
   const migration = new pg.Client({ connectionString: ctx.db.directUrl });
-  await migration.connect();
   try {
+    expect(await visit(port, "/deadlocked")).toBe(302);
+
+    // What 20261125010000_visit_partitions does: the visit table first, then (dropping its foreign
+    // key) the shorts table, each ACCESS EXCLUSIVE. A visit's statement holds a lock on shorts and
+    // waits for the visit table, so the two wait for each other and PostgreSQL aborts the visit's.
+    await migration.connect();
+    await migration.query(`SET deadlock_timeout = '60s'`);
     await migration.query(`BEGIN; LOCK TABLE "shortener"."short_logs" IN ACCESS EXCLUSIVE MODE`);
     const answered = visit(port, "/deadlocked");
     await vi.waitFor(async () => {
@@ -89,21 +100,23 @@ it("writes again a visit whose statement PostgreSQL aborted to break a deadlock 
       );
       expect(rows[0].waiting).toBe(1);
     }, SOON);
-    const failedBefore = await failedBatches();
+    const failedBefore = await failedBatches(app);
     await migration.query(`LOCK TABLE "shortener"."shorts" IN ACCESS EXCLUSIVE MODE`);
     await migration.query("COMMIT");
     expect(await answered).toBe(302);
     // It did deadlock (so this test proves the retry), and the retry stored the visit once.
-    expect(await failedBatches()).toBeGreaterThan(failedBefore);
+    expect(await failedBatches(app)).toBeGreaterThan(failedBefore);
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(2);
   } finally {
     await migration.end();
+    await app.close();
+    await prisma.$disconnect();
   }
 });
 
 /** Batches the visit log saw fail, from its metrics. */
-async function failedBatches(): Promise<number> {
-  const text = await ctx.app.metrics.getSingleMetricAsString("visit_log_batch_size");
+async function failedBatches(app: ShortenerApp): Promise<number> {
+  const text = await app.metrics.getSingleMetricAsString("visit_log_batch_size");
   const line = text
     .split("\n")
     .find((l) => l.startsWith("visit_log_batch_size_count") && l.includes('outcome="failed"'));

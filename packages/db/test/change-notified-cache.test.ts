@@ -60,14 +60,15 @@ describe("ChangeNotifiedCache", () => {
   });
 
   it("keeps at most maxEntries (oldest out) and lets an entry expire after ttlMs", async () => {
-    const cache = new ChangeNotifiedCache<number>(prisma, { channel: CHANNEL, ttlMs: 50, maxEntries: 2 });
+    // A second: a busy machine may pause this process for tens of ms between the sets and gets.
+    const cache = new ChangeNotifiedCache<number>(prisma, { channel: CHANNEL, ttlMs: 1_000, maxEntries: 2 });
     await cache.start();
     try {
       cache.set("a", 1);
       cache.set("b", 2);
       cache.set("c", 3);
       expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, 2, 3]);
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       expect(cache.get("b")).toBeUndefined();
     } finally {
       await cache.stop();
