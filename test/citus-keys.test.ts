@@ -58,7 +58,7 @@ afterAll(async () => {
 
 interface Table {
   name: string;
-  /** The table it is a partition of, if any. */
+  /** The table at the root of the partitions it is in (a month's piece: short_logs), if any. */
   parent: string | null;
 }
 
@@ -66,8 +66,7 @@ async function tables(): Promise<Table[]> {
   const { rows } = await client.query<Table>(`
     SELECT c.relname AS name, p.relname AS parent
       FROM pg_class c
-      LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
-      LEFT JOIN pg_class p ON p.oid = i.inhparent
+      LEFT JOIN pg_class p ON p.oid = pg_partition_root(c.oid) AND p.oid <> c.oid
      WHERE c.relnamespace = 'shortener'::regnamespace AND c.relkind IN ('r', 'p')
      ORDER BY 1`);
   return rows;

@@ -1,8 +1,10 @@
 // Keeping the visit table in shape, in the background of every instance (they coordinate
 // through the database, so any number may run):
-// - monthly partitions of short_logs are created ahead (this month and the next two, UTC);
+// - monthly partitions of short_logs are created ahead (this month and the next two, UTC),
+//   each split in MONTH_PIECES tables by its short ids;
 // - with VISIT_RETENTION_DAYS, a partition whose whole month is older than that is detached
-//   and dropped (the hourly aggregates stay, so statistics still answer for that time);
+//   and dropped a piece at a time (the hourly aggregates stay, so statistics still answer for
+//   that time);
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
 //   DELETE that removed the short answered at once;
 // - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts).
@@ -15,6 +17,19 @@ import { addDayToTotals, rollUpDay } from "./visit-rollup.ts";
 // Any constant: one instance at a time manages partitions.
 const PARTITION_LOCK_KEY = 72_797_101;
 const MONTHS_AHEAD = 2;
+/**
+ * The tables a month's partition is split into, by a hash of the short id (docs/adr/0202): a
+ * month is dropped one of them at a time, so the commits of redirects never wait behind the
+ * whole month's files at once, and a short's visits of a month are all in one of them (its log,
+ * its export and its deletion read one table a month).
+ */
+export const MONTH_PIECES = 16;
+/**
+ * After dropping a piece of a month, the retention waits this many times as long as that DROP
+ * took before the next one: on a disk that discards freed blocks online, a DROP slows every
+ * commit while it lasts, and this keeps it to a fifth of the time.
+ */
+const DROP_PAUSE_FACTOR = 4;
 /** Rows removed per statement: short transactions, so redirects never wait long on them. */
 export const SWEEP_CHUNK = 10_000;
 /**
@@ -106,6 +121,11 @@ export interface VisitMaintenanceOptions {
   rollUpRetryMs?: number;
   /** How long a roll-up waits for its locks before it gives way (default 2 s; visit-rollup.ts). */
   rollUpLockTimeoutMs?: number;
+  /**
+   * The pause between the pieces of a month being dropped, as a multiple of how long the last
+   * piece took (default DROP_PAUSE_FACTOR; tests that drop many small months use 0).
+   */
+  dropPauseFactor?: number;
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -117,6 +137,31 @@ const monthStart = (date: Date, plus = 0) =>
   new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + plus, 1));
 const partitionName = (month: Date) =>
   `short_logs_${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
+
+/**
+ * The statements that create month `month`'s partition (UTC; any instant in it) and its
+ * MONTH_PIECES pieces, to be run in one transaction: a hash-partitioned table takes no row
+ * until every remainder has its table. Returns the partition's name with them.
+ */
+export function monthPartition(month: Date): { name: string; statements: string[] } {
+  const from = monthStart(month);
+  const name = partitionName(from);
+  const pieces = Array.from(
+    { length: MONTH_PIECES },
+    (_, remainder) =>
+      `CREATE TABLE IF NOT EXISTS "shortener"."${name}_${String(remainder).padStart(2, "0")}"
+       PARTITION OF "shortener"."${name}" FOR VALUES WITH (MODULUS ${MONTH_PIECES}, REMAINDER ${remainder})`,
+  );
+  return {
+    name,
+    statements: [
+      `CREATE TABLE IF NOT EXISTS "shortener"."${name}" PARTITION OF "shortener"."short_logs"
+       FOR VALUES FROM ('${from.toISOString()}') TO ('${monthStart(from, 1).toISOString()}')
+       PARTITION BY HASH ("short_id")`,
+      ...pieces,
+    ],
+  };
+}
 
 /** Where a month of visits is on its way out of short_logs. */
 type MonthState = "attached" | "detaching" | "detached" | "gone";
@@ -182,11 +227,8 @@ export class VisitMaintenance {
         month = monthStart(month, 1)
       ) {
         if (covered(month)) continue;
-        const name = partitionName(month);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS "shortener"."${name}" PARTITION OF "shortener"."short_logs"
-           FOR VALUES FROM ('${month.toISOString()}') TO ('${monthStart(month, 1).toISOString()}')`,
-        );
+        const { name, statements } = monthPartition(month);
+        for (const statement of statements) await client.query(statement);
         created.push(name);
       }
     });
@@ -206,43 +248,75 @@ export class VisitMaintenance {
     const dropped: string[] = [];
     const { retentionDays } = this.options;
     if (retentionDays !== undefined) {
-      // Months this service detached and did not get to drop (its process died in between).
+      // Months this service detached and did not get to drop (its process died in between, or
+      // it stopped between two pieces).
       const { rows: leftovers } = await this.pool.query<{ name: string }>(
         `SELECT c.relname AS "name" FROM pg_class c
-         WHERE c.relnamespace = 'shortener'::regnamespace AND c.relkind = 'r' AND NOT c.relispartition
+         WHERE c.relnamespace = 'shortener'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
            AND obj_description(c.oid, 'pg_class') = $1`,
         [DROPPING],
       );
       for (const { name } of leftovers) {
-        if (await this.dropOnce(name, ["gone"], () => this.pool.query(`DROP TABLE "shortener"."${name}"`))) {
-          dropped.push(name);
-        }
+        if (await this.dropOnce(name, ["gone"], () => this.dropDetached(name))) dropped.push(name);
       }
       const cutoff = now.getTime() - retentionDays * 86_400_000;
       for (const partition of await this.partitions()) {
         if (partition.until === null || partition.until.getTime() > cutoff) continue;
-        const { name } = partition;
-        const steps = async () => {
-          // Marked first, so that a detached month is still known for one to drop if the process
-          // dies before its DROP; the mark does not hold back the inserts.
-          await this.pool.query(`COMMENT ON TABLE "shortener"."${name}" IS '${DROPPING}'`);
-          // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a
-          // transaction). One interrupted half-way (its process died) can only be finished, and is.
-          await this.pool.query(
-            `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${name}" ${partition.detachPending ? "FINALIZE" : "CONCURRENTLY"}`,
-          );
-          await this.pool.query(`DROP TABLE "shortener"."${name}"`);
-        };
-        if (await this.dropOnce(name, ["gone", "detaching", "detached"], steps)) dropped.push(name);
+        if (await this.dropMonth(partition)) dropped.push(partition.name);
       }
     }
     return { created, dropped };
   }
 
   /**
-   * Runs the steps that drop month `name`: true once they did. Another instance may be dropping
-   * the same month (both found it due): a step then fails on what the other did first (a DETACH
-   * of a partition already detaching, a DROP of a table already gone). When the month is
+   * Detaches `partition` (a month) from short_logs and drops it: true once it is gone; false when
+   * another instance is dropping it, or this one stopped before it was done (the next run
+   * finishes it).
+   */
+  dropMonth(partition: Pick<Partition, "name" | "detachPending">): Promise<boolean> {
+    const { name } = partition;
+    return this.dropOnce(name, ["gone", "detaching", "detached"], async () => {
+      // Marked first, so that a detached month is still known for one to drop if the process
+      // dies before its DROP; the mark does not hold back the inserts.
+      await this.pool.query(`COMMENT ON TABLE "shortener"."${name}" IS '${DROPPING}'`);
+      // CONCURRENTLY: redirects keep inserting while it detaches (it runs outside a
+      // transaction). One interrupted half-way (its process died) can only be finished, and is.
+      await this.pool.query(
+        `ALTER TABLE "shortener"."short_logs" DETACH PARTITION "shortener"."${name}" ${partition.detachPending ? "FINALIZE" : "CONCURRENTLY"}`,
+      );
+      return this.dropDetached(name);
+    });
+  }
+
+  /**
+   * Drops month `name`, detached from short_logs: its pieces one at a time, each followed by a
+   * pause (DROP_PAUSE_FACTOR), then the month's own table (a month from before the pieces, like
+   * the legacy partition, is that table alone). Another instance may be dropping the same
+   * pieces: IF EXISTS. Stopping leaves the rest to the next run (the month is marked): false.
+   */
+  private async dropDetached(name: string): Promise<boolean> {
+    const { rows: pieces } = await this.pool.query<{ name: string }>(
+      `SELECT c.relname AS "name" FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = ('"shortener".' || quote_ident($1))::regclass ORDER BY 1`,
+      [name],
+    );
+    const factor = this.options.dropPauseFactor ?? DROP_PAUSE_FACTOR;
+    for (const [index, piece] of pieces.entries()) {
+      if (this.stopped) return false;
+      const started = performance.now();
+      await this.pool.query(`DROP TABLE IF EXISTS "shortener"."${piece.name}"`);
+      const pause = (performance.now() - started) * factor;
+      if (pause > 0 && index < pieces.length - 1) await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+    await this.pool.query(`DROP TABLE "shortener"."${name}"`);
+    return true;
+  }
+
+  /**
+   * Runs the steps that drop month `name`: what they return (true once they dropped it).
+   * Another instance may be dropping the same month (both found it due): a step then fails on
+   * what the other did first (a DETACH of a partition already detaching, a DROP of a table
+   * already gone). When the month is
    * then in one of the states `others` (what the other instance leaves: gone, detaching, or
    * detached and marked), that one finishes it, or the next run does: false. Otherwise the
    * failure is this instance's own, and is thrown.
@@ -250,11 +324,10 @@ export class VisitMaintenance {
   private async dropOnce(
     name: string,
     others: MonthState[],
-    steps: () => Promise<unknown>,
+    steps: () => Promise<boolean>,
   ): Promise<boolean> {
     try {
-      await steps();
-      return true;
+      return await steps();
     } catch (error) {
       const { rows } = await this.pool.query<{ state: MonthState }>(
         `SELECT CASE WHEN c.oid IS NULL THEN 'gone' WHEN i.inhrelid IS NULL THEN 'detached'

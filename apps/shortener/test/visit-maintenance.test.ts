@@ -1,11 +1,12 @@
 // The visit table kept in shape (issue 18): monthly partitions created ahead, whole months
 // dropped past VISIT_RETENTION_DAYS with the statistics kept, and a deleted short removed at
 // once from every API and the redirect while its visits go in the background.
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
-import { VisitMaintenance } from "../src/visit-maintenance.ts";
+import { MONTH_PIECES, VisitMaintenance } from "../src/visit-maintenance.ts";
 import { newUser, postShort, setupShortener, visit } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -163,6 +164,26 @@ describe("partitions", () => {
       { missing: bigint },
     ];
     expect(Number(missing)).toBe(0);
+    // A month is split by short id (docs/adr/0202): each piece has the index too, and a short's
+    // visits of a month are in one piece, the only one its log reads.
+    const pieces = await ctx.prisma.$queryRaw<{ month: string; pieces: number; indexed: number }[]>`
+      SELECT m.relname AS "month", count(*)::int AS "pieces",
+        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pg_index x WHERE x.indrelid = p.inhrelid AND x.indisunique))::int AS "indexed"
+      FROM pg_inherits i JOIN pg_class m ON m.oid = i.inhrelid JOIN pg_inherits p ON p.inhparent = m.oid
+      WHERE i.inhparent = '"shortener"."short_logs"'::regclass AND m.relname = ANY(${ahead.created}::text[])
+      GROUP BY 1 ORDER BY 1`;
+    expect(pieces).toEqual(
+      ahead.created.map((month) => ({ month, pieces: MONTH_PIECES, indexed: MONTH_PIECES })),
+    );
+    const [explained] = await ctx.prisma.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(
+      `EXPLAIN (FORMAT JSON) SELECT * FROM "shortener"."short_logs" WHERE "short_id" = '${randomUUID()}'`,
+    );
+    const plan = explained?.["QUERY PLAN"];
+    const read = [...JSON.stringify(plan).matchAll(/"Relation Name":"(short_logs_\d{6})_\d{2}"/g)].map(
+      (m) => m[1],
+    );
+    expect(read.length).toBeGreaterThanOrEqual(ahead.created.length);
+    expect(new Set(read).size).toBe(read.length);
   });
 
   it("past the retention are dropped whole; the statistics of that time still answer", async () => {
@@ -197,7 +218,7 @@ describe("partitions", () => {
     );
 
     // Five months on, with 30 days kept: this month's partition and everything before go.
-    const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30 });
+    const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 0 });
     const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 5, 2));
     const { dropped } = await retention.maintainPartitions(later);
     expect(dropped).toContain("short_logs_legacy");
@@ -228,6 +249,51 @@ describe("partitions", () => {
     expect(await ctx.prisma.shortLog.count({ where: { shortId: short.id } })).toBe(1);
   });
 
+  it("past the retention are dropped a piece at a time; one stopped half-way is finished by the next run", async () => {
+    const now = new Date();
+    const at = (months: number, day: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + months, day));
+    const { created } = await ctx.app.visitMaintenance.maintainPartitions(at(7, 1));
+    const month = created.at(-1)!;
+    // Visits of 200 shorts in it: every piece holds some.
+    await ctx.prisma.$executeRawUnsafe(
+      `INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer", "created_at")
+       SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i % 200), 12, '0'))::uuid, '', 'seed', '', $1::timestamptz
+       FROM generate_series(1, 2000) AS i`,
+      at(9, 2),
+    );
+    const piecesLeft = async () =>
+      Number(
+        (
+          (await ctx.prisma.$queryRaw<{ left: bigint }[]>`
+            SELECT count(*) AS "left" FROM pg_inherits WHERE inhparent = (SELECT oid FROM pg_class
+              WHERE relnamespace = 'shortener'::regnamespace AND relname = ${month})`) as [{ left: bigint }]
+        )[0].left,
+      );
+    expect(await piecesLeft()).toBe(MONTH_PIECES);
+    // Each pause is 50 times the piece's DROP: long enough to stop the instance in one.
+    const stopping = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 50 });
+    const dropping = stopping.dropMonth({ name: month, detachPending: false });
+    await vi.waitFor(async () => expect(await piecesLeft()).toBeLessThan(MONTH_PIECES), SOON);
+    await stopping.stop();
+    expect(await dropping).toBe(false);
+    const left = await piecesLeft();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(MONTH_PIECES);
+    // Detached, so no statement reads or writes it any more, and marked for the next run.
+    expect((await ctx.app.visitMaintenance.partitions()).map((p) => p.name)).not.toContain(month);
+    const next = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 0 });
+    const { dropped } = await next.maintainPartitions(at(12, 1));
+    expect(dropped).toContain(month);
+    const [{ exists }] = (await ctx.prisma.$queryRaw<{ exists: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = 'shortener'::regnamespace
+        AND relname LIKE ${`${month}%`}) AS "exists"`) as [{ exists: boolean }];
+    expect(exists).toBe(false);
+    // Back to the real date: this month and the next two get their partitions again.
+    await ctx.app.visitMaintenance.maintainPartitions();
+    expect((await ctx.app.inject({ url: "/no-such-short" })).statusCode).toBe(404);
+  });
+
   it("past the retention are dropped once when two instances run the retention at the same time", async () => {
     const now = new Date();
     const at = (months: number, day: number) =>
@@ -241,7 +307,10 @@ describe("partitions", () => {
       .filter((partition) => partition.until !== null && partition.until.getTime() <= cutoff)
       .map((partition) => partition.name);
     expect(due.length).toBeGreaterThanOrEqual(10);
-    const instances = [0, 1].map(() => new VisitMaintenance(ctx.prisma, { retentionDays: 30 }));
+    // Pausing between pieces as long as each took: the two instances' drops overlap in time.
+    const instances = [0, 1].map(
+      () => new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 1 }),
+    );
     const runs = await Promise.allSettled(
       instances.map((instance) => instance.maintainPartitions(at(12, 1))),
     );
