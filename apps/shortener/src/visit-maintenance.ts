@@ -140,8 +140,11 @@ const partitionName = (month: Date) =>
 
 /**
  * The statements that create month `month`'s partition (UTC; any instant in it) and its
- * MONTH_PIECES pieces, to be run in one transaction: a hash-partitioned table takes no row
- * until every remainder has its table. Returns the partition's name with them.
+ * MONTH_PIECES pieces, to be run in one transaction. The month is made apart and then attached:
+ * `CREATE TABLE … PARTITION OF short_logs` would lock short_logs against every visit batch until
+ * commit, for as long as the 17 tables take to create (70-85 ms measured); ATTACH takes a lock
+ * that inserts pass (SHARE UPDATE EXCLUSIVE), and gives the month and its pieces the key index.
+ * Returns the partition's name with them.
  */
 export function monthPartition(month: Date): { name: string; statements: string[] } {
   const from = monthStart(month);
@@ -149,16 +152,17 @@ export function monthPartition(month: Date): { name: string; statements: string[
   const pieces = Array.from(
     { length: MONTH_PIECES },
     (_, remainder) =>
-      `CREATE TABLE IF NOT EXISTS "shortener"."${name}_${String(remainder).padStart(2, "0")}"
+      `CREATE TABLE "shortener"."${name}_${String(remainder).padStart(2, "0")}"
        PARTITION OF "shortener"."${name}" FOR VALUES WITH (MODULUS ${MONTH_PIECES}, REMAINDER ${remainder})`,
   );
   return {
     name,
     statements: [
-      `CREATE TABLE IF NOT EXISTS "shortener"."${name}" PARTITION OF "shortener"."short_logs"
-       FOR VALUES FROM ('${from.toISOString()}') TO ('${monthStart(from, 1).toISOString()}')
+      `CREATE TABLE "shortener"."${name}" (LIKE "shortener"."short_logs" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)
        PARTITION BY HASH ("short_id")`,
       ...pieces,
+      `ALTER TABLE "shortener"."short_logs" ATTACH PARTITION "shortener"."${name}"
+       FOR VALUES FROM ('${from.toISOString()}') TO ('${monthStart(from, 1).toISOString()}')`,
     ],
   };
 }

@@ -186,6 +186,32 @@ describe("partitions", () => {
     expect(new Set(read).size).toBe(read.length);
   });
 
+  it("are created while visits are being stored: a new month holds no visit batch back", async () => {
+    const now = new Date();
+    const batch = new pg.Client({ connectionString: ctx.db.directUrl });
+    await batch.connect();
+    try {
+      // A visit batch's transaction, open: it holds short_logs as every batch does.
+      await batch.query("BEGIN");
+      await batch.query(
+        `INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer")
+         VALUES ($1, '', 'open batch', '')`,
+        [randomUUID()],
+      );
+      // CREATE TABLE … PARTITION OF would wait for it (and every batch after would wait behind).
+      const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 14, 1));
+      const creating = ctx.app.visitMaintenance.maintainPartitions(later);
+      const outcome = await Promise.race([
+        creating.then(({ created }) => created.length),
+        new Promise((resolve) => setTimeout(() => resolve("held back"), SOON.timeout)),
+      ]);
+      expect(outcome).toBe(3);
+    } finally {
+      await batch.query("ROLLBACK");
+      await batch.end();
+    }
+  });
+
   it("past the retention are dropped whole; the statistics of that time still answer", async () => {
     const user = await newUser(ctx.prisma);
     const short = (await postShort(ctx.app, user, { url: "https://example.com/kept" })).json();
