@@ -385,32 +385,45 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   -- The last day rolled up into daily rows (visit-rollup.ts, which locks the daily tables while
   -- it rolls, so this statement sees the day it rolled once it may write).
   SELECT "rolled_through", "totals_through" FROM "shortener"."visit_rollup"
+), hashed AS (
+  -- The first day whose visits keep their visitor hash: the visitor rows of days before
+  -- yesterday are gone (visit-maintenance.ts), so a visit of such a day (stored by an instance
+  -- whose clock is days behind) could not be told apart from its day's visitors (docs/adr/0204).
+  SELECT (now() AT TIME ZONE 'UTC')::date - 1 AS "since"
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
      "referrer_host", "visitor", "created_at")
-  SELECT * FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
-    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[]) AS v("short_id")
+  SELECT v."short_id", v."ip", v."agent", v."referer", v."bot", v."browser", v."os", v."device", v."country", v."host",
+    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at"
+  FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
+    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[])
+    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at")
   WHERE v."short_id" IN (SELECT "id" FROM live)
 ), first_visits AS (
-  -- A visitor's first visit of the day to a short: the insert that wins counts it, once.
-  INSERT INTO "shortener"."visit_day_visitors" ("short_id", "day", "visitor")
-  SELECT "short_id", "day", "visitor" FROM unnest($24::uuid[], $25::date[], $26::int8[]) AS a("short_id", "day", "visitor")
-  WHERE a."short_id" IN (SELECT "id" FROM live)
-  ON CONFLICT DO NOTHING
-  RETURNING "short_id", "day", "visitor"
+  -- A visitor counts once per short and day, in the hour of its first visit: the insert that
+  -- wins counts it; a batch with an earlier visit of it, stored after a later one (two
+  -- instances at an hour's turn), moves it to that hour (previous_hour: the hour it leaves).
+  INSERT INTO "shortener"."visit_day_visitors" AS v ("short_id", "day", "visitor", "hour")
+  SELECT * FROM unnest($24::uuid[], $25::date[], $26::int8[], $27::timestamptz[]) AS a("short_id", "day")
+  WHERE a."short_id" IN (SELECT "id" FROM live) AND a."day" >= (SELECT "since" FROM hashed)
+  ON CONFLICT ("short_id", "day", "visitor")
+  DO UPDATE SET "hour" = excluded."hour", "previous_hour" = v."hour" WHERE v."hour" > excluded."hour"
+  RETURNING "short_id", "hour", "previous_hour"
 ), new_visitors AS (
-  SELECT a."short_id", a."hour", count(*)::int AS "visitors"
-  FROM first_visits f
-  JOIN unnest($24::uuid[], $25::date[], $26::int8[], $27::timestamptz[]) AS a("short_id", "day", "visitor", "hour")
-    USING ("short_id", "day", "visitor")
-  GROUP BY 1, 2
+  SELECT "short_id", "hour", sum("visitors")::int AS "visitors" FROM (
+    SELECT "short_id", "hour", 1 AS "visitors" FROM first_visits
+    UNION ALL
+    SELECT "short_id", "previous_hour", -1 FROM first_visits WHERE "previous_hour" IS NOT NULL
+  ) AS c GROUP BY 1, 2
 ), short_totals AS (
-  -- The batch's sums per short and hour, with the short's user (for the per-user aggregates).
-  SELECT l."user_id", a."short_id", a."hour", a."visits", a."humans", coalesce(n."visitors", 0) AS "visitors"
+  -- The batch's sums per short and hour, with the short's user (for the per-user aggregates),
+  -- and the hours a visitor moved from (no visits, one visitor less).
+  SELECT l."user_id", "short_id", "hour", coalesce(a."visits", 0) AS "visits", coalesce(a."humans", 0) AS "humans",
+    coalesce(n."visitors", 0) AS "visitors"
   FROM unnest($14::uuid[], $15::timestamptz[], $16::int[], $17::int[]) AS a("short_id", "hour", "visits", "humans")
-  JOIN live l ON l."id" = a."short_id"
-  LEFT JOIN new_visitors n USING ("short_id", "hour")
+  FULL JOIN new_visitors n USING ("short_id", "hour")
+  JOIN live l ON l."id" = "short_id"
 ), totals AS (
   INSERT INTO "shortener"."visit_hours" AS t ("short_id", "hour", "visits", "humans", "visitors")
   SELECT "short_id", "hour", "visits", "humans", "visitors" FROM short_totals ORDER BY 1, 2

@@ -8,6 +8,7 @@ import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { StatsService } from "../src/stats.service.ts";
+import { VisitLog } from "../src/visit-log.ts";
 import { VisitMaintenance } from "../src/visit-maintenance.ts";
 import { rollUpDay } from "../src/visit-rollup.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
@@ -616,10 +617,10 @@ describe("top lists over ranges of whole days and hours", () => {
     const user = await newUser(ctx.prisma);
     const short = await shortOf(user);
     const start = Date.parse("2026-02-01T00:00:00Z");
-    // In time order, as visits arrive (a visitor counts in the hour of its first visit of the day).
+    // Out of time order: a visitor counts in the hour of its first visit of the day, whichever
+    // of its visits is stored first.
     const times = Array.from({ length: 90 }, (_, i) => start + ((i * 5333 * 60_000) % (10 * 86_400_000)));
-    const order = times.map((time, i) => [time, i] as const).sort(([a], [b]) => a - b);
-    for (const [time, i] of order) await visitAt(short.id, new Date(time).toISOString(), i);
+    for (const [i, time] of times.entries()) await visitAt(short.id, new Date(time).toISOString(), i);
     for (const [from, to] of [
       ["2026-02-01T00:00:00Z", "2026-02-11T00:00:00Z"],
       ["2026-02-02T07:00:00Z", "2026-02-08T13:00:00Z"],
@@ -633,6 +634,117 @@ describe("top lists over ranges of whole days and hours", () => {
       }
       expect(body.totals, `${from} ${to}`).toEqual(truth.totals);
     }
+  });
+});
+
+describe("unique visitors, whatever the order and delay visits are stored in (docs/adr/0203, 0204)", () => {
+  const HOUR = 3_600_000;
+  // Yesterday at 11:00 UTC: the turn of an hour whose visitor rows the service still keeps.
+  const turn = () => Math.floor(Date.now() / 86_400_000) * 86_400_000 - 13 * HOUR;
+  const range = (from: number, to: number) =>
+    [new Date(from).toISOString(), new Date(to).toISOString()] as const;
+
+  /** Unique visitors over each hour around `at`, the day, and the account, with their truth. */
+  async function visitorsAround(user: { headers: Record<string, string> }, shortIds: string[], at: number) {
+    const figures: Record<string, [number, number]> = {};
+    for (const [name, [from, to]] of [
+      ["hour before", range(at - HOUR, at)],
+      ["hour after", range(at, at + HOUR)],
+      ["both hours", range(at - HOUR, at + HOUR)],
+    ] as const) {
+      const truth = (await fromRows(shortIds, from, to)).totals.uniqueVisitors;
+      for (const id of shortIds) {
+        const body = await stats(user, `/api/shorts/${id}/stats?from=${from}&to=${to}&interval=hour`);
+        const own = (await fromRows([id], from, to)).totals.uniqueVisitors;
+        figures[`${name} ${id}`] = [body.totals.uniqueVisitors, own];
+      }
+      figures[`${name}, account`] = [
+        (await stats(user, `/api/stats?from=${from}&to=${to}`)).totals.uniqueVisitors,
+        truth,
+      ];
+    }
+    return figures;
+  }
+
+  it("counts a visitor in the hour of its first visit when a later visit was stored first", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    const at = turn();
+    // The visitor's 11:00:10 visit is stored, then its 10:59:50 one: it moves to 10:00.
+    await visitAt(short.id, new Date(at + 10_000).toISOString(), 0);
+    await visitAt(short.id, new Date(at - 10_000).toISOString(), 0);
+    // A second visitor came at 11:00 only; a third at 10:59:30, and stored first, then at 11:00.
+    await visitAt(short.id, new Date(at + 20_000).toISOString(), 1);
+    await visitAt(short.id, new Date(at - 30_000).toISOString(), 3);
+    await visitAt(short.id, new Date(at + 30_000).toISOString(), 3);
+    const figures = await visitorsAround(user, [short.id], at);
+    expect(figures[`hour before ${short.id}`]).toEqual([2, 2]);
+    expect(figures[`hour after ${short.id}`]).toEqual([1, 1]);
+    for (const [name, [got, truth]] of Object.entries(figures)) expect(got, name).toBe(truth);
+  });
+
+  it("equal the stored visits when two instances store one visitor's visits at an hour's turn at once", async () => {
+    const user = await newUser(ctx.prisma);
+    const shorts = [await shortOf(user), await shortOf(user)];
+    const at = turn();
+    // A second instance: its own batches, the same database.
+    const other = new VisitLog(ctx.prisma);
+    const logs = [ctx.app.visitLog, other];
+    // 25 visitors (5 addresses x 5 agents), each seen just before the turn by one instance and
+    // just after it by the other, on both shorts, in rounds sent at once.
+    const visit = (log: VisitLog, shortId: string, time: number, visitor: number) =>
+      log.record({
+        shortId,
+        ipAddress: IPS[visitor % IPS.length]!,
+        userAgent: AGENTS[Math.floor(visitor / IPS.length) % AGENTS.length]!,
+        referer: "",
+        at: new Date(time),
+      });
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(
+        Array.from({ length: 25 }, (_, visitor) =>
+          shorts.flatMap((short, s) => [
+            visit(logs[(visitor + round + s) % 2]!, short.id, at - 1_000 - round, visitor),
+            visit(logs[(visitor + round + s + 1) % 2]!, short.id, at + 1_000 + round, visitor),
+          ]),
+        ).flat(),
+      );
+    }
+    await other.drain();
+    const figures = await visitorsAround(
+      user,
+      shorts.map((short) => short.id),
+      at,
+    );
+    expect(figures[`hour before ${shorts[0]!.id}`]).toEqual([25, 25]);
+    expect(figures[`hour after ${shorts[0]!.id}`]).toEqual([0, 0]);
+    for (const [name, [got, truth]] of Object.entries(figures)) expect(got, name).toBe(truth);
+  });
+
+  it("keeps no visitor hash for a visit stored after the day following it, before or after its day's rows go", async () => {
+    const user = await newUser(ctx.prisma);
+    const short = await shortOf(user);
+    // Three days back: as an instance whose clock is days behind stores it.
+    const at = turn() - 2 * 86_400_000;
+    await visitAt(short.id, new Date(at).toISOString(), 0);
+    // The maintenance deletes the visitor rows of days before yesterday; the same person again.
+    await new VisitMaintenance(ctx.prisma).maintainPartitions();
+    await visitAt(short.id, new Date(at + HOUR).toISOString(), 0);
+    // And yesterday, which keeps its hash.
+    await visitAt(short.id, new Date(turn()).toISOString(), 0);
+    const rows = await ctx.prisma.$queryRaw<{ hashed: boolean }[]>`
+      SELECT "visitor" IS NOT NULL AS "hashed" FROM "shortener"."short_logs"
+      WHERE "short_id" = ${short.id}::uuid ORDER BY "created_at"`;
+    expect(rows.map((row) => row.hashed)).toEqual([false, false, true]);
+    for (const [from, to] of [range(at - HOUR, at + 2 * HOUR), range(at - HOUR, turn() + HOUR)]) {
+      const body = await stats(user, `/api/shorts/${short.id}/stats?from=${from}&to=${to}&interval=hour`);
+      expect(body.totals, `${from} ${to}`).toEqual((await fromRows([short.id], from, to)).totals);
+    }
+    const body = await stats(
+      user,
+      `/api/shorts/${short.id}/stats?from=${range(at - HOUR, turn() + HOUR).join("&to=")}`,
+    );
+    expect(body.totals).toMatchObject({ visits: 3, uniqueVisitors: 1 });
   });
 });
 
