@@ -12,7 +12,7 @@ import { MONTH_PIECES, monthPartition, VisitMaintenance } from "../apps/shortene
 const MONTH = monthPartition(new Date("2099-01-01T00:00:00Z"));
 const SHORTS = 10_000;
 
-/** Creates and fills the partition; returns how long the fill took, in seconds. */
+/** Creates, fills and vacuums the partition; returns how long that took, in seconds. */
 export async function seedDroppablePartition(prisma: PrismaClient, rows: number): Promise<number> {
   const started = performance.now();
   await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS "shortener"."${MONTH.name}"`);
@@ -27,6 +27,9 @@ export async function seedDroppablePartition(prisma: PrismaClient, rows: number)
        FROM generate_series(${first}, ${first + count - 1}) AS i`,
     );
   }
+  // Vacuumed, as a month past its retention long has been: else autovacuum takes up the fresh
+  // rows (setting their hint bits writes the whole month again) while the redirect is measured.
+  await prisma.$executeRawUnsafe(`VACUUM (ANALYZE) "shortener"."${MONTH.name}"`);
   return (performance.now() - started) / 1000;
 }
 

@@ -267,7 +267,7 @@ async function partitionDropRows(redirectUrl: string): Promise<void> {
   const seeded = await seedDroppablePartition(prisma, rows);
   await prisma.$executeRawUnsafe("CHECKPOINT");
   console.log(
-    `\ndropping a month's partition of ${rows.toLocaleString("en")} visits (filled in ${seeded.toFixed(1)} s) under the redirect's load, 64 connections`,
+    `\ndropping a month's partition of ${rows.toLocaleString("en")} visits (filled and vacuumed in ${seeded.toFixed(1)} s) under the redirect's load, 64 connections`,
   );
   await cannon(redirectUrl, 64, QUICK ? 1 : 3);
   await settle();
