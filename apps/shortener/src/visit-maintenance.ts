@@ -262,11 +262,14 @@ export class VisitMaintenance {
            AND obj_description(c.oid, 'pg_class') = $1`,
         [DROPPING],
       );
+      // A stopped run starts no further month (stop() waits for the run to end).
       for (const { name } of leftovers) {
+        if (this.stopped) break;
         if (await this.dropOnce(name, ["gone"], () => this.dropDetached(name))) dropped.push(name);
       }
       const cutoff = now.getTime() - retentionDays * 86_400_000;
       for (const partition of await this.partitions()) {
+        if (this.stopped) break;
         if (partition.until === null || partition.until.getTime() > cutoff) continue;
         if (await this.dropMonth(partition)) dropped.push(partition.name);
       }
@@ -318,8 +321,9 @@ export class VisitMaintenance {
     return true;
   }
 
-  /** Waits `ms`, or until stop(). */
+  /** Waits `ms`, or until stop(): none when stop() came first (during the DROP before it). */
   private pause(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const end = () => {
         clearTimeout(timer);
