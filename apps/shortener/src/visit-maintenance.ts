@@ -25,11 +25,15 @@ const MONTHS_AHEAD = 2;
  */
 export const MONTH_PIECES = 16;
 /**
- * After dropping a piece of a month, the retention waits this many times as long as that DROP
- * took before the next one: on a disk that discards freed blocks online, a DROP slows every
- * commit while it lasts, and this keeps it to a fifth of the time.
+ * The pause after dropping a piece of a month, before the next: four times as long as that DROP
+ * took, and a second at least. On a disk that discards freed blocks online, a DROP slows every
+ * commit while it lasts (the factor keeps that to a fifth of the time), and holds up the request
+ * in flight on each connection, however short it is: a pause of a second keeps those to a few in
+ * a thousand of the requests in between, at any load (docs/adr/0205).
  */
-const DROP_PAUSE_FACTOR = 4;
+export function dropPause(dropMs: number): number {
+  return Math.max(4 * dropMs, 1_000);
+}
 /** Rows removed per statement: short transactions, so redirects never wait long on them. */
 export const SWEEP_CHUNK = 10_000;
 /**
@@ -122,10 +126,10 @@ export interface VisitMaintenanceOptions {
   /** How long a roll-up waits for its locks before it gives way (default 2 s; visit-rollup.ts). */
   rollUpLockTimeoutMs?: number;
   /**
-   * The pause between the pieces of a month being dropped, as a multiple of how long the last
-   * piece took (default DROP_PAUSE_FACTOR; tests that drop many small months use 0).
+   * The pause between the pieces of a month being dropped, from how long the last piece took
+   * (default dropPause; tests that drop many small months pause for none).
    */
-  dropPauseFactor?: number;
+  dropPause?: (dropMs: number) => number;
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -299,7 +303,7 @@ export class VisitMaintenance {
 
   /**
    * Drops month `name`, detached from short_logs: its pieces one at a time, each followed by a
-   * pause (DROP_PAUSE_FACTOR), then the month's own table (a month from before the pieces, like
+   * pause (dropPause), then the month's own table (a month from before the pieces, like
    * the legacy partition, is that table alone). Another instance may be dropping the same
    * pieces: IF EXISTS. Stopping leaves the rest to the next run (the month is marked): false.
    */
@@ -309,12 +313,12 @@ export class VisitMaintenance {
        WHERE i.inhparent = ('"shortener".' || quote_ident($1))::regclass ORDER BY 1`,
       [name],
     );
-    const factor = this.options.dropPauseFactor ?? DROP_PAUSE_FACTOR;
+    const pauseAfter = this.options.dropPause ?? dropPause;
     for (const [index, piece] of pieces.entries()) {
       if (this.stopped) return false;
       const started = performance.now();
       await this.pool.query(`DROP TABLE IF EXISTS "shortener"."${piece.name}"`);
-      const pause = (performance.now() - started) * factor;
+      const pause = pauseAfter(performance.now() - started);
       if (pause > 0 && index < pieces.length - 1) await this.pause(pause);
     }
     await this.pool.query(`DROP TABLE "shortener"."${name}"`);

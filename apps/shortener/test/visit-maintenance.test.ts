@@ -146,7 +146,7 @@ async function monthWithVisits() {
  */
 async function expectFinishedByNextRun(month: string) {
   expect((await ctx.app.visitMaintenance.partitions()).map((p) => p.name)).not.toContain(month);
-  const next = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 0 });
+  const next = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPause: () => 0 });
   const { dropped } = await next.maintainPartitions(monthsOn(12, 1));
   expect(dropped).toContain(month);
   const [{ exists }] = (await ctx.prisma.$queryRaw<{ exists: boolean }[]>`
@@ -302,7 +302,7 @@ describe("partitions", () => {
     );
 
     // Five months on, with 30 days kept: this month's partition and everything before go.
-    const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 0 });
+    const retention = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPause: () => 0 });
     const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 5, 2));
     const { dropped } = await retention.maintainPartitions(later);
     expect(dropped).toContain("short_logs_legacy");
@@ -335,8 +335,8 @@ describe("partitions", () => {
 
   it("past the retention are dropped a piece at a time; one stopped half-way is finished by the next run", async () => {
     const { month, piecesLeft } = await monthWithVisits();
-    // Each pause is a million times the piece's DROP (hours): stopping ends the first one.
-    const stopping = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 1_000_000 });
+    // Each pause is an hour: stopping ends the first one.
+    const stopping = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPause: () => 3_600_000 });
     const dropping = stopping.dropMonth({ name: month, detachPending: false });
     await vi.waitFor(async () => expect(await piecesLeft()).toBeLessThan(MONTH_PIECES), SOON);
     await stopping.stop();
@@ -362,7 +362,7 @@ describe("partitions", () => {
       await reader.query("BEGIN");
       await reader.query(`SELECT FROM "shortener"."${month}_00" LIMIT 1`);
       // A year on, with 30 days kept: after the marked month, every month attached is due.
-      const stopping = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 1_000_000 });
+      const stopping = new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPause: () => 3_600_000 });
       const running = stopping.maintainPartitions(monthsOn(12, 1));
       const drop = `DROP TABLE IF EXISTS "shortener"."${month}_00"`;
       await vi.waitFor(async () => {
@@ -397,7 +397,7 @@ describe("partitions", () => {
     expect(due.length).toBeGreaterThanOrEqual(10);
     // Pausing between pieces as long as each took: the two instances' drops overlap in time.
     const instances = [0, 1].map(
-      () => new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPauseFactor: 1 }),
+      () => new VisitMaintenance(ctx.prisma, { retentionDays: 30, dropPause: (dropMs) => dropMs }),
     );
     const runs = await Promise.allSettled(
       instances.map((instance) => instance.maintainPartitions(at(12, 1))),
