@@ -1,9 +1,11 @@
 # One production image for both services, on the current Node LTS.
-# build: the whole workspace installed, to generate the Prisma client (its CLI is a dev tool).
+# build: the whole workspace installed, to generate the Prisma client (its CLI is a dev tool)
+# and compile the TypeScript once (`pnpm build`: dist/ beside each package's src/, ADR 0206).
 # deps: production dependencies only, installed without the root's scripts (nothing to
 # generate there), then the embedded PostgreSQL's own script, which links its libraries.
-# runtime: those dependencies, the sources and the generated client; non-root; node is PID 1
-# and receives the signals itself (exec form), so `docker stop` drains in-flight requests.
+# runtime: those dependencies, the sources, the generated client and the compiled JavaScript;
+# non-root; node is PID 1 and receives the signals itself (exec form), so `docker stop` drains
+# in-flight requests.
 FROM node:24-bookworm-slim AS base
 WORKDIR /app
 RUN npm install -g pnpm@10.34.9 && npm cache clean --force
@@ -18,10 +20,11 @@ COPY packages/shortener-sdk/package.json packages/shortener-sdk/package.json
 COPY packages/scheduling-sdk/package.json packages/scheduling-sdk/package.json
 
 FROM base AS build
-COPY prisma prisma
-COPY prisma.config.ts ./
-COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
-RUN pnpm install --frozen-lockfile
+# Installed before the sources are copied (a layer that changes with the lockfile only); its
+# scripts (generate, build) then run on the sources.
+RUN pnpm install --frozen-lockfile --ignore-scripts
+COPY . .
+RUN node scripts/prisma-generate.mjs && node scripts/build.mjs
 
 FROM base AS deps
 # @prisma/client's optional peers (the Prisma CLI with Studio and its dev server, TypeScript)
@@ -40,6 +43,12 @@ WORKDIR /app
 COPY --from=deps /app /app
 COPY . .
 COPY --from=build /app/packages/db/src/generated packages/db/src/generated
+COPY --from=build /app/dist dist
+COPY --from=build /app/packages/db/dist packages/db/dist
+COPY --from=build /app/packages/schemas/dist packages/schemas/dist
+COPY --from=build /app/packages/server/dist packages/server/dist
+COPY --from=build /app/apps/shortener/dist apps/shortener/dist
+COPY --from=build /app/apps/scheduling/dist apps/scheduling/dist
 # The embedded PostgreSQL (no DATABASE_URL) keeps its data here, writable by the app's user.
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
@@ -47,4 +56,4 @@ USER node
 EXPOSE 3000 3001
 # Both services in one process (each migrates the database before it listens, under an
 # advisory lock). Compose runs each service's own entry point instead.
-CMD ["node", "--import", "tsx", "scripts/start.ts"]
+CMD ["node", "--enable-source-maps", "dist/start.js"]

@@ -1,13 +1,29 @@
 import { defineConfig } from "vitest/config";
 
+// The tests run the TypeScript sources: workspace packages export them under the "source"
+// condition and their compiled dist/ by default (docs/adr/0206). Every environment that loads
+// test code gets it: `ssr` runs the test files, `__vitest__` the global setup.
+const resolve = {
+  conditions: ["source", "module", "node", "development|production"],
+  externalConditions: ["source"],
+};
+
 export default defineConfig({
+  environments: { ssr: { resolve }, __vitest__: { resolve } },
   test: {
     include: ["apps/*/test/**/*.test.ts", "packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/each-file.ts"],
+    // A worker runs its files on one module cache: each file no longer imports and evaluates the
+    // apps, Prisma and Fastify again (about 2 s a file; docs/adr/0207). Per-file state lives in
+    // the files' own hooks; test/each-file.ts resets the suite-wide checks.
+    isolate: false,
     // The suite mostly waits on PostgreSQL: three files at once keep both cores of the machines
     // it runs on busy (one at a time, the default on 2 cores, left them half idle: 4 min vs 2.4).
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Outer limits only: a test waits for what it needs (a line, a port, an exit), and a loaded
+    // two-core machine may take many times longer than a quiet one to get there.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });

@@ -38,7 +38,6 @@ const ROUNDS = Number(values.rounds ?? (QUICK ? 1 : 3));
 const SECONDS = Number(values.seconds ?? (QUICK ? 2 : 10));
 const root = fileURLToPath(new URL("..", import.meta.url));
 const autocannon = path.join(root, "node_modules/autocannon/autocannon.js");
-const tsx = path.join(root, "node_modules/tsx/dist/loader.mjs");
 const pin = (() => {
   try {
     execFileSync("taskset", ["-c", "0", "true"]);
@@ -187,13 +186,13 @@ const TENANT_SECRET = randomBytes(32).toString("hex");
 
 async function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const script = path.join(root, "scripts/bench-server.ts");
+  const script = path.join(root, "dist/bench-server.js");
   // The tenant's pool is the default database's (10), so the row measures the routing alone.
   const hosted =
     kind === "schedulingHosted" ? { HOSTED_MODE: "on", TENANT_SECRET, TENANT_POOL_MAX: "10" } : {};
   const child = fork(script, [kind === "schedulingHosted" ? "scheduling" : kind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
-    execArgv: pin ? ["-c", "0", process.execPath, "--import", tsx] : ["--import", tsx],
+    execArgv: pin ? ["-c", "0", process.execPath, "--enable-source-maps"] : ["--enable-source-maps"],
     env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...hosted },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

@@ -2,7 +2,7 @@
 // sending GET requests one after another until told to stop, counting 302s and errors (any
 // other status, or a connection that failed) with the time each failed request began.
 // test/scale.test.ts drives it in-process; against the compose profile, run it alone:
-//   node --import tsx scripts/scale-drill.ts http://localhost:8000/<name> [--connections 64] [--seconds 6]
+//   node dist/scale-drill.js http://localhost:8000/<name> [--connections 64] [--seconds 6]
 // and kill or stop an instance meanwhile (`docker kill -s KILL …`, `docker-compose stop …`).
 import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -64,9 +64,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   const [url] = positionals;
   if (!url || !/^https?:\/\//.test(url)) {
-    console.error(
-      "usage: node --import tsx scripts/scale-drill.ts <short URL> [--connections 64] [--seconds 6]",
-    );
+    console.error("usage: node dist/scale-drill.js <short URL> [--connections 64] [--seconds 6]");
     process.exit(2);
   }
   const started = Date.now();

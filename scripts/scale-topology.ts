@@ -1,5 +1,5 @@
 // Several instances of each service behind one HAProxy, as real processes on this machine:
-// each instance is `node --import tsx apps/<service>/src/server.ts` on its own port, HAProxy
+// each instance is `node apps/<service>/dist/server.js` (built: `pnpm build`) on its own port, HAProxy
 // (Debian's binary) runs in the foreground with a configuration rendered by haproxy-config.ts.
 // `pnpm scale` (scripts/scale.ts) runs it for a person; test/scale.test.ts for its drills.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -14,7 +14,7 @@ import { freePort } from "@app/db";
 import { type HealthCheck, haproxyConfig, type ServiceName } from "./haproxy-config.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const serverFile = (service: ServiceName) => path.join(repoRoot, "apps", service, "src", "server.ts");
+const serverFile = (service: ServiceName) => path.join(repoRoot, "apps", service, "dist", "server.js");
 const PORT_VARIABLE: Record<ServiceName, string> = {
   shortener: "SHORTENER_PORT",
   scheduling: "SCHEDULING_PORT",
@@ -214,7 +214,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       for (let n = 1; n <= options[service]; n++) {
         const name = `${service}-${n}`;
         const port = await freePort();
-        const child = spawn(process.execPath, ["--import", "tsx", serverFile(service)], {
+        const child = spawn(process.execPath, ["--enable-source-maps", serverFile(service)], {
           cwd: repoRoot,
           env: {
             ...options.env,

@@ -3,7 +3,7 @@
 // `--shorts` shorts of `--users` users and the hours of one month, rolls the month up as the
 // service does once its days are over (the daily rows and the totals), then prints the size of
 // each table (heap, indexes, TOAST) per million visits. Not a timing.
-//   DATABASE_URL=postgresql://…/empty_db node --import tsx scripts/visit-storage.ts [--visits 1000000]
+//   DATABASE_URL=postgresql://…/empty_db node dist/visit-storage.js [--visits 1000000]
 // It refuses a database that already holds visits: the sizes would not be this run's.
 import { parseArgs } from "node:util";
 import { createPrisma, dedicatedConnection, openDatabase, poolOf } from "@app/db";

@@ -19,7 +19,7 @@ const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"),
 };
 const haproxy = haproxyBinary();
 const scale = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/scale.ts", ...args], {
+  promisify(execFile)(process.execPath, ["--enable-source-maps", "dist/scale.js", ...args], {
     cwd: new URL(".", root).pathname,
   });
 

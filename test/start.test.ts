@@ -7,16 +7,15 @@ import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { createPrisma, freePort, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../apps/shortener/src/credentials.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const startScript = path.join(repoRoot, "scripts/start.ts");
-// `node --import tsx` resolves tsx from the working directory; these runs start elsewhere.
-const tsxLoader = pathToFileURL(path.join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
+// What `pnpm start` runs, compiled (the global setup builds it); these runs start elsewhere too.
+const startScript = path.join(repoRoot, "dist/start.js");
 // The child gets only what a person's shell would have, not this run's TEST_* variables.
 const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn" };
 
@@ -84,7 +83,7 @@ const identity = (pid: number) =>
   `${pid}:${safeRead(`/proc/${pid}/stat`).split(") ")[1]?.split(" ")[19] ?? ""}`;
 const alive = (id: string) => identity(Number(id.split(":")[0])) === id;
 
-/** Processes of the tree still running after `ms` (tsx's esbuild helper exits on its parent's EOF, a moment later). */
+/** Processes of the tree still running after `ms` (a child may exit a moment after its parent). */
 async function survivors(tree: string[], ms = 5_000): Promise<string[]> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -192,7 +191,7 @@ describe(".env in the working directory", () => {
     );
     const started = run(
       process.execPath,
-      ["--import", tsxLoader, startScript],
+      ["--enable-source-maps", startScript],
       { ...baseEnv, SCHEDULING_PORT: String(scheduling) },
       cwd,
     );
@@ -210,7 +209,7 @@ describe(".env in the working directory", () => {
 
 describe("start-up failures", () => {
   async function failedStart(env: Record<string, string>) {
-    const started = run(process.execPath, ["--import", tsxLoader, startScript], { ...baseEnv, ...env }, cwd);
+    const started = run(process.execPath, ["--enable-source-maps", startScript], { ...baseEnv, ...env }, cwd);
     const code = await started.exited;
     const lines = started.output().trim().split("\n");
     return { code, lines };
@@ -221,12 +220,11 @@ describe("start-up failures", () => {
     await new Promise((r) => silent.once("listening", r));
     const port = (silent.address() as { port: number }).port;
     try {
-      const began = Date.now();
+      // It gives up after its connect timeout (5 s): an exit at all, within the test's limit, shows it.
       const { code, lines } = await failedStart({
         DATABASE_URL: `postgresql://app:s3cret@127.0.0.1:${port}/app`,
       });
       expect(code).toBe(1);
-      expect(Date.now() - began).toBeLessThan(20_000);
       expect(lines).toEqual([expect.stringMatching(new RegExp(`^cannot start: .*127\\.0\\.0\\.1:${port}`))]);
       expect(lines.join("\n")).not.toContain("s3cret");
     } finally {
@@ -247,13 +245,13 @@ describe("start-up failures", () => {
       const entries: [string, Record<string, string>][] = [
         // The shortener starts, then the scheduling API cannot listen: the shortener is closed too.
         [startScript, { SHORTENER_PORT: free, SCHEDULING_PORT: port }],
-        [path.join(repoRoot, "apps/shortener/src/server.ts"), { SHORTENER_PORT: port }],
-        [path.join(repoRoot, "apps/scheduling/src/server.ts"), { SCHEDULING_PORT: port }],
+        [path.join(repoRoot, "apps/shortener/dist/server.js"), { SHORTENER_PORT: port }],
+        [path.join(repoRoot, "apps/scheduling/dist/server.js"), { SCHEDULING_PORT: port }],
       ];
       for (const [entry, ports] of entries) {
         const started = run(
           process.execPath,
-          ["--import", tsxLoader, entry],
+          ["--enable-source-maps", entry],
           { ...baseEnv, DATA_DIR: path.join(folder, "data"), ...ports },
           folder,
         );

@@ -7,7 +7,7 @@ import {
   CommandError,
   flag,
   type OptionValues,
-  runCli,
+  runCliProcess,
   table,
   UsageError,
   when,
@@ -332,5 +332,5 @@ export const schedulingCli = {
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.exitCode = await runCli(schedulingCli, process.argv.slice(2));
+  await runCliProcess(schedulingCli);
 }

@@ -48,7 +48,7 @@ function run(command: string, args: string[]): Promise<Run> {
   });
 }
 
-/** The CLI itself (`node --import tsx` is what `pnpm scheduling` runs, minus pnpm's start-up). */
+/** The CLI itself (what `pnpm scheduling` runs, minus pnpm's start-up). */
 /** A command through the CLI's own runner, in this process (no child process per command). */
 const cli = (...args: string[]) =>
   runCliInProcess(schedulingCli, args, { DATABASE_URL: t.databaseUrl, DATABASE_DIRECT_URL: t.directUrl });

@@ -15,9 +15,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Starts server.ts as `node` would run it and resolves with its address once it logs that it listens. */
+/** Starts the built server.ts (dist/server.js) as `node` would run it and resolves with its address once it logs that it listens. */
 async function startServer(): Promise<{ child: ChildProcess; url: string; lines: string[] }> {
-  const child = spawn("node", ["--import", "tsx", "apps/scheduling/src/server.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", "apps/scheduling/dist/server.js"], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH,

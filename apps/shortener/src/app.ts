@@ -25,6 +25,7 @@ import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
 import passwordAttemptsPlugin from "./password-attempts.ts";
+import { type PasswordHasher, scryptHasher } from "./password-hash.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
 import shortsPlugin from "./shorts.service.ts";
 import statsPlugin from "./stats.service.ts";
@@ -38,6 +39,8 @@ export interface BuildAppOptions {
   prisma: PrismaClient;
   /** `true` for JSON logs at LOG_LEVEL, or pino options (e.g. a `stream`); default: no logs. */
   logger?: FastifyServerOptions["logger"];
+  /** Protected shorts' password hashing; default scrypt at PRODUCTION_COST (tests pass a cheap one). */
+  passwords?: PasswordHasher;
 }
 
 // Paths the service serves itself, besides the API prefix: never usable as short names
@@ -45,7 +48,12 @@ export interface BuildAppOptions {
 const OWN_PATHS = ["docs", "health", "ready", "stats", "favicon.ico", "robots.txt"];
 
 /** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
-export async function buildApp({ config, prisma, logger = false }: BuildAppOptions) {
+export async function buildApp({
+  config,
+  prisma,
+  logger = false,
+  passwords = scryptHasher(),
+}: BuildAppOptions) {
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
@@ -79,6 +87,7 @@ export async function buildApp({ config, prisma, logger = false }: BuildAppOptio
   instrumentRequests(app, metrics);
   app.decorate("metrics", metrics);
   app.decorate("prisma", prisma);
+  app.decorate("passwords", passwords);
   registerReplicaReads(app, prisma, config, metrics);
   app.decorate("apiPrefix", config.SHORTENER_API_PREFIX);
   await app.register(errorHandler);

@@ -3,7 +3,7 @@
 // or 2 (a CredentialError is the command failing: exit 1, its message on stderr). This file
 // only parses flags and prints: users and tokens are credentials.ts's.
 import { fileURLToPath } from "node:url";
-import { type Command, flag, runCli, table, UsageError, when } from "@app/server/cli";
+import { type Command, flag, runCliProcess, table, UsageError, when } from "@app/server/cli";
 import { z } from "zod";
 import { loadConfig, type ShortenerConfig } from "./config.ts";
 import { createToken, createUser, listTokens, listUsers, revokeToken } from "./credentials.ts";
@@ -107,5 +107,5 @@ export const shortenerCli = {
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.exitCode = await runCli(shortenerCli, process.argv.slice(2));
+  await runCliProcess(shortenerCli);
 }

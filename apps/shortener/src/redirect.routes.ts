@@ -5,7 +5,6 @@ import { z } from "zod";
 import { NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
 import { PASSWORD_FORM_CSP, passwordForm } from "./password-form.ts";
-import { verifyPassword } from "./password-hash.ts";
 import type { LimitState } from "./shorts.service.ts";
 import type { Target, TargetRules } from "./target-cache.ts";
 import { Turns } from "./turns.ts";
@@ -52,7 +51,7 @@ const notFound = plainText(
  * a cached lookup and a group-committed visit.
  */
 export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { shorts, visitLog, passwordAttempts } = app;
+  const { shorts, visitLog, passwordAttempts, passwords } = app;
   // A limited short's visits, one at a time per short in this instance: they would wait for its
   // row lock in the database anyway (holding a pooled connection each), and once one finds the
   // limit reached, those behind it are answered without the database.
@@ -174,7 +173,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           referer,
         });
       }
-      if (!(await verifyPassword(posted.password, rules.passwordHash))) {
+      if (!(await passwords.verify(posted.password, rules.passwordHash))) {
         return form(reply, 401, { message: "Wrong password. Try again.", referer });
       }
     }

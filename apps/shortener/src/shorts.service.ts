@@ -13,7 +13,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
 import { BadRequest, Conflict, HttpError, NotFound } from "./errors.ts";
-import { hashPassword } from "./password-hash.ts";
+import type { PasswordHasher } from "./password-hash.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
 import { TOTALS_END } from "./visit-rollup.ts";
 
@@ -96,6 +96,8 @@ export interface ShortsServiceOptions {
   reads?: ReplicaReads;
   /** Told after a short is deleted (its visits are then removed in the background). */
   onDeleted?: () => void;
+  /** Hashes the passwords of protected shorts. */
+  passwords: PasswordHasher;
 }
 
 /** Shorts and their visit logs, always scoped to one owner. */
@@ -192,7 +194,10 @@ export class ShortsService {
    */
   async prepare(input: NewShort): Promise<ShortToCreate> {
     const { password, ...short } = input;
-    return { ...short, passwordHash: password === undefined ? null : await hashPassword(password) };
+    return {
+      ...short,
+      passwordHash: password === undefined ? null : await this.options.passwords.hash(password),
+    };
   }
 
   /** One short: createMany of one item, its error thrown. */
@@ -327,7 +332,7 @@ export class ShortsService {
         ? undefined
         : edit.password === null
           ? null
-          : await hashPassword(edit.password);
+          : await this.options.passwords.hash(edit.password);
     const instant = (value: string | null | undefined) =>
       value === undefined ? undefined : value === null ? null : new Date(value);
     const write = () =>
@@ -516,7 +521,7 @@ function validId(id: string): string {
 /** The app's `shorts` service, with the redirect's target cache (listening from ready to close). */
 async function shortsPlugin(
   app: FastifyInstance,
-  options: Omit<ShortsServiceOptions, "targets">,
+  options: Omit<ShortsServiceOptions, "targets" | "reads" | "onDeleted" | "passwords">,
 ): Promise<void> {
   const targets = createTargetCache(app.prisma, {
     // A refill after a change must not come from a replica that has not replayed it.
@@ -535,11 +540,20 @@ async function shortsPlugin(
       .sweep()
       .catch((err: unknown) => app.log.error({ err }, "deleted short: sweep failed"));
   };
-  app.decorate("shorts", new ShortsService(app.prisma, { ...options, targets, reads: app.reads, onDeleted }));
+  app.decorate(
+    "shorts",
+    new ShortsService(app.prisma, {
+      ...options,
+      targets,
+      reads: app.reads,
+      onDeleted,
+      passwords: app.passwords,
+    }),
+  );
 }
 
 export default fp(shortsPlugin, {
   name: "shorts",
   fastify: "5.x",
-  decorators: { fastify: ["prisma", "reads", "visitMaintenance"] },
+  decorators: { fastify: ["prisma", "reads", "visitMaintenance", "passwords"] },
 });

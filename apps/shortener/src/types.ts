@@ -3,6 +3,7 @@
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
 import type { PasswordAttempts } from "./password-attempts.ts";
+import type { PasswordHasher } from "./password-hash.ts";
 import type { ShortsService } from "./shorts.service.ts";
 import type { StatsService } from "./stats.service.ts";
 import type { VisitLog } from "./visit-log.ts";
@@ -24,6 +25,8 @@ declare module "fastify" {
     visitMaintenance: VisitMaintenance;
     /** Attempts at protected shorts' passwords, limited per short and client address. */
     passwordAttempts: PasswordAttempts;
+    /** Hashes and checks protected shorts' passwords (scrypt at PRODUCTION_COST). */
+    passwords: PasswordHasher;
     apiPrefix: string;
     /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
     metrics: Registry;

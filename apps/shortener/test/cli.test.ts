@@ -7,7 +7,7 @@ import { shortenerCli } from "../src/cli.ts";
 import { setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
-const cliFile = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const cliFile = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 /** A command through the CLI's own runner, in this process, on this file's database. */
 async function cli(...args: string[]) {
@@ -20,7 +20,7 @@ async function cli(...args: string[]) {
 
 /** The same as a process, as `pnpm -s shortener` runs it (minus pnpm's own start-up). */
 function cliProcess(...args: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", cliFile, ...args], {
+  const result = spawnSync(process.execPath, ["--enable-source-maps", cliFile, ...args], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -6,6 +6,13 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig, type ShortenerConfig } from "../src/config.ts";
 import { createUser } from "../src/credentials.ts";
+import { scryptHasher } from "../src/password-hash.ts";
+
+/**
+ * Password hashing at a test cost (N = 2^10: about a millisecond, not a tenth of a second): the
+ * tests hash passwords by the hundred. The service's own cost is asserted in link-passwords.test.ts.
+ */
+export const TEST_PASSWORDS = scryptHasher({ logN: 10, r: 8, p: 1 });
 
 export interface ShortenerContext {
   app: ShortenerApp;
@@ -26,7 +33,7 @@ export function setupShortener(
     ctx.config = defaultConfig({ SHORT_BASE_URL: "https://sho.rt", ...overrides });
     // Logs at trace into the secret scan, which also reads every answer.
     const logger = { level: "trace", stream: secretScan.logStream };
-    ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma, logger });
+    ctx.app = await buildApp({ config: ctx.config, prisma: ctx.prisma, logger, passwords: TEST_PASSWORDS });
     secretScan.watch(ctx.app);
     conformance.watch(ctx.app);
     await ctx.app.ready();

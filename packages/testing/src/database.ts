@@ -166,7 +166,8 @@ export function metricValue(
  * Watches a test file for leaked secrets: every token and API key the file creates is
  * remembered, and every line its apps log (at trace level) and every answer they send
  * (status line headers and body) is checked against them as it is written. One per file
- * (vitest isolates modules per file); the app helpers wire it in and assert at the end.
+ * (reset before each file by test/each-file.ts: one worker runs many files with one module
+ * cache); the app helpers wire it in and assert at the end.
  */
 export const secretScan = (() => {
   const secrets = new Set<string>();
@@ -203,6 +204,11 @@ export const secretScan = (() => {
       });
     },
     leaks: (): readonly string[] => leaks,
+    /** Forgets every secret and leak: a new test file starts. */
+    reset(): void {
+      secrets.clear();
+      leaks.length = 0;
+    },
     /** How many secrets were watched (a scan that watched nothing proves nothing). */
     get size(): number {
       return secrets.size;
