@@ -45,12 +45,24 @@ export interface BuildAppOptions {
   redis?: Redis;
   /** Hosted mode: the migrations tenant databases are brought up to (default: prisma/migrations). */
   tenantMigrationsDir?: string;
+  /**
+   * How long a key (or, hosted, a tenant) found is trusted on this instance; default
+   * AUTH_CACHE_MS. Tests of what the bound allows shorten it, tests of notifications lengthen it.
+   */
+  authCacheMs?: number;
 }
 
 /** Every first path segment served under /api/v1, also answered bare (v1's fallback rewrite). */
 export const API_SEGMENTS = [...resources.map((resource) => resource.path), "me", "slots", "availability"];
 
-export async function buildApp({ config, prisma, logger, redis, tenantMigrationsDir }: BuildAppOptions) {
+export async function buildApp({
+  config,
+  prisma,
+  logger,
+  redis,
+  tenantMigrationsDir,
+  authCacheMs = AUTH_CACHE_MS,
+}: BuildAppOptions) {
   const app = Fastify({
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
@@ -85,8 +97,8 @@ export async function buildApp({ config, prisma, logger, redis, tenantMigrations
   app.decorate("metrics", metrics);
   registerReplicaReads(app, prisma, config, metrics);
   await app.register(errorHandler);
-  await app.register(hosting, { config, tenantCacheMs: AUTH_CACHE_MS, migrationsDir: tenantMigrationsDir });
-  await app.register(auth, { prefix: config.APIKEY_PREFIX });
+  await app.register(hosting, { config, tenantCacheMs: authCacheMs, migrationsDir: tenantMigrationsDir });
+  await app.register(auth, { prefix: config.APIKEY_PREFIX, cacheMs: authCacheMs });
   await app.register(rateLimit, {
     max: config.RATE_LIMIT_MAX,
     windowMs: config.RATE_LIMIT_WINDOW_MS,

@@ -13,6 +13,8 @@ import type { AuthContext } from "./types.ts";
 export interface AuthOptions {
   /** APIKEY_PREFIX: the leading part of every key, not hashed. */
   prefix: string;
+  /** How long a key found is trusted on this instance (AUTH_CACHE_MS; tests shorten it). */
+  cacheMs: number;
 }
 
 // Writing lastUsedAt on every request would turn every read into a DB write.
@@ -57,7 +59,7 @@ interface KeyRow {
   user: { id: number; role: string; locked: boolean } | null;
 }
 
-async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
+async function authPlugin(app: FastifyInstance, { prefix, cacheMs }: AuthOptions) {
   const lastUsedWritten = new Map<string, number>();
   const keys = new Map<string, { row: KeyRow; until: number }>();
 
@@ -81,7 +83,7 @@ async function authPlugin(app: FastifyInstance, { prefix }: AuthOptions) {
       return null;
     }
     if (keys.size >= AUTH_CACHE_MAX) keys.delete(keys.keys().next().value as string);
-    keys.set(cacheKey, { row, until: now + AUTH_CACHE_MS });
+    keys.set(cacheKey, { row, until: now + cacheMs });
     return row;
   }
   const pendingWrites = new Set<Promise<unknown>>();

@@ -3,15 +3,18 @@ import { fileURLToPath } from "node:url";
 import { runCliInProcess } from "@app/testing/cli";
 import { SOON } from "@app/testing/timing";
 import { describe, expect, it, vi } from "vitest";
-import { AUTH_CACHE_MS } from "../src/auth.ts";
 import { schedulingCli } from "../src/cli.ts";
 import { createUser, setupApp, withKey } from "./helpers.ts";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
+// A key in use is trusted for authCacheMs after it is revoked (AUTH_CACHE_MS in the service):
+// short here, so the tests of what follows wait a moment, not the service's 5 s.
+const AUTH_CACHE_MS = 250;
 const t = setupApp(
   {},
   {
+    authCacheMs: AUTH_CACHE_MS,
     routes: (app) => {
       app.get("/test/whoami", async (request) => request.auth);
     },

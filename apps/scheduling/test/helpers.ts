@@ -33,7 +33,7 @@ export interface TestApp {
  * Call at the top of a test file (or describe block): beforeAll creates a database for the
  * file and builds the app on it, afterAll tears both down. Read the fields inside tests.
  */
-export interface SetupOptions extends Pick<BuildAppOptions, "logger" | "redis"> {
+export interface SetupOptions extends Pick<BuildAppOptions, "logger" | "redis" | "authCacheMs"> {
   /** Extra routes a test needs (registered on the root, so behind auth), added before ready(). */
   routes?: (app: SchedulingApp) => void | Promise<void>;
   /** The app's pool: 4 connections with the service's waits unless a test says otherwise. */

@@ -215,7 +215,7 @@ describe.skipIf(!inject("redisUrl"))("a Redis that fails (needs TEST_REDIS_URL)"
     for (let i = 0; i < 20; i++) expect((await ping(down.apiKey)).statusCode).toBe(200);
     // One line for the outage, however many reconnect attempts and requests fail meanwhile.
     const outages = () => lines.filter((line) => line.includes("rate-limit Redis unavailable")).length;
-    await vi.waitFor(() => expect(outages()).toBe(1), { timeout: 3_000, interval: 50 });
+    await vi.waitFor(() => expect(outages()).toBe(1), SOON);
     await new Promise((r) => setTimeout(r, 1_200));
     for (let i = 0; i < 20; i++) expect((await ping(down.apiKey)).statusCode).toBe(200);
     expect(outages()).toBe(1);
@@ -223,7 +223,7 @@ describe.skipIf(!inject("redisUrl"))("a Redis that fails (needs TEST_REDIS_URL)"
     await proxy.up();
     await vi.waitFor(
       () => expect(lines.some((line) => line.includes("rate-limit Redis available again"))).toBe(true),
-      { timeout: 5_000, interval: 100 },
+      SOON,
     );
     // Counting again: a fourth request within the window is refused.
     const after = await createUser(t.prisma);

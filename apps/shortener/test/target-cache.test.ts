@@ -125,7 +125,7 @@ it("serves nothing from the cache while its listening connection is down, and li
         SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN shortener_short_deleted%'`;
       expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(2);
     },
-    { timeout: 5_000, interval: 100 },
+    SOON,
   );
 });
 
