@@ -118,15 +118,12 @@ it("serves nothing from the cache while its listening connection is down, and li
   );
   // Listening again, it caches again.
   await postShort(a, user, { url: "https://example.com/again", name: "again" });
-  await vi.waitFor(
-    async () => {
-      expect((await b.inject({ method: "HEAD", url: "/again" })).statusCode).toBe(302);
-      const rows = await prismas[0]!.$queryRaw<{ n: bigint }[]>`
+  await vi.waitFor(async () => {
+    expect((await b.inject({ method: "HEAD", url: "/again" })).statusCode).toBe(302);
+    const rows = await prismas[0]!.$queryRaw<{ n: bigint }[]>`
         SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN shortener_short_deleted%'`;
-      expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(2);
-    },
-    SOON,
-  );
+    expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(2);
+  }, SOON);
 });
 
 it("sends visits that miss the cache together to the database once", async () => {
