@@ -739,7 +739,15 @@ export interface FuzzSuiteOptions {
   unstatable?: UnstatableRule[];
   /** Waits for the service's background work (before each look at the change journal), so only requests change state. */
   settle?: () => Promise<unknown>;
+  /**
+   * Which properties this file checks: "refused" (no 5xx, and a 4xx changes nothing) and
+   * "admitted" (what the document admits is not refused). Each service's suite runs them as
+   * two files, so two workers share it. Default: both.
+   */
+  directions?: readonly FuzzDirection[];
 }
+
+export type FuzzDirection = "refused" | "admitted";
 
 /**
  * One test per operation of the document: no 5xx, and a 4xx changes nothing. Logs the answers
@@ -767,36 +775,44 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
       );
       console.log("refusals explained by unstatable rules", JSON.stringify(Object.fromEntries(explained)));
     });
-    it.each(operations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
-      "%s: no 5xx, and a 4xx changes nothing",
-      async (_name, operation) => {
-        await assertNoServerErrorNorChange(requestsFor(served, operation, options.requests()), {
-          app: options.target().app,
-          client,
-          schemas: options.schemas,
-          statuses,
-          settings: options.settings,
-          ...(options.settle ? { settle: options.settle } : {}),
-        });
-      },
-      120_000,
+    const directions = options.directions ?? ["refused", "admitted"];
+    const cases = operations.map(
+      (operation) => [`${operation.method} ${operation.path}`, operation] as const,
     );
-    // The positive direction: what the document admits, the server takes (issue 17 item 9).
-    it.each(operations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
-      "%s: what the document admits is not refused",
-      async (_name, operation) => {
-        await assertAdmittedIsAccepted(
-          operation,
-          requestsFor(served, operation, { ...options.requests(), validOnly: true }),
-          {
+    if (directions.includes("refused")) {
+      it.each(cases)(
+        "%s: no 5xx, and a 4xx changes nothing",
+        async (_name, operation) => {
+          await assertNoServerErrorNorChange(requestsFor(served, operation, options.requests()), {
             app: options.target().app,
-            rules: options.unstatable ?? [],
-            explained,
+            client,
+            schemas: options.schemas,
+            statuses,
             settings: options.settings,
-          },
-        );
-      },
-      120_000,
-    );
+            ...(options.settle ? { settle: options.settle } : {}),
+          });
+        },
+        120_000,
+      );
+    }
+    // The positive direction: what the document admits, the server takes (issue 17 item 9).
+    if (directions.includes("admitted")) {
+      it.each(cases)(
+        "%s: what the document admits is not refused",
+        async (_name, operation) => {
+          await assertAdmittedIsAccepted(
+            operation,
+            requestsFor(served, operation, { ...options.requests(), validOnly: true }),
+            {
+              app: options.target().app,
+              rules: options.unstatable ?? [],
+              explained,
+              settings: options.settings,
+            },
+          );
+        },
+        120_000,
+      );
+    }
   });
 }
