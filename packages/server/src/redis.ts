@@ -33,6 +33,10 @@ export function openRedis(
     commandTimeout: commandTimeoutMs,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
+    // No INFO before "ready": it ran under the command timeout, and a process busy starting (a
+    // loaded machine, several instances at once) let 25 ms pass and logged Redis as down. A
+    // command sent while Redis still loads fails like any other, and its user decides.
+    enableReadyCheck: false,
     retryStrategy: (times) => Math.min(times * 100, 500),
   });
   // One line per outage, not per failed attempt or request.
