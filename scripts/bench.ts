@@ -5,7 +5,7 @@
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
-//                               slots-team, bookings-concurrent), with their baselines
+//                               slots-team, bookings-concurrent, startup), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -22,6 +22,7 @@ import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
+import { startupRows } from "./bench-startup.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
 
 const { values } = parseArgs({
@@ -535,6 +536,7 @@ try {
     bulk: [],
     "slots-team": [],
     "bookings-concurrent": [],
+    startup: [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -632,6 +634,8 @@ try {
       await slotsTeamRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "bookings-concurrent")
       await bookingsConcurrentRows(started.scheduling!.url);
+    if (values.only === undefined || values.only === "startup")
+      await startupRows({ root, databaseUrl: database.url, runs: QUICK ? 3 : 10 });
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");
