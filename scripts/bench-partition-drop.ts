@@ -6,7 +6,7 @@
 // retention detaches that month and drops it, a piece at a time.
 import { existsSync, readFileSync } from "node:fs";
 import type { PrismaClient } from "@app/db";
-import { MONTH_PIECES, monthPartition, VisitMaintenance } from "../apps/shortener/src/visit-maintenance.ts";
+import { MONTH_PIECES, monthPartition, VisitMaintenance } from "@app/shortener/visit-maintenance";
 
 /** A month no instance creates or drops on its own. */
 const MONTH = monthPartition(new Date("2099-01-01T00:00:00Z"));

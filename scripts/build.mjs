@@ -69,17 +69,26 @@ export function isStale() {
 
 export async function build() {
   const { build: esbuild } = await import("esbuild");
-  // Every import stays an import; a relative one to a .ts file names the .js file it becomes.
-  const keepImports = {
+  // Every import stays an import; a relative one to a .ts file names the .js file it becomes,
+  // and must stay inside its unit (another package is reached by its name and exports: its
+  // sources have no .js beside them).
+  const keepImports = (from) => ({
     name: "keep-imports",
     setup(builder) {
       builder.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === "entry-point") return undefined;
         const relative = args.path.startsWith("./") || args.path.startsWith("../");
+        if (relative && path.relative(from, path.resolve(args.resolveDir, args.path)).startsWith("..")) {
+          return {
+            errors: [
+              { text: `${args.path} is outside ${path.relative(root, from)}: import it by its package name` },
+            ],
+          };
+        }
         return { path: relative ? args.path.replace(/\.ts$/, ".js") : args.path, external: true };
       });
     },
-  };
+  });
   await Promise.all(
     UNITS.map(async ({ from, to, flat }) => {
       rmSync(to, { recursive: true, force: true });
@@ -95,7 +104,7 @@ export async function build() {
         outbase: from,
         outdir: to,
         bundle: true,
-        plugins: [keepImports],
+        plugins: [keepImports(from)],
         platform: "node",
         format: "esm",
         target: "node20.19",

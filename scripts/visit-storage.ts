@@ -9,8 +9,8 @@ import { parseArgs } from "node:util";
 import { createPrisma, dedicatedConnection, openDatabase, poolOf } from "@app/db";
 import { databaseOptions } from "@app/server/config";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
-import { VisitLog } from "../apps/shortener/src/visit-log.ts";
-import { VisitMaintenance } from "../apps/shortener/src/visit-maintenance.ts";
+import { VisitLog } from "@app/shortener/visit-log";
+import { VisitMaintenance } from "@app/shortener/visit-maintenance";
 
 const USAGE = "usage: scripts/visit-storage.ts [--visits 1000000] [--shorts 1000] [--users 100]";
 const values = (() => {
