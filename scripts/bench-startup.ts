@@ -86,6 +86,7 @@ async function timeScale(
     stdio: ["ignore", "pipe", "pipe"],
   });
   const warnings: string[] = [];
+  let ready = false;
   try {
     return await new Promise((resolve, reject) => {
       child.once("exit", (code) =>
@@ -93,11 +94,15 @@ async function timeScale(
       );
       for (const stream of [child.stdout!, child.stderr!]) {
         createInterface({ input: stream }).on("line", (line) => {
-          // pino's warn is level 40; a plain line that says so is one too.
+          // Until it is ready: its stop warns by design. pino's warn is level 40; a plain line
+          // that says so is one too.
+          if (ready) return;
           if (/"level":(40|50|60)|warning|not reachable|cannot/i.test(line))
             warnings.push(line.slice(0, 300));
-          if (line.includes("through haproxy"))
+          if (line.includes("through haproxy")) {
+            ready = true;
             resolve({ seconds: (performance.now() - started) / 1000, warnings });
+          }
         });
       }
     });

@@ -12,11 +12,12 @@ import {
   logShutdown,
   methodGuard,
   requestId,
+  zodSchemaController,
 } from "@app/server/http";
 import { createRegistry, instrumentRequests } from "@app/server/metrics";
 import { registerReplicaReads } from "@app/server/replica-reads";
 import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
 import auth, { AUTH_CACHE_MS } from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
@@ -70,6 +71,7 @@ export async function buildApp({
     ...connectionOptions(config),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
+    schemaController: zodSchemaController,
     clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Selected-calendar ids embed an external calendar id, which can be long.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
@@ -81,8 +83,6 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
 
   // External plugins
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   acceptEmptyJsonBodies(app);
   capConnections(app, config);
   logShutdown(app, SERVICE);

@@ -31,7 +31,7 @@ async function rateLimitPlugin(
   const store =
     redis ??
     (redisUrl
-      ? openRedis(app, redisUrl, { purpose: "rate-limit", commandTimeoutMs: redisTimeoutMs })
+      ? await openRedis(app, redisUrl, { purpose: "rate-limit", commandTimeoutMs: redisTimeoutMs })
       : undefined);
   // Readiness checks the same client the counters use.
   app.decorate("redis", store ?? null);

@@ -12,11 +12,12 @@ import {
   logShutdown,
   methodGuard,
   requestId,
+  zodSchemaController,
 } from "@app/server/http";
 import { createRegistry, instrumentRequests } from "@app/server/metrics";
 import { registerReplicaReads } from "@app/server/replica-reads";
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
 import errorHandler, { clientErrorBody, sendErrorFor } from "./error-handler.ts";
@@ -61,6 +62,7 @@ export async function buildApp({
     ...connectionOptions(config),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: config.BODY_LIMIT,
+    schemaController: zodSchemaController,
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Every path parameter a request line can carry reaches its route, which answers 404 for a
@@ -70,8 +72,6 @@ export async function buildApp({
     // Errors the router raises before any route runs (bad URL encoding).
     frameworkErrors: sendErrorFor,
   } satisfies FastifyHttpOptions<Server>).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   echoRequestIds(app);
   // The API speaks JSON only: any other body is 415, not a confusing 400.
   app.removeContentTypeParser("text/plain");

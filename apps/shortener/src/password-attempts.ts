@@ -94,7 +94,7 @@ async function sharedCount(
   redisUrl: string,
   redisTimeoutMs: number | undefined,
 ): Promise<(request: FastifyRequest, key: string) => Promise<AttemptVerdict | undefined>> {
-  const redis = openRedis(app, redisUrl, {
+  const redis = await openRedis(app, redisUrl, {
     purpose: "password-attempt",
     commandTimeoutMs: redisTimeoutMs,
     whileDown: "each instance counts password attempts on its own until it is back",

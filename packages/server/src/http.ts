@@ -7,13 +7,29 @@ import {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerOptions,
   LogController,
   type RouteOptions,
 } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 
 const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 /** The caller's `x-request-id` when it is a short token (anything else could forge log content), else a new UUID. */
+/**
+ * Zod validates and serializes every route (fastify-type-provider-zod): given here, at the
+ * server's construction, Fastify never builds, nor loads, its own ajv and fast-json-stringify
+ * compilers (about 40 ms of every start, of a service that has no JSON-schema route).
+ */
+export const zodSchemaController = {
+  // Fastify types its factories for JSON schemas (ajv's compile); these take the zod schemas
+  // every route declares, as setValidatorCompiler and setSerializerCompiler would.
+  compilersFactory: {
+    buildValidator: () => validatorCompiler,
+    buildSerializer: () => serializerCompiler,
+  },
+} as unknown as FastifyServerOptions["schemaController"];
+
 export function requestId(request: IncomingMessage): string {
   const incoming = request.headers["x-request-id"];
   return typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -4,7 +4,7 @@
 // few ms, no retries of a command; the connection itself is retried in the background every
 // ≤ 500 ms.
 import type { FastifyInstance } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 
 /** A command that takes longer than this fails: REDIS_TIMEOUT_MS's default. */
 export const REDIS_COMMAND_TIMEOUT_MS = 25;
@@ -18,8 +18,11 @@ export interface RedisUse {
   whileDown?: string;
 }
 
-/** A client for `url`, closed with `app`; one log line per outage. */
-export function openRedis(
+/**
+ * A client for `url`, closed with `app`; one log line per outage. ioredis is loaded here, by
+ * the first service that has a REDIS_URL: a start without one does not load it (40 modules).
+ */
+export async function openRedis(
   app: FastifyInstance,
   url: string,
   {
@@ -27,7 +30,8 @@ export function openRedis(
     commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
     whileDown = "requests pass uncounted until it is back",
   }: RedisUse,
-): Redis {
+): Promise<Redis> {
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, {
     connectTimeout: 1_000,
     commandTimeout: commandTimeoutMs,
