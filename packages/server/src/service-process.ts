@@ -87,6 +87,10 @@ export async function runServices(plan: (environment: NodeJS.ProcessEnv) => Proc
     for (const start of starts) {
       const prisma = createPrisma(database.url, { directUrl: database.directUrl });
       clients.push(prisma);
+      // A first query before it listens: it opens a connection and instantiates Prisma's query
+      // compiler (a tenth of a second, seconds on a loaded machine), which the first request
+      // would pay otherwise; a readiness probe then gave up and logged the database as down.
+      await prisma.$queryRaw`SELECT 1`;
       services.push(await start(prisma));
     }
   } catch (error) {
