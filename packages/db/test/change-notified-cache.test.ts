@@ -60,17 +60,21 @@ describe("ChangeNotifiedCache", () => {
   });
 
   it("keeps at most maxEntries (oldest out) and lets an entry expire after ttlMs", async () => {
-    // A second: a busy machine may pause this process for tens of ms between the sets and gets.
     const cache = new ChangeNotifiedCache<number>(prisma, { channel: CHANNEL, ttlMs: 1_000, maxEntries: 2 });
     await cache.start();
+    // The clock is the test's: a busy machine pausing this process cannot expire an entry early.
+    vi.useFakeTimers({ toFake: ["Date"] });
     try {
       cache.set("a", 1);
       cache.set("b", 2);
       cache.set("c", 3);
       expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, 2, 3]);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      vi.setSystemTime(Date.now() + 999);
+      expect(cache.get("b")).toBe(2);
+      vi.setSystemTime(Date.now() + 1);
       expect(cache.get("b")).toBeUndefined();
     } finally {
+      vi.useRealTimers();
       await cache.stop();
     }
   });
