@@ -88,6 +88,7 @@ describe.skipIf(!hasChromium)("API reference in headless Chromium", () => {
 
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       try {
+        context.setDefaultTimeout(60_000); // a loaded machine: not Playwright\'s 30 s
         const page = await context.newPage();
         const requested: string[] = [];
         const problems: string[] = [];

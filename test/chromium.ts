@@ -21,7 +21,9 @@ export function warnWithoutChromium(file: string): void {
 /** A headless Chromium, with the artifacts folder made for its screenshots. */
 export async function launchChromium(): Promise<Browser> {
   await mkdir(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM });
+  // Playwright waits 30 s by default for a launch, a page or a selector: a loaded machine gets
+  // two minutes (each test still has its own outer limit).
+  return chromium.launch({ executablePath: CHROMIUM, timeout: 120_000 });
 }
 
 /** Starts `app` listening on a free port of 127.0.0.1 and returns its origin. */

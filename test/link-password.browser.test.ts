@@ -70,6 +70,7 @@ describe.skipIf(!hasChromium)("a password-protected short in headless Chromium",
       hasTouch: true,
     });
     try {
+      context.setDefaultTimeout(60_000); // a loaded machine: not Playwright\'s 30 s
       const page = await context.newPage();
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));

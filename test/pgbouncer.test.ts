@@ -9,8 +9,9 @@ import { defaultConfig } from "@app/shortener/config";
 import { createUser as createShortenerUser } from "@app/shortener/credentials";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { missingServers, type PgBouncer, startPgBouncer } from "@app/testing/postgres-servers";
+import { SOON } from "@app/testing/timing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { at, futureMonday, makeHost } from "../apps/scheduling/test/booking-helpers.ts";
 import { createUser as createSchedulingUser, testConfig, withKey } from "../apps/scheduling/test/helpers.ts";
 
@@ -112,14 +113,14 @@ describe.skipIf(missing)(`PgBouncer in transaction mode${missing ? ` (${missing}
         payload: { url: "https://example.com/second" },
       });
       expect(edited.statusCode).toBe(200);
-      let location: unknown;
-      for (let attempt = 0; attempt < 100; attempt++) {
-        location = (await b.inject({ method: "HEAD", url: "/via-bouncer" })).headers.location;
-        if (location === "https://example.com/second") break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      // Within 5 s: the cache's TTL is a minute, so only the notification can have dropped it.
-      expect(location).toBe("https://example.com/second");
+      // The cache's TTL is a minute, so only the notification can drop it within the wait.
+      await vi.waitFor(
+        async () =>
+          expect((await b.inject({ method: "HEAD", url: "/via-bouncer" })).headers.location).toBe(
+            "https://example.com/second",
+          ),
+        SOON,
+      );
 
       const deleted = await b.inject({ method: "DELETE", url: `/api/shorts/${id}`, headers });
       expect(deleted.statusCode).toBe(204);

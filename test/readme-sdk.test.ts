@@ -36,7 +36,7 @@ function typescriptBlocks(file: string, section?: string): string[] {
 
 const run = (command: string, args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(command, args, { cwd: root, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(command, args, { cwd: root }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     ),
   );

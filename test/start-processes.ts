@@ -22,13 +22,13 @@ export function get(port: number, urlPath: string) {
   });
 }
 
+/** Until the service answers /health, or its process exits; the test's own limit bounds it. */
 export async function waitFor(port: number, child: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`exited early with ${child.exitCode}`);
     if ((await get(port, "/health")) === 200) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error("not healthy in time");
 }
 
 /** Every descendant of `pid`, from /proc (Linux). */
@@ -62,7 +62,7 @@ export const identity = (pid: number) =>
 export const alive = (id: string) => identity(Number(id.split(":")[0])) === id;
 
 /** Processes of the tree still running after `ms` (a child may exit a moment after its parent). */
-export async function survivors(tree: string[], ms = 5_000): Promise<string[]> {
+export async function survivors(tree: string[], ms = 30_000): Promise<string[]> {
   const deadline = Date.now() + ms;
   for (;;) {
     const left = tree.filter(alive);

@@ -72,6 +72,7 @@ describe.skipIf(!hasChromium)("the statistics page in headless Chromium", () => 
 
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     try {
+      context.setDefaultTimeout(60_000); // a loaded machine: not Playwright\'s 30 s
       const page = await context.newPage();
       const requested: string[] = [];
       const problems: string[] = [];

@@ -41,7 +41,7 @@ function run(command: string, args: string[]): Promise<Run> {
           DATABASE_URL: t.databaseUrl,
           DATABASE_DIRECT_URL: t.directUrl,
         },
-        timeout: 60_000,
+        timeout: 110_000,
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;

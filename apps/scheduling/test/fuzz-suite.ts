@@ -124,7 +124,7 @@ export function fuzzScheduling(direction: FuzzDirection): void {
     await t.prisma.eventTypeCustomInput.create({
       data: { eventTypeId: eventType.id, label: "Company", type: "TEXT", required: false },
     });
-  }, 60_000);
+  });
 
   /** Ids of seeded rows (the database is fresh: every table's ids start at 1). */
   function knownIds(operation: Operation): string[] {

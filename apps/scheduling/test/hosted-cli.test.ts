@@ -49,7 +49,7 @@ function run(command: string, args: string[], env: Record<string, string> = { TE
           DATABASE_DIRECT_URL: t.directUrl,
           ...env,
         },
-        timeout: 60_000,
+        timeout: 110_000,
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;

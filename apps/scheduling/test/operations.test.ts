@@ -159,9 +159,7 @@ describe.skipIf(!inject("redisUrl"))("readiness with Redis", () => {
   });
 
   it("is not ready while Redis is unreachable, and ready again when it is back", async () => {
-    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), {
-      timeout: 5_000,
-    });
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
     await proxy.down();
     const down = await app.inject({ url: "/ready" });
     expect(down.statusCode).toBe(503);

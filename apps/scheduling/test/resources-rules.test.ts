@@ -520,8 +520,9 @@ describe("values PostgreSQL would refuse", () => {
         payload: body,
       });
       expect(response.statusCode).toBe(400);
-      // Linear patterns take milliseconds; the quadratic ones took about 20 s each.
-      expect(performance.now() - started).toBeLessThan(2_000);
+      // Linear patterns take milliseconds; the quadratic ones took about 20 s each: a bound half
+      // of that holds on a loaded machine and still fails them.
+      expect(performance.now() - started).toBeLessThan(10_000);
     }
   });
 });

@@ -71,7 +71,7 @@ export function fuzzShortener(direction: FuzzDirection): void {
         headers: { "user-agent": "fuzz", referer: "https://r.example" },
       });
     }
-  }, 60_000);
+  });
 
   function knownIds(operation: Operation): string[] {
     return operation.path === "/{name}" ? [...names, "api", "docs"] : ids;

@@ -4,7 +4,8 @@
 // again (401); attempts are limited per short and client address, in Redis across instances.
 import { createPrisma, type PrismaClient } from "@app/db";
 import { secretScan, startTcpProxy, type TcpProxy } from "@app/testing/database";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { SOON } from "@app/testing/timing";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
 import { AttemptsHere, PASSWORD_ATTEMPTS } from "../src/password-attempts.ts";
@@ -322,14 +323,17 @@ describe.skipIf(!inject("redisUrl"))(
       expect(warnings("Redis did not answer; counted in this instance only")).toBe(2);
 
       proxy.thaw();
-      // Shared again: one budget across both instances.
-      const next = await create(user, { url: "https://example.com/thawed", password: secret() });
-      const answers: number[] = [];
-      for (let i = 0; i < PASSWORD_ATTEMPTS.max + 2; i++) {
-        answers.push((await post(next.name, formBody({ password: "guess" }), {}, apps[i % 2]!)).statusCode);
-      }
-      expect(answers).toEqual([...Array(PASSWORD_ATTEMPTS.max).fill(401), 429, 429]);
-      expect(warnings("password attempts are counted in Redis again")).toBe(2);
+      // Shared again: one budget across both instances. (A new short per try: an attempt this
+      // loaded process stalls past the 200 ms is counted by its instance alone, as designed.)
+      await vi.waitFor(async () => {
+        const next = await create(user, { url: "https://example.com/thawed", password: secret() });
+        const answers: number[] = [];
+        for (let i = 0; i < PASSWORD_ATTEMPTS.max + 2; i++) {
+          answers.push((await post(next.name, formBody({ password: "guess" }), {}, apps[i % 2]!)).statusCode);
+        }
+        expect(answers).toEqual([...Array(PASSWORD_ATTEMPTS.max).fill(401), 429, 429]);
+      }, SOON);
+      expect(warnings("password attempts are counted in Redis again")).toBeGreaterThanOrEqual(2);
     });
   },
 );

@@ -1182,7 +1182,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       // Its batch gave its slot up: today's visits behind it are stored while it waits.
       const behind = await Promise.race([
         Promise.all(Array.from({ length: 4 }, (_, n) => follow(short.name, 6 + n))),
-        new Promise<"held">((resolve) => setTimeout(() => resolve("held"), 10_000)),
+        new Promise<"held">((resolve) => setTimeout(() => resolve("held"), SOON.timeout)),
       ]);
       expect(behind === "held" ? behind : behind.map((response) => response.statusCode)).toEqual(
         Array(4).fill(302),

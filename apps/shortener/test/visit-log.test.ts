@@ -46,11 +46,12 @@ describe("the visit log's batches", () => {
     const user = await newUser(ctx.prisma);
     const created = await postShort(ctx.app, user, { url: "https://example.com/" });
     const shortId = (created.json() as { id: string }).id;
-    // Two connections, a wait for one of at most a second.
+    // Two connections, a wait for one of at most five seconds (a loaded machine's batch may hold
+    // one for a second; batches waiting on each other's rows held them until the wait ran out).
     const prisma = createPrisma(ctx.db.url, {
       directUrl: ctx.db.directUrl,
       poolMax: 2,
-      connectTimeoutMs: 1_000,
+      connectTimeoutMs: 5_000,
     });
     try {
       const log = new VisitLog(prisma);

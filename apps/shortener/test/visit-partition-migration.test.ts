@@ -129,4 +129,4 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
     await rm(beforeAnalytics, { recursive: true, force: true });
     await rm(beforePartitioning, { recursive: true, force: true });
   }
-}, 240_000);
+}, 600_000);

@@ -83,4 +83,4 @@ it("leaves a process's exit code alone (a failed `pnpm test` on the embedded ser
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-}, 60_000);
+});

@@ -58,7 +58,7 @@ function hasPostgresUser(): boolean {
 /** Runs a server tool, as user `postgres` when we are root. */
 async function tool(file: string, args: string[]): Promise<string> {
   const [command, all] = asRoot ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
-  const { stdout } = await run(command, all, { timeout: 60_000 });
+  const { stdout } = await run(command, all, { timeout: 120_000 });
   return stdout;
 }
 
@@ -164,7 +164,8 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         primaryUrl,
         "SELECT pg_current_wal_lsn()::text AS lsn",
       )) as [{ lsn: string }];
-      for (let attempt = 0; attempt < 200; attempt++) {
+      // A minute: a loaded machine replays the migrations slowly; the test's limit is the outer one.
+      for (let attempt = 0; attempt < 1_200; attempt++) {
         const [row] = await sql<{ done: boolean }>(
           replicaUrl,
           "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done",
@@ -173,7 +174,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         if (row?.done) return;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error("the replica did not catch up within 10 s");
+      throw new Error("the replica did not catch up within a minute");
     },
     stop: async () => {
       if (replicaRunning) await stopServer(replicaData);
@@ -241,7 +242,7 @@ pidfile = ${dir}/pgbouncer.pid
       await sql(urlOf(port, "pgbouncer"), "SHOW VERSION");
       break;
     } catch (error) {
-      if (attempt > 50) throw error;
+      if (attempt > 300) throw error; // 30 s
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
