@@ -12,7 +12,7 @@ import {
 import { z } from "zod";
 import { parseTenantSecret, TENANT_SECRET_FORMAT } from "./hosting/secrets.ts";
 
-const configSchema = z.object({
+export const SchedulingConfigSchema = z.object({
   ...sharedEnv,
   SCHEDULING_PORT: port(3001, "TCP port the scheduling API listens on (0 picks a free one)."),
   APIKEY_PREFIX: z
@@ -56,7 +56,8 @@ const configSchema = z.object({
     .optional()
     .describe(
       "Seals the tenants' database URLs at rest (AES-256-GCM). Required when HOSTED_MODE is on or " +
-        "required, and by the tenant:* commands. Losing it makes the stored URLs unreadable.",
+        "required, and by tenant:create, which seals the new tenant's URL (the other tenant:* commands " +
+        "do not read it). Losing it makes the stored URLs unreadable.",
     ),
   TENANT_POOL_MAX: z.coerce
     .number()
@@ -78,7 +79,7 @@ const configSchema = z.object({
 });
 
 /** Rules between variables, checked after each variable alone. */
-function crossCheck(config: z.output<typeof configSchema>, ctx: z.RefinementCtx): void {
+function crossCheck(config: z.output<typeof SchedulingConfigSchema>, ctx: z.RefinementCtx): void {
   checkDatabaseUrls(config, ctx);
   if (config.HOSTED_MODE !== "off" && config.TENANT_SECRET === undefined) {
     ctx.addIssue({
@@ -96,12 +97,12 @@ function crossCheck(config: z.output<typeof configSchema>, ctx: z.RefinementCtx)
   }
 }
 
-const checkedSchema = configSchema.superRefine(crossCheck);
+const checkedSchema = SchedulingConfigSchema.superRefine(crossCheck);
 
-export type SchedulingConfig = z.output<typeof configSchema>;
+export type SchedulingConfig = z.output<typeof SchedulingConfigSchema>;
 
 /** The variables the scheduling API reads. */
-export const SCHEDULING_VARIABLES = variablesOf(configSchema);
+export const SCHEDULING_VARIABLES = variablesOf(SchedulingConfigSchema);
 
 /**
  * The app's configuration, parsed once from the environment given. Empty variables count
