@@ -1,0 +1,11 @@
+// docs/shortener.md runs as written (test/docs-runner.ts), on a fresh database.
+import { afterAll, expect, it } from "vitest";
+import { runDocument, type Services, startServices } from "./docs-runner.ts";
+
+let services: Services | undefined;
+afterAll(() => services?.close());
+
+it("runs as written on a fresh database", async () => {
+  services = await startServices();
+  expect(await runDocument("docs/shortener.md", services)).toBeGreaterThan(30);
+});
