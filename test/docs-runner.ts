@@ -4,7 +4,7 @@
 // what that command prints, `…` standing for anything; every command must exit 0. A block
 // right after `<!-- not run: <reason> -->` is not run. `http://localhost:3000` and `:3001` in a
 // command reach the two services; short URLs are made on `http://localhost:3000` as written.
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,11 +33,10 @@ export interface Block {
   notRun?: string;
 }
 
-/** A command is whole once its last line has no trailing backslash and its single quotes pair up. */
+/** A command is whole once it has no trailing backslash and bash reads it to its end. */
 function complete(text: string): boolean {
   if (text.endsWith("\\")) return false;
-  const quotes = (text.replace(/\\'/g, "").replace(/"[^"]*"/g, "").match(/'/g) ?? []).length;
-  return quotes % 2 === 0;
+  return spawnSync("bash", ["-n", "-c", text], { stdio: "ignore" }).status === 0;
 }
 
 /** The ```sh blocks of a markdown text, each split into commands and what they print. */
@@ -168,7 +167,8 @@ export async function runDocument(file: string, services: Services): Promise<num
       const step = steps[i]!;
       const where = `${file}:${step.line}: ${step.command.split("\n")[0]}`;
       // split() with a capturing pattern: text, index, exit, text, index, exit, …
-      if (parts[3 * i + 1] === undefined) throw new Error(`${where}\nthe script stopped before it:\n${stderr}`);
+      if (parts[3 * i + 1] === undefined)
+        throw new Error(`${where}\nthe script stopped before it:\n${stderr}`);
       // As a terminal shows it: a CSV line's CRLF is a line end.
       const printed = parts[3 * i]!.replaceAll("\r\n", "\n").replace(/\n$/, "");
       const exit = Number(parts[3 * i + 2]);

@@ -1,12 +1,12 @@
-// README "Layout" held against the tree: every file the conventions table names for both apps
+// docs/development.md's "Layout" held against the tree: every file the conventions table names for both apps
 // exists in both, and every route plugin is a `*.routes.ts`.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
-const readme = readFileSync(path.join(root, "README.md"), "utf8");
-const layout = readme.slice(readme.indexOf("## Layout"));
+const development = readFileSync(path.join(root, "docs/development.md"), "utf8");
+const layout = development.slice(development.indexOf("## Layout"));
 /** The plain file names of the table's first column (`app.ts`, `cli.ts`; not the `*.routes.ts` patterns). */
 const named = [...layout.matchAll(/^\| `([a-z-]+\.ts)`(?: \/ `([a-z-]+\.ts)`)? \|/gm)].flatMap((m) =>
   m.slice(1).filter((name): name is string => name !== undefined),
@@ -19,7 +19,7 @@ const sources = (app: string) =>
       path.relative(path.join(root, "apps", app, "src"), path.join(entry.parentPath, entry.name)),
     );
 
-describe("README Layout", () => {
+describe("docs/development.md Layout", () => {
   it("names the files both apps hold", () => {
     expect(named).toEqual(
       expect.arrayContaining(["app.ts", "server.ts", "config.ts", "cli.ts", "credentials.ts"]),

@@ -4,7 +4,6 @@
 // marked in the booking's own transaction, its time does not block the new one (nor in GET
 // /slots?rescheduleUid=), refusals change nothing, and parallel reschedules of one booking
 // leave exactly one new booking.
-import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "./booking-helpers.ts";
@@ -255,79 +254,5 @@ describe("concurrency", () => {
     expect(await t.prisma.booking.count({ where: { eventTypeId: eventType.id, status: "ACCEPTED" } })).toBe(
       1,
     );
-  });
-});
-
-describe("the README's reschedule example", () => {
-  // The README's scheduling section, from "# book one" to the reschedule's last answer, replayed
-  // as written on a fresh user: its bodies, its slots URL and its answers. Its dates (January
-  // 2027) move by whole 52-week years when they are past, so weekdays and UTC offsets stay.
-  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-  const section = readme.slice(readme.indexOf("# book one:"), readme.indexOf("# (a cancelled one"));
-  const YEAR = 364 * 86_400_000;
-  const years = Math.max(0, Math.ceil((Date.now() + 7 * 86_400_000 - Date.parse("2027-01-04")) / YEAR));
-  const shift = (text: string) =>
-    text.replace(/2027-01-0\d(T\d\d:\d\d:\d\d(\.000)?Z)?/g, (date) => {
-      const moved = new Date(Date.parse(date) + years * YEAR).toISOString();
-      return date.length === 10
-        ? moved.slice(0, 10)
-        : date.endsWith(".000Z")
-          ? moved
-          : moved.replace(".000", "");
-    });
-  /** The JSON bodies of the section's `-d '…'` options, in order, with `$UID` filled in. */
-  const bodies = (uid: string) =>
-    [...section.matchAll(/ -d '(\{[\s\S]*?\})'\n/g)].map((m) =>
-      JSON.parse(shift(m[1]!).replace("'$UID'", uid)),
-    );
-
-  it("answers as shown: the old time offered back, the new booking from it, and the refusal of a second move", async () => {
-    const { apiKey } = await createUser(t.prisma);
-    const eventType = await t.app.inject({
-      method: "POST",
-      url: withKey("/v1/event-types", apiKey),
-      payload: { title: "Intro call", slug: "intro", length: 30 },
-    });
-    expect(eventType.statusCode).toBe(201);
-    const id = eventType.json().event_type.id as number;
-    const send = (payload: { eventTypeId: number }) =>
-      t.app.inject({
-        method: "POST",
-        url: withKey("/v1/bookings", apiKey),
-        payload: { ...payload, eventTypeId: payload.eventTypeId === 1 ? id : payload.eventTypeId },
-      });
-    const [first, move] = bodies("UID-PLACEHOLDER");
-    const booked = await send(first);
-    expect(booked.statusCode, booked.body).toBe(201);
-    const uid = booked.json().uid as string;
-
-    const slotsLine = section.match(/curl "\$S(\/v1\/slots\?[^"]+)"\n# (\{.*\})/)!;
-    const url = shift(slotsLine[1]!)
-      .replace("$KEY", apiKey)
-      .replace("$UID", uid)
-      .replace("eventTypeId=1", `eventTypeId=${id}`);
-    const slots = await t.app.inject({ url });
-    expect(slots.statusCode, slots.body).toBe(200);
-    const shown = [...shift(slotsLine[2]!).matchAll(/"time":"([^"]+)"/g)].map((m) => m[1]);
-    const [day] = Object.keys(slots.json().slots);
-    expect(
-      slots
-        .json()
-        .slots[day!].slice(0, shown.length)
-        .map((s: { time: string }) => s.time),
-    ).toEqual(shown);
-
-    const moved = await send(JSON.parse(JSON.stringify(move).replace("UID-PLACEHOLDER", uid)));
-    const [, status, shape] = section.match(/\n# (\d{3}) (\{"id":2.*)\n/)!;
-    expect(moved.statusCode, moved.body).toBe(Number(status));
-    // Every "key":"value" the README shows, placeholders (… and <UID>) filled in or skipped.
-    for (const [, key, value] of shape!.matchAll(/"(\w+)":"([^"]*)"/g)) {
-      if (value === "…") continue;
-      expect(moved.json()[key!], key).toBe(value === "<UID>" ? uid : value);
-    }
-    const again = await send(JSON.parse(JSON.stringify(move).replace("UID-PLACEHOLDER", uid)));
-    const refusal = section.match(/again: (\d{3}) (\{.*\})/)!;
-    expect(again.statusCode).toBe(Number(refusal[1]));
-    expect(again.json()).toEqual(JSON.parse(refusal[2]!));
   });
 });

@@ -1,7 +1,7 @@
-// The README's SDK snippets, exactly as written: each runs after `pnpm install` as the README
-// says (saved in the repository's root, `node --import tsx <file>`), against both services on
-// a test database with a real token and key in place of the placeholders; and every TypeScript
-// snippet of the READMEs (the root's and each SDK package's) type-checks as written.
+// docs/sdks.md's snippets, exactly as written: each runs after `pnpm install` as the page says
+// (saved in the repository's root, `node --import tsx <file>`), against both services on a test
+// database with a real token and key in place of the placeholders; and every TypeScript snippet
+// of docs/sdks.md and of each SDK package's README type-checks as written.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -80,8 +80,8 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-describe("README: SDKs", () => {
-  const snippets = typescriptBlocks("README.md", "SDKs");
+describe("docs/sdks.md", () => {
+  const snippets = typescriptBlocks("docs/sdks.md");
 
   it("has the two snippets, one per SDK", () => {
     expect(snippets.map((snippet) => /from "(@app\/[\w-]+)"/.exec(snippet)?.[1])).toEqual([
@@ -108,7 +108,7 @@ describe("README: SDKs", () => {
     },
   );
 
-  it("every TypeScript snippet of the READMEs type-checks as written (tsc --strict)", async () => {
+  it("every TypeScript snippet of docs/sdks.md and the SDKs' READMEs type-checks as written (tsc --strict)", async () => {
     const all = [
       ...snippets,
       ...typescriptBlocks("packages/shortener-sdk/README.md"),
