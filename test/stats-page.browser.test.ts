@@ -84,10 +84,22 @@ describe.skipIf(!hasChromium)("the statistics page in headless Chromium", () => 
       await context.route("**/*", (route) =>
         new URL(route.request().url()).origin === origin ? route.continue() : route.abort(),
       );
-      const response = await page.goto(`${origin}${pageUrl.pathname}?${query}`);
+      // As it arrives, before any script ran: the name and the totals are there, and the charts
+      // say they are loading (a capture on load showed an ellipsis in every figure).
+      const html = await (await fetch(`${origin}${pageUrl.pathname}?${query}`)).text();
+      expect(html).toContain('<span id="name">launch</span>');
+      expect(html).toContain(`data-figure="visits" data-value="${api.totals.visits}">${api.totals.visits}<`);
+      expect(html).toContain(`data-figure="uniqueVisitors" data-value="${api.totals.uniqueVisitors}">`);
+      expect(html).toContain('<p id="loading" role="status">Loading the charts…</p>');
+      const response = await page.goto(`${origin}${pageUrl.pathname}?${query}`, { waitUntil: "commit" });
       expect(response?.status()).toBe(200);
       expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+      await page.waitForSelector("[data-figure=visits]");
+      expect(await page.locator("[data-figure=visits]").textContent()).toBe(String(api.totals.visits));
+      await page.screenshot({ path: path.join(ARTIFACTS, "shortener-stats-on-load.png") });
       await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+      expect(await page.locator("#loading").isHidden()).toBe(true);
+      expect(await page.locator("main").getAttribute("aria-busy")).toBeNull();
 
       expect(await page.locator("#name").textContent()).toBe("launch");
       const figures = await page

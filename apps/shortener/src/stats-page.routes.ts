@@ -36,7 +36,26 @@ const ASSETS = new Map<string, { type: string; body: Buffer }>([
   ["stats-page.js", { type: "text/javascript; charset=utf-8", body: readFileSync(here("stats-page.js")) }],
   ["stats-page.css", { type: "text/css; charset=utf-8", body: readFileSync(here("stats-page.css")) }],
 ]);
-const PAGE = readFileSync(here("page.html"));
+const PAGE = readFileSync(here("page.html"), "utf8");
+const FIGURES = ["visits", "humans", "bots", "uniqueVisitors"] as const;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/**
+ * The page with its name and totals in place: they show at load, before the script has read
+ * the figures again in the viewer's zone and drawn the charts (a capture taken at load showed
+ * an ellipsis in every figure).
+ */
+function pageWith(name: string, totals: Record<(typeof FIGURES)[number], number>): string {
+  const number = new Intl.NumberFormat("en");
+  let html = PAGE.replace("{{name}}", escapeHtml(name));
+  for (const figure of FIGURES) {
+    html = html
+      .replace(`{{${figure}.value}}`, String(totals[figure]))
+      .replace(`{{${figure}}}`, number.format(totals[figure]));
+  }
+  return html;
+}
 
 const TokenParams = z.strictObject({
   token: z.string().describe("The link's token, from POST /api/shorts/{id}/stats-link"),
@@ -61,14 +80,17 @@ export const statsPageRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get("/stats/:token", { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    await stats.shortOfLink(request.params.token);
+    const short = await stats.shortOfLink(request.params.token);
+    // The page's own query, as its script sends it; a query it cannot read is the script's to report.
+    const query = StatsQuery.safeParse(request.query);
+    const { totals } = await stats.forShort(short.id, query.success ? query.data : StatsQuery.parse({}));
     return reply
       .header("content-security-policy", STATS_PAGE_CSP)
       .header("x-content-type-options", "nosniff")
       .header("referrer-policy", "no-referrer")
       .header("cache-control", "private, no-store")
       .type("text/html; charset=utf-8")
-      .send(PAGE);
+      .send(pageWith(short.name, totals));
   });
 
   app.get(

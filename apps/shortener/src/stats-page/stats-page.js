@@ -1,7 +1,8 @@
 // The public statistics page's script (served by the shortener; no inline script, so the
-// page's CSP allows scripts from its own origin only). Reads the figures from
-// <page>/data with the page's own query, in the viewer's time zone, and draws them with
-// Chart.js (served by the shortener too).
+// page's CSP allows scripts from its own origin only). The page arrives with its name and
+// totals filled in by the server (for the page's query, in UTC unless it names a zone); this
+// reads <page>/data with the page's query in the viewer's time zone, and draws the charts with
+// Chart.js (served by the shortener too), replacing the "Loading the charts…" line.
 (() => {
   const params = new URLSearchParams(location.search);
   const interval = params.get("interval") || "day";
@@ -89,6 +90,8 @@
         },
       });
     }
+    document.getElementById("loading").hidden = true;
+    document.querySelector("main").removeAttribute("aria-busy");
     document.body.dataset.ready = "true";
   }
 
@@ -103,6 +106,8 @@
       const error = document.getElementById("error");
       error.hidden = false;
       error.textContent = answer.body?.error ?? "These statistics cannot be shown.";
+      document.getElementById("loading").hidden = true;
+      document.querySelector("main").removeAttribute("aria-busy");
       document.body.dataset.ready = "error";
       return;
     }
