@@ -1,6 +1,8 @@
 // `pnpm sdk:generate`: the SDKs' types (packages/*-sdk/src/generated/schema.ts) from the committed
-// OpenAPI documents (openapi/*.json), with openapi-typescript. `--check` only compares and exits 1
-// on a difference; test/sdk-packages.test.ts regenerates into a temporary folder and compares.
+// OpenAPI documents (openapi/*.json), with openapi-typescript, and each SDK's copy of what both
+// share (packages/sdk-common/src/result.ts → src/generated/result.ts: a published package stands
+// alone). `--check` only compares and exits 1 on a difference; test/sdk-packages.test.ts
+// regenerates into a temporary folder and compares.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -13,6 +15,21 @@ export const SDKS = [
   { document: "openapi/shortener.json", output: "packages/shortener-sdk/src/generated/schema.ts" },
   { document: "openapi/scheduling.json", output: "packages/scheduling-sdk/src/generated/schema.ts" },
 ] as const;
+
+/** The code both SDKs share, and where each gets its copy. */
+export const SHARED = {
+  source: "packages/sdk-common/src/result.ts",
+  outputs: [
+    "packages/shortener-sdk/src/generated/result.ts",
+    "packages/scheduling-sdk/src/generated/result.ts",
+  ],
+} as const;
+
+/** An SDK's copy of the shared module: the source, under a line that says where it comes from. */
+export async function sharedCopy(): Promise<string> {
+  const source = await readFile(path.join(ROOT, SHARED.source), "utf8");
+  return `// Generated from ${SHARED.source} by \`pnpm sdk:generate\`. Do not edit: change that file.\n${source}`;
+}
 
 /** The generated TypeScript for one document (reads only the document: no network, no clock). */
 export async function generateSchemaTypes(document: string): Promise<string> {
@@ -39,6 +56,12 @@ export async function generateSdks(root = ROOT): Promise<string[]> {
     await writeFile(file, await generateSchemaTypes(sdk.document));
     written.push(file);
   }
+  for (const output of SHARED.outputs) {
+    const file = path.join(root, output);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, await sharedCopy());
+    written.push(file);
+  }
   return written;
 }
 
@@ -48,6 +71,12 @@ async function main() {
       const committed = await readFile(path.join(ROOT, sdk.output), "utf8").catch(() => "");
       if (committed !== (await generateSchemaTypes(sdk.document))) {
         process.stderr.write(`${sdk.output} is out of date; run: pnpm sdk:generate\n`);
+        process.exitCode = 1;
+      }
+    }
+    for (const output of SHARED.outputs) {
+      if ((await readFile(path.join(ROOT, output), "utf8").catch(() => "")) !== (await sharedCopy())) {
+        process.stderr.write(`${output} is out of date; run: pnpm sdk:generate\n`);
         process.exitCode = 1;
       }
     }

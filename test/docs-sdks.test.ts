@@ -84,9 +84,9 @@ describe("docs/sdks.md", () => {
   const snippets = typescriptBlocks("docs/sdks.md");
 
   it("has the two snippets, one per SDK", () => {
-    expect(snippets.map((snippet) => /from "(@app\/[\w-]+)"/.exec(snippet)?.[1])).toEqual([
-      "@app/shortener-sdk",
-      "@app/scheduling-sdk",
+    expect(snippets.map((snippet) => /from "(@link-and-schedule\/[\w-]+)"/.exec(snippet)?.[1])).toEqual([
+      "@link-and-schedule/shortener-sdk",
+      "@link-and-schedule/scheduling-sdk",
     ]);
   });
 

@@ -1,5 +1,5 @@
-// Both services, listening on 127.0.0.1, driven only through the SDKs (@app/shortener-sdk,
-// @app/scheduling-sdk, imported from source): every call is typed by the committed documents.
+// Both services, listening on 127.0.0.1, driven only through the SDKs (@link-and-schedule/shortener-sdk,
+// @link-and-schedule/scheduling-sdk, imported from source): every call is typed by the committed documents.
 // Users, tokens and API keys are made with the apps' own modules; the one row no API creates
 // (a payment) is written to the database. The redirect is followed with a plain fetch.
 import type { AddressInfo } from "node:net";
@@ -27,7 +27,7 @@ function ok<R extends Outcome>(result: R): NonNullable<Extract<R, { error?: unde
 const origin = (app: { server: { address(): unknown } }) =>
   `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-describe("shortener through @app/shortener-sdk", () => {
+describe("shortener through @link-and-schedule/shortener-sdk", () => {
   const ctx = setupShortener();
   let api: ShortenerClient;
   let baseUrl: string;
@@ -141,7 +141,7 @@ describe("shortener through @app/shortener-sdk", () => {
   });
 });
 
-describe("scheduling through @app/scheduling-sdk", () => {
+describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
   const t = setupApp();
   let host: SchedulingClient;
   let admin: SchedulingClient;

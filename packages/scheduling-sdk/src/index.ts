@@ -2,10 +2,10 @@
 // generated from openapi/scheduling.json (src/generated/schema.ts), with the API key set up once.
 import type { ClientOptions } from "openapi-fetch";
 import createClient from "openapi-fetch";
+import { type ApiClient, withResults } from "./generated/result.js";
 import type { components, operations, paths } from "./generated/schema.js";
-import { type ApiClient, withResults } from "./result.js";
 
-export type { ApiClient, ApiError, ApiResult, NotOkStatus, ResultMethod } from "./result.js";
+export type { ApiClient, ApiError, ApiResult, NotOkStatus, ResultMethod } from "./generated/result.js";
 export type { components, operations, paths };
 
 /** A schema of the document by name: `Schema<"Booking">`, `Schema<"EventTypeCreate">`… */

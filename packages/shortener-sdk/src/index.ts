@@ -2,10 +2,10 @@
 // openapi/shortener.json (src/generated/schema.ts), with the bearer token set up once.
 import type { ClientOptions } from "openapi-fetch";
 import createClient from "openapi-fetch";
+import { type ApiClient, type ApiError, withResults } from "./generated/result.js";
 import type { components, operations, paths } from "./generated/schema.js";
-import { type ApiClient, withResults } from "./result.js";
 
-export type { ApiClient, ApiError, ApiResult, NotOkStatus, ResultMethod } from "./result.js";
+export type { ApiClient, ApiError, ApiResult, NotOkStatus, ResultMethod } from "./generated/result.js";
 export type { components, operations, paths };
 
 type Schemas = components["schemas"];
@@ -35,7 +35,21 @@ export interface ShortenerClientOptions {
   fetch?: ClientOptions["fetch"];
 }
 
-export type ShortenerClient = ApiClient<paths>;
+/** What the visit log takes besides its format: `limit`, `before`, `from`, `to`… */
+export type LogsQuery = Omit<NonNullable<operations["listShortLogs"]["parameters"]["query"]>, "format">;
+
+/** The CSV export's outcome: the whole text in `data` when the response was ok, else `error`. */
+export type CsvResult =
+  | { data: string; error?: undefined; response: Response }
+  | { data?: undefined; error: ApiError<operations["listShortLogs"]>; response: Response };
+
+export interface ShortenerClient extends ApiClient<paths> {
+  /**
+   * Every visit of a short that `query` selects, as CSV (`GET /api/shorts/{id}/logs?format=csv`,
+   * streamed by the service; here read whole). `GET("/api/shorts/{id}/logs")` answers the JSON page.
+   */
+  exportLogsCsv(id: string, query?: LogsQuery): Promise<CsvResult>;
+}
 
 /**
  * A client whose `GET`/`POST`/`DELETE`… take the document's paths (`"/api/shorts/{id}"`) with
@@ -50,5 +64,19 @@ export function createShortenerClient({ baseUrl, token, fetch }: ShortenerClient
       return request;
     },
   });
-  return withResults(client);
+  return {
+    ...withResults(client),
+    async exportLogsCsv(id, query = {}) {
+      const { data, error, response } = await client.GET("/api/shorts/{id}/logs", {
+        params: { path: { id }, query: { ...query, format: "csv" } },
+        parseAs: "text",
+      });
+      return response.ok
+        ? { data: data as string, response }
+        : {
+            error: { status: response.status, body: error } as ApiError<operations["listShortLogs"]>,
+            response,
+          };
+    },
+  };
 }

@@ -1,6 +1,7 @@
+// Generated from packages/sdk-common/src/result.ts by `pnpm sdk:generate`. Do not edit: change that file.
 // Results as typed values: every call resolves to `{ data }` or `{ error: { status, body } }`, with
-// `body` typed by what the API documents for that status. The same file is in both SDKs
-// (test/sdk-packages.test.ts keeps the copies identical).
+// `body` typed by what the API documents for that status. One source for both SDKs: `pnpm
+// sdk:generate` copies it into each one's src/generated/result.ts.
 import type { Client, MaybeOptionalInit, ParseAsResponse } from "openapi-fetch";
 import type {
   HttpMethod,
@@ -47,10 +48,19 @@ export type ApiError<Operation> =
       body: "default" extends keyof Responses<Operation> ? BodyOf<Responses<Operation>["default"]> : unknown;
     };
 
+/**
+ * What an ok answer holds: its JSON when the operation answers JSON (an operation that can also
+ * answer another type, such as the visit log's CSV, is typed by its JSON: the other one has a
+ * call of its own), else whatever it declares (an image, text).
+ */
+type OkBody<Operation> = [SuccessResponse<Responses<Operation>, "application/json">] extends [never]
+  ? SuccessResponse<Responses<Operation>, MediaType>
+  : SuccessResponse<Responses<Operation>, "application/json">;
+
 /** A call's outcome: `data` when the response was ok (2xx), else `error`; `response` either way. */
 export type ApiResult<Operation, Init = unknown> =
   | {
-      data: ParseAsResponse<SuccessResponse<Responses<Operation>, MediaType>, Init>;
+      data: ParseAsResponse<OkBody<Operation>, Init>;
       error?: undefined;
       response: Response;
     }
