@@ -24,7 +24,7 @@ FROM base AS build
 # scripts (generate, build) then run on the sources.
 RUN pnpm install --frozen-lockfile --ignore-scripts
 COPY . .
-RUN node scripts/prisma-generate.mjs && node scripts/build.mjs
+RUN pnpm -s db:generate && pnpm -s build
 
 FROM base AS deps
 # @prisma/client's optional peers (the Prisma CLI with Studio and its dev server, TypeScript)
