@@ -18,6 +18,7 @@ COPY packages/server/package.json packages/server/package.json
 COPY packages/testing/package.json packages/testing/package.json
 COPY packages/shortener-sdk/package.json packages/shortener-sdk/package.json
 COPY packages/scheduling-sdk/package.json packages/scheduling-sdk/package.json
+COPY packages/sdk-common/package.json packages/sdk-common/package.json
 
 FROM base AS build
 # Installed before the sources are copied (a layer that changes with the lockfile only); its
