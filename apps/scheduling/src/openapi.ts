@@ -2,6 +2,7 @@
 // one definition drives validation, types and the docs. Served at /docs and committed as
 // openapi/scheduling.json (see openapi-sync.ts), which a test keeps in step.
 
+import { type DeclaredRefusal, withRefusals } from "@app/schemas/refusals";
 import { tidyComponents } from "@app/server/openapi";
 import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
@@ -30,6 +31,33 @@ export const API_TAGS = [
 
 type HostedMode = SchedulingConfig["HOSTED_MODE"];
 
+/**
+ * What any operation refuses beyond its schemas (docs/adr/0214), declared once, in the
+ * document's description; each operation's own are in its description.
+ */
+const EVERY_OPERATION_REFUSALS: readonly DeclaredRefusal[] = [
+  {
+    status: 400,
+    answer: "refers to a missing record",
+    rule: "an id a body names (an event type, a schedule, a user...) is a row that exists",
+  },
+  {
+    status: 400,
+    answer: "years 1 to 9999",
+    rule: "a date falls in the years 1 to 9999 once its offset is applied (0001-01-01T00:30:00+01:00 is year 0)",
+  },
+  {
+    status: 400,
+    answer: "Invalid URL",
+    rule: "a URL's host is one a browser opens (WHATWG URL parsing; format uri also admits an empty host)",
+  },
+  {
+    status: 400,
+    answer: "Body is not valid JSON",
+    rule: "free-form JSON holds no `__proto__` key, nor a `constructor` key holding `prototype`, at any depth",
+  },
+];
+
 /** The three places the auth hook reads an API key from (auth.ts `presentedApiKey`). */
 const SECURITY_SCHEMES = {
   ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" },
@@ -50,18 +78,20 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
       openapi: "3.0.3",
       info: {
         title: "Scheduling API",
-        description:
+        description: withRefusals(
           "A self-hosted, wire-compatible replacement for the cal.com public API v1. Every operation " +
-          "except the meta ones needs an API key: `?apiKey=<key>` as in v1, or the header " +
-          "`x-api-key: <key>` or `Authorization: Bearer <key>` (two different keys in one request are " +
-          "refused); `/v1/...` is served as `/api/v1/...`. " +
-          (hostedMode === "off"
-            ? "This document describes this server as configured: hosted mode is off here, so no " +
-              "operation takes a `key` parameter."
-            : "Hosted mode is " +
-              (hostedMode === "required" ? "required" : "on") +
-              " here: `?key=<license key>` runs the request on the license holder's own database, " +
-              "where the apiKey is then checked."),
+            "except the meta ones needs an API key: `?apiKey=<key>` as in v1, or the header " +
+            "`x-api-key: <key>` or `Authorization: Bearer <key>` (two different keys in one request are " +
+            "refused); `/v1/...` is served as `/api/v1/...`. " +
+            (hostedMode === "off"
+              ? "This document describes this server as configured: hosted mode is off here, so no " +
+                "operation takes a `key` parameter."
+              : "Hosted mode is " +
+                (hostedMode === "required" ? "required" : "on") +
+                " here: `?key=<license key>` runs the request on the license holder's own database, " +
+                "where the apiKey is then checked."),
+          EVERY_OPERATION_REFUSALS,
+        ),
         version: "1.0.0",
       },
       components: { securitySchemes: SECURITY_SCHEMES },

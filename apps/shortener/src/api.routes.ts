@@ -1,4 +1,5 @@
 import { IdempotencyHeaders } from "@app/schemas/idempotency";
+import { withRefusals } from "@app/schemas/refusals";
 import {
   BULK_BODY_LIMIT,
   type BulkShortResult,
@@ -9,9 +10,9 @@ import {
   MAX_BULK_SHORTS,
   NewShort,
   NewShortsBulk,
-  NewShortsBulkEnvelope,
   QR_SIZE,
   QrCodeQuery,
+  SHORT_REFUSALS,
   Short,
   ShortEdit,
   ShortIdParams,
@@ -25,15 +26,16 @@ import {
   UserStats,
 } from "@app/schemas/shortener";
 import { requestHash, sendAnswer } from "@app/server/idempotency";
-import { type FastifyPluginAsyncZod, validatorCompiler } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
-import { errorBody, invalidBody } from "./error-handler.ts";
+import { errorBody } from "./error-handler.ts";
 import { BadRequest, HttpError, NotFound } from "./errors.ts";
 import { idempotencyKeys } from "./idempotency.ts";
 import { streamLogsCsv, wantsCsv } from "./logs-csv.ts";
 import { otherMedia, plainText } from "./openapi.ts";
 import { renderQrCode } from "./qr-code.ts";
+import { STATS_RANGE_REFUSALS } from "./stats.service.ts";
 
 const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
 const notFound = plainText("No short with this id belongs to the caller");
@@ -102,8 +104,10 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "createShort",
         tags: ["shorts"],
         summary: "Create a short",
-        description:
+        description: withRefusals(
           "Without `name`, a random 7-character name is generated. A taken name is 409; a reserved one 400.",
+          SHORT_REFUSALS,
+        ),
         security,
         headers: IdempotencyHeaders,
         body: NewShort,
@@ -145,32 +149,28 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     "/shorts/bulk",
     {
       bodyLimit: BULK_BODY_LIMIT,
-      // The envelope only: each item is checked against NewShort in the handler, so that a bad
-      // item fails alone (docs/adr/0161). The document shows the items as NewShorts.
-      validatorCompiler: (part) =>
-        validatorCompiler({
-          ...part,
-          // Fastify types `schema` as the route's whole schema; at run time it is the part's.
-          schema: part.httpPart === "body" ? NewShortsBulkEnvelope : (part.schema as unknown as z.ZodType),
-        }),
       schema: {
         operationId: "createShorts",
         tags: ["shorts"],
         summary: `Create up to ${MAX_BULK_SHORTS} shorts at once`,
-        description:
-          "Each item is created as POST /shorts would create it, or refused as POST /shorts would " +
-          "refuse it: the answer is 200 with one result per item, in order, holding the created short " +
-          "(status 201) or the error (400 or 409, the same body). Valid items are created even when " +
-          "others fail; two items asking for one name: the first has it, the second is 409. A body " +
-          `that is not an object with an array \`shorts\` of at most ${MAX_BULK_SHORTS} items is 400 ` +
-          "and creates nothing.",
+        description: withRefusals(
+          "A body this document refuses (not an object with an array `shorts` of at most " +
+            `${MAX_BULK_SHORTS} NewShorts: an item without a valid \`url\`, with a malformed name or ` +
+            "an unknown property) is 400, naming the item (`shorts.3.url`), and creates nothing. " +
+            "Otherwise each item is created as POST /shorts would create it, or refused as POST " +
+            "/shorts would refuse what the stored data decides: the answer is 200 with one result per " +
+            "item, in order, holding the created short (status 201) or the error (400: its name is " +
+            `reserved, or it is a password past the first ${MAX_BULK_PASSWORDS}; 409: its name is taken, ` +
+            "also by an earlier item), with the same body. The other items are created even when some fail.",
+          SHORT_REFUSALS,
+        ),
         security,
         headers: IdempotencyHeaders,
         body: NewShortsBulk,
         response: {
           200: BulkShortResults.describe("One result per item, in the order sent"),
           400: ErrorBody.describe(
-            `The body is not {"shorts": [...]} with at most ${MAX_BULK_SHORTS} items; nothing is created`,
+            `The body is not {"shorts": [...]} of at most ${MAX_BULK_SHORTS} NewShorts (the message names the first bad item's field); nothing is created`,
           ),
           401: unauthorized,
           413: ErrorBody.describe(`The body is larger than ${BULK_BODY_LIMIT} bytes`),
@@ -181,19 +181,16 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // The envelope validator let each item through as sent (unknown until checked).
-      const sent = request.body as unknown as NewShortsBulkEnvelope;
+      const sent = request.body;
       let passwords = 0;
       const items = await Promise.all(
         sent.shorts.map((item) => {
-          const parsed = NewShort.safeParse(item);
-          if (!parsed.success) return invalidBody(parsed.error);
-          if (parsed.data.password !== undefined && ++passwords > MAX_BULK_PASSWORDS) {
+          if (item.password !== undefined && ++passwords > MAX_BULK_PASSWORDS) {
             return new BadRequest(
               `at most ${MAX_BULK_PASSWORDS} shorts of one bulk request may set a password; set this one's with PATCH`,
             );
           }
-          return shorts.prepare(parsed.data);
+          return shorts.prepare(item);
         }),
       );
       const create = async (db = app.prisma): Promise<BulkShortResults> => ({
@@ -232,10 +229,12 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "updateShort",
         tags: ["shorts"],
         summary: "Edit a short: its target, name or tags",
-        description:
+        description: withRefusals(
           "Changes the fields sent, under the rules of create. The redirect follows a new target or " +
-          "name at once, on every instance; the old name stops redirecting and is free again. A taken " +
-          "name is 409; a reserved one 400.",
+            "name at once, on every instance; the old name stops redirecting and is free again. A taken " +
+            "name is 409; a reserved one 400.",
+          SHORT_REFUSALS,
+        ),
         security,
         params: ShortIdParams,
         body: ShortEdit,
@@ -351,9 +350,11 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "getShortStats",
         tags: ["stats"],
         summary: "Visit statistics of one of the caller's shorts",
-        description:
+        description: withRefusals(
           "Totals, a timeseries in the given time zone and the top 10 referrers, countries, browsers, " +
-          "operating systems and device types, from hourly aggregates kept with the visits (exact).",
+            "operating systems and device types, from hourly aggregates kept with the visits (exact).",
+          STATS_RANGE_REFUSALS,
+        ),
         security,
         params: ShortIdParams,
         querystring: StatsQuery,
@@ -415,7 +416,10 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "getStats",
         tags: ["stats"],
         summary: "Visit statistics across all of the caller's shorts",
-        description: "As a short's statistics, over every short of the caller, with the top 10 shorts.",
+        description: withRefusals(
+          "As a short's statistics, over every short of the caller, with the top 10 shorts.",
+          STATS_RANGE_REFUSALS,
+        ),
         security,
         querystring: StatsQuery,
         response: { 200: UserStats, 400: ErrorBody, 401: unauthorized, default: ErrorBody },

@@ -5,10 +5,12 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { withRefusals } from "@app/schemas/refusals";
 import { ErrorBody, ShortStats, StatsQuery } from "@app/schemas/shortener";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { plainText } from "./openapi.ts";
+import { STATS_RANGE_REFUSALS } from "./stats.service.ts";
 
 const require = createRequire(import.meta.url);
 const here = (file: string) => new URL(`./stats-page/${file}`, import.meta.url);
@@ -100,8 +102,10 @@ export const statsPageRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "getPublicStats",
         tags: ["stats"],
         summary: "A short's statistics, through its public link",
-        description:
+        description: withRefusals(
           "What the statistics page shows: the short's name and its statistics, as GET /api/shorts/{id}/stats.",
+          STATS_RANGE_REFUSALS,
+        ),
         security: [],
         params: TokenParams,
         querystring: StatsQuery,

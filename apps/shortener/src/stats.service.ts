@@ -4,6 +4,7 @@
 // of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
 import { randomBytes } from "node:crypto";
 import { isForeignKeyViolation, type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
+import type { DeclaredRefusal } from "@app/schemas/refusals";
 import {
   type ShortStats,
   STATS_TOKEN_PATTERN,
@@ -96,6 +97,25 @@ interface Range {
 const DAY = 24 * HOUR;
 /** From an hour's start to its last instant. */
 const LAST_INSTANT = `interval '1 hour' - interval '1 microsecond'`;
+
+/** What a statistics query refuses beyond the document's schemas (docs/adr/0214): rules relating its parameters and the clock. */
+export const STATS_RANGE_REFUSALS: readonly DeclaredRefusal[] = [
+  {
+    status: 400,
+    answer: "from must be before to",
+    rule: "the range starts before it ends (to defaults to now)",
+  },
+  {
+    status: 400,
+    answer: "the range must lie between 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z",
+    rule: "the range, rounded to whole hours, lies in the years the buckets can name",
+  },
+  {
+    status: 400,
+    answer: `the range holds more than ${MAX_BUCKETS} … buckets`,
+    rule: `the range holds at most ${MAX_BUCKETS} buckets of the interval (hour, day, week or month)`,
+  },
+];
 
 /** `from` down and `to` up to whole hours; the range checked against the bucket limit. */
 export function statsRange(query: StatsQuery, now = new Date()): Range {

@@ -308,7 +308,7 @@ describe("POST /api/shorts/bulk with Idempotency-Key", () => {
       shorts: [
         { url: "https://example.com/1" },
         { url: "https://example.com/2", name },
-        { url: "nope" },
+        { url: "https://example.com/3", name: "docs" },
         { url: "https://example.com/4", name },
       ],
     };

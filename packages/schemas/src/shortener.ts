@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { HTTP_URL, isUri, NO_NUL } from "./patterns.ts";
 import { queryInteger } from "./query.ts";
+import type { DeclaredRefusal } from "./refusals.ts";
 import { TIME_ZONES } from "./time-zones.ts";
 
 export const SHORT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -188,6 +189,35 @@ const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
     .nullable()
     .optional()
     .describe(describedAs(schema, `null ${cleared}.`));
+
+/**
+ * What a create or an edit of a short refuses beyond the document's schemas, declared in the
+ * operations' descriptions (docs/adr/0214).
+ */
+export const SHORT_REFUSALS: readonly DeclaredRefusal[] = [
+  {
+    status: 400,
+    answer: NOT_HTTP_URL,
+    rule:
+      "a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern " +
+      "states the scheme, but a target may be an IRI (non-ASCII), which no format names",
+  },
+  {
+    status: 400,
+    answer: `url must be at most ${MAX_URL_LENGTH} characters`,
+    rule: `a URL is at most ${MAX_URL_LENGTH} characters also once normalized (an IDN host as punycode, the rest percent-encoded)`,
+  },
+  {
+    status: 400,
+    answer: WINDOW_ORDER,
+    rule: "validFrom is earlier than validUntil (in an edit, also against the one stored)",
+  },
+  {
+    status: 400,
+    answer: "must fall in the years 1-9999 (UTC)",
+    rule: "validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)",
+  },
+];
 
 export const NewShort = z
   .strictObject({
@@ -482,21 +512,15 @@ const bulkItems = <T extends z.ZodType>(item: T) =>
 export const NewShortsBulk = z
   .strictObject({
     shorts: bulkItems(NewShort).describe(
-      `Up to ${MAX_BULK_SHORTS} shorts, each exactly as POST /shorts takes it. Each is checked on its ` +
-        "own: an invalid one is its result's 400 and the others are still created. At most " +
+      `Up to ${MAX_BULK_SHORTS} shorts, each exactly as POST /shorts takes it; one that is not ` +
+        "refuses the whole request (400). What the stored data decides is each item's own: a " +
+        "reserved name is its result's 400, a taken one its 409, and the others are still created. At most " +
         `${MAX_BULK_PASSWORDS} of them may set a password (each is hashed slowly on purpose); the ` +
         "password of each one after those is refused (that item's 400): set it with PATCH.",
     ),
   })
   .meta({ id: "NewShortsBulk" });
 export type NewShortsBulk = z.infer<typeof NewShortsBulk>;
-
-/**
- * The same body as the server checks it whole: the envelope and the count. The items are left
- * to NewShort one by one, so that one bad item fails only itself.
- */
-export const NewShortsBulkEnvelope = NewShortsBulk.extend({ shorts: bulkItems(z.unknown()) });
-export type NewShortsBulkEnvelope = z.infer<typeof NewShortsBulkEnvelope>;
 
 /** One item's outcome: what POST /shorts would have answered for it, status and body. */
 export const BulkShortResult = z
@@ -510,9 +534,9 @@ export const BulkShortResult = z
         error: ErrorBody,
       })
       .describe(
-        "Not created: `error` is the body POST /shorts answers with this status (400: the item is " +
-          "not understood or its name is reserved; 409: its name is taken, also by an earlier item " +
-          "of this request)",
+        "Not created: `error` is the body POST /shorts answers with this status (400: its name is " +
+          "reserved, or it sets a password past the request's first ten; 409: its name is taken, " +
+          "also by an earlier item of this request)",
       ),
   ])
   .meta({ id: "BulkShortResult" });

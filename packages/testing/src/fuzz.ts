@@ -2,10 +2,13 @@
 // For every operation the document lists, fast-check builds requests: path ids, queries and
 // bodies that are valid by the document's schemas, at their boundaries, or hostile (wrong
 // types, extra and missing keys, huge, deeply nested, unicode and NUL strings, raw bytes, other
-// content types). The app answers through `inject`; the caller's properties are "no 5xx" and
-// "a 4xx changes nothing" (the change journal, below, before and after), and every answer is
-// also checked against the document by the conformance watcher the app helpers install.
+// content types). The app answers through `inject`; the properties are "no 5xx", "a 4xx
+// changes nothing" (the change journal, below, before and after), "what the document refuses
+// is not answered 2xx" and "what it admits is not refused, unless the document declares the
+// refusal" (docs/adr/0214); every answer is also checked against the document by the
+// conformance watcher the app helpers install.
 import { readFileSync } from "node:fs";
+import { type DeclaredRefusal, isDeclaredRefusal, refusalsOf } from "@app/schemas/refusals";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
@@ -28,6 +31,11 @@ export interface Operation {
   bodyRequired: boolean;
   /** False when the operation declares `security: []` (public). */
   secured: boolean;
+  /**
+   * What the server refuses beyond the schemas (docs/adr/0214): the refusals the operation's
+   * description declares, and those the document's `info.description` declares for every operation.
+   */
+  refusals: DeclaredRefusal[];
 }
 
 /** One request the fuzzer sends. */
@@ -44,6 +52,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
 export function operationsOf(document: object): Operation[] {
   const doc = document as Json;
   const globalSecurity = Array.isArray(doc.security) && doc.security.length > 0;
+  const everywhere = refusalsOf((doc.info as Json | undefined)?.description as string | undefined);
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const method of METHODS) {
@@ -65,6 +74,7 @@ export function operationsOf(document: object): Operation[] {
         body: content["application/json"]?.schema as Schema | undefined,
         bodyRequired: requestBody?.required === true,
         secured: security === undefined ? globalSecurity : security.length > 0,
+        refusals: [...everywhere, ...refusalsOf(operation.description as string | undefined)],
       });
     }
   }
@@ -361,6 +371,50 @@ export function documentValidator(document: object): (schema: Schema, value: unk
   };
 }
 
+/**
+ * Whether the document refuses a request to `operation`: a JSON body its schema does not admit,
+ * or a declared query parameter whose value its schema does not admit (read as a query string
+ * is: numbers and booleans from their text, one value unless the schema is an array). Unknown
+ * query keys are not counted: OpenAPI cannot forbid them.
+ */
+export function documentRefuses(document: object, operation: Operation): (request: FuzzRequest) => boolean {
+  const admits = documentValidator(document);
+  const coerced = (schema: Schema, values: string[]): unknown => {
+    const resolved = schema;
+    if (resolved.type === "array")
+      return values.map((value) => coerced((resolved.items ?? {}) as Schema, [value]));
+    if (values.length !== 1) return values;
+    const [text] = values as [string];
+    if (resolved.type === "integer" || resolved.type === "number") {
+      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) ? Number(text) : text;
+    }
+    if (resolved.type === "boolean") return text === "true" ? true : text === "false" ? false : text;
+    return text;
+  };
+  return (request) => {
+    const url = new URL(request.url, "http://fuzz.invalid");
+    for (const parameter of operation.parameters) {
+      if (parameter.in !== "query") continue;
+      const values = url.searchParams.getAll(parameter.name);
+      if (values.length === 0) {
+        if (parameter.required) return true;
+        continue;
+      }
+      if (!admits(parameter.schema, coerced(parameter.schema, values))) return true;
+    }
+    if (!operation.body) return false;
+    const json = request.headers["content-type"] === "application/json";
+    if (request.payload === undefined || !json) return operation.bodyRequired;
+    let value: unknown;
+    try {
+      value = JSON.parse(request.payload);
+    } catch {
+      return true;
+    }
+    return !admits(operation.body, value);
+  };
+}
+
 export interface RequestOptions {
   /** Query key → value the caller adds for authentication, per caller. */
   auth: (caller: string) => { query?: Record<string, string>; headers?: Record<string, string> };
@@ -643,9 +697,12 @@ export async function assertNoServerErrorNorChange(
     statuses,
     settings,
     settle = async () => {},
+    excludes = () => false,
   }: {
     app: FuzzTarget;
     client: Pick<pg.Client, "query">;
+    /** Whether the document refuses a request (documentRefuses): the server must not answer it 2xx. */
+    excludes?: (request: FuzzRequest) => boolean;
     schemas: string[];
     statuses: Map<number, number>;
     settings: { numRuns: number; seed: number };
@@ -663,6 +720,7 @@ export async function assertNoServerErrorNorChange(
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       const label = `${caller} ${request.method} ${request.url.slice(0, 300)} → ${status} ${response.body.slice(0, 300)}`;
       if (status >= 500) throw new Error(`server error: ${label}`);
+      if (status < 300 && excludes(sent)) throw new Error(`took what the document refuses: ${label}`);
       if (status >= 400) {
         await settle();
         if ((await changeMark(client)) !== before) throw new Error(`state changed: ${label}`);
@@ -673,32 +731,18 @@ export async function assertNoServerErrorNorChange(
 }
 
 /**
- * A rule the server holds that its document cannot state (one field bounded by another, a row
- * that must exist or be in some state), and how its refusal looks. The positive direction
- * accepts a 400 or 422 to a request the document admits only when one of these explains it.
- */
-export interface UnstatableRule {
-  rule: string;
-  /** Why the document cannot say it. */
-  reason: string;
-  refuses: (operation: Operation, answer: { statusCode: number; body: string }) => boolean;
-}
-
-/**
- * Sends requests the document admits and fails on a refusal (400, 422) that no rule of `rules`
- * explains; counts which rules refused, into `explained`.
+ * Sends requests the document admits and fails on a refusal (400, 422) that none of the
+ * operation's declared refusals explains; counts which rules refused, into `explained`.
  */
 export async function assertAdmittedIsAccepted(
   operation: Operation,
   arbitrary: fc.Arbitrary<FuzzRequest & { caller: string }>,
   {
     app,
-    rules,
     explained,
     settings,
   }: {
     app: FuzzTarget;
-    rules: UnstatableRule[];
     explained: Map<string, number>;
     settings: { numRuns: number; seed: number };
   },
@@ -710,7 +754,7 @@ export async function assertAdmittedIsAccepted(
       if (response.statusCode >= 500)
         throw new Error(`server error: ${caller} ${request.method} ${request.url}`);
       if (response.statusCode !== 400 && response.statusCode !== 422) return;
-      const rule = rules.find((candidate) => candidate.refuses(operation, response));
+      const rule = operation.refusals.find((refusal) => isDeclaredRefusal(refusal, response));
       if (!rule) {
         throw new Error(
           `refused what the document admits: ${caller} ${request.method} ${request.url.slice(0, 300)} ${request.payload?.slice(0, 500) ?? ""} → ${response.statusCode} ${response.body.slice(0, 400)}`,
@@ -735,8 +779,6 @@ export interface FuzzSuiteOptions {
   /** Callers, their credentials and the seeded ids, once the file's setup has run. */
   requests: () => RequestOptions;
   settings: { numRuns: number; seed: number };
-  /** The rules the document cannot state (see UnstatableRule); none by default. */
-  unstatable?: UnstatableRule[];
   /** Waits for the service's background work (before each look at the change journal), so only requests change state. */
   settle?: () => Promise<unknown>;
   /**
@@ -773,7 +815,7 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
         "fuzz statuses",
         JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))),
       );
-      console.log("refusals explained by unstatable rules", JSON.stringify(Object.fromEntries(explained)));
+      console.log("refusals the document declares", JSON.stringify(Object.fromEntries(explained)));
     });
     const directions = options.directions ?? ["refused", "admitted"];
     const cases = operations.map(
@@ -787,6 +829,7 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
             app: options.target().app,
             client,
             schemas: options.schemas,
+            excludes: documentRefuses(served, operation),
             statuses,
             settings: options.settings,
             ...(options.settle ? { settle: options.settle } : {}),
@@ -800,12 +843,15 @@ export function fuzzEveryOperation(title: string, options: FuzzSuiteOptions): vo
       it.each(cases)(
         "%s: what the document admits is not refused",
         async (_name, operation) => {
+          // The served document's operation: its declared refusals are the ones that hold.
+          const declared = operationsOf(served).find(
+            (candidate) => candidate.method === operation.method && candidate.path === operation.path,
+          )!;
           await assertAdmittedIsAccepted(
-            operation,
-            requestsFor(served, operation, { ...options.requests(), validOnly: true }),
+            declared,
+            requestsFor(served, declared, { ...options.requests(), validOnly: true }),
             {
               app: options.target().app,
-              rules: options.unstatable ?? [],
               explained,
               settings: options.settings,
             },

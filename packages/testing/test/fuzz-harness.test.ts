@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../src/database.ts";
 import {
   assertNoServerErrorNorChange,
   changeMark,
+  documentRefuses,
   fuzzSettings,
   installChangeJournal,
   nested,
@@ -96,6 +97,47 @@ describe("operationsOf", () => {
     ]);
     expect(operations[1]!.body).toEqual({ $ref: "#/components/schemas/Thing" });
     expect(operations[0]!.parameters.map((p) => p.name)).toEqual(["id"]);
+  });
+});
+
+describe("documentRefuses", () => {
+  const withQuery = structuredClone(document) as typeof document & Record<string, unknown>;
+  (withQuery.paths as Record<string, object>)["/things"] = {
+    get: {
+      parameters: [
+        { name: "take", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 10 } },
+        { name: "kind", in: "query", required: true, schema: { type: "string", enum: ["a", "b"] } },
+      ],
+      responses: { 200: json({ type: "object" }) },
+    },
+  };
+  const [, patch, , list] = operationsOf(withQuery);
+  const patchRefuses = documentRefuses(withQuery, patch!);
+  const listRefuses = documentRefuses(withQuery, list!);
+  const body = (payload: string, contentType = "application/json") => ({
+    method: "PATCH",
+    url: "/things/1",
+    headers: { "content-type": contentType },
+    payload,
+  });
+  const query = (search: string) => ({ method: "GET", url: `/things?${search}`, headers: {} });
+
+  it("refuses a body its schema does not admit: an unknown property, a wrong type, not JSON, none", () => {
+    expect(patchRefuses(body('{"name":"a","days":[1]}'))).toBe(false);
+    expect(patchRefuses(body('{"name":"a","days":[1],"extra":true}'))).toBe(true);
+    expect(patchRefuses(body('{"name":"a","days":["1"]}'))).toBe(true);
+    expect(patchRefuses(body("{"))).toBe(true);
+    expect(patchRefuses({ method: "PATCH", url: "/things/1", headers: {} })).toBe(true);
+  });
+
+  it("reads query values as a query string: numbers from their text, a required one present, one value", () => {
+    expect(listRefuses(query("kind=a&take=3"))).toBe(false);
+    expect(listRefuses(query("kind=a&take=30"))).toBe(true);
+    expect(listRefuses(query("kind=a&take=x"))).toBe(true);
+    expect(listRefuses(query("take=3"))).toBe(true);
+    expect(listRefuses(query("kind=a&kind=b"))).toBe(true);
+    // Unknown keys: OpenAPI cannot forbid them.
+    expect(listRefuses(query("kind=a&foo=1"))).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@
 // v1's filters, delete (and /cancel) cancels instead of deleting. Wired in bookings.ts.
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@app/db";
+import type { DeclaredRefusal } from "@app/schemas/refusals";
 import {
   BookingCancelBody,
   BookingCancelled,
@@ -130,8 +131,61 @@ const createdInclude = {
   },
 } as const;
 
+/**
+ * What a booking create refuses beyond its body schema (docs/adr/0214): v1's rules over the
+ * clock, the event type's row, the hosts' schedules and bookings, and the series, with v1's messages.
+ */
+const CREATE_REFUSALS: readonly DeclaredRefusal[] = [
+  {
+    status: 400,
+    answer: "Attempting to book a meeting in the past",
+    rule: "the booking starts in the future",
+  },
+  {
+    status: 400,
+    answer: "Invalid event length",
+    rule: "end, when sent, is start plus the event type's length",
+  },
+  {
+    status: 400,
+    answer: "booking_time_out_of_bounds_error",
+    rule: "the start lies in the event type's booking window (after its minimum notice, within its period)",
+  },
+  {
+    status: 400,
+    answer: "no_available_users_found_error",
+    rule: "the host, or the hosts the team event needs, are free at that time by their schedules and bookings",
+  },
+  {
+    status: 400,
+    answer: "eventTypeId 0 books a dynamic group",
+    rule: "eventTypeId 0 (v1's dynamic group) comes with eventTypeSlug and two or more usernames in user",
+  },
+  {
+    status: 400,
+    answer: "recurringCount",
+    rule: "on a recurring event type, a series booking (recurringEventId) sends recurringCount, at most the event type's count",
+  },
+  {
+    status: 400,
+    answer: "recurring_event_seats_error",
+    rule: "a recurring series cannot book a seated event type",
+  },
+  {
+    status: 400,
+    answer: "_bookings_cannot_be_rescheduled",
+    rule: "a reschedule (rescheduleUid) replaces a booking that is not cancelled, already rescheduled or over",
+  },
+  {
+    status: 400,
+    answer: "seated booking cannot be rescheduled",
+    rule: "a reschedule does not replace a seated booking",
+  },
+];
+
 export const createBooking: CustomOperation = {
   summary: "Book a slot of an event type",
+  refusals: CREATE_REFUSALS,
   description:
     "v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's " +
     "booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host " +
@@ -393,6 +447,13 @@ type ListQuery = z.output<typeof BookingListQuery>;
 
 export const listBookings: CustomOperation = {
   summary: "List the bookings you organise",
+  refusals: [
+    {
+      status: 400,
+      answer: "Invalid ISO Date",
+      rule: "dateFrom and dateTo are dates JavaScript's Date.parse reads, as v1 read them (no format names its grammar)",
+    },
+  ],
   description:
     "v1's filters: attendeeEmail (repeatable), dateFrom, dateTo, status=upcoming, sortBy + order, expand=team. " +
     "Admins see every booking and may filter by userId (organizer or attendee).",
@@ -460,6 +521,14 @@ export const readBooking: CustomOperation = {
 /** v1's cancel: the row stays, CANCELLED, with the reason; its references go; its slot is free again. */
 export const cancelBooking: CustomOperation = {
   summary: "Cancel a booking (the row is kept, status CANCELLED)",
+  refusals: [
+    { status: 400, answer: "has already been cancelled", rule: "the booking is not cancelled yet" },
+    {
+      status: 400,
+      answer: "Cancellation reason is required when you are the host",
+      rule: "a cancellationReason, when sent, is not blank (v1's message)",
+    },
+  ],
   description:
     'As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body ' +
     "with the same keys is accepted too. The booking's references are removed and its slot is free again. " +

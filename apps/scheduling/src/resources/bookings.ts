@@ -25,6 +25,15 @@ export const bookings = defineResource({
   id: integerId,
   schemas: { public: Booking, edit: BookingEditBody, list: BookingListQuery },
   relations: bookingRelations,
+  refusals: {
+    edit: [
+      {
+        status: 400,
+        answer: "must be after startTime",
+        rule: "endTime is after startTime; a body with one of them is compared with the stored other",
+      },
+    ],
+  },
   jsonColumns: ["metadata", "responses"],
   ownedBy: (userIds) => ({ userId: { in: userIds } }),
   references: [{ field: "eventTypeId", resource: eventTypes, need: "see" }],

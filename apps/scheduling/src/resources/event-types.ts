@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@app/db";
+import type { DeclaredRefusal } from "@app/schemas/refusals";
 import {
   EventType,
   EventTypeCreateBody,
@@ -85,8 +86,38 @@ async function checkHosts(
   });
 }
 
+/** What a create or an edit refuses beyond the body schema (docs/adr/0214): rules over several fields and stored rows. */
+const EVENT_TYPE_REFUSALS: readonly DeclaredRefusal[] = [
+  {
+    status: 400,
+    answer: "must not repeat a userId",
+    rule: "hosts name each userId once (uniqueItems compares whole items, not one key of them)",
+  },
+  {
+    status: 400,
+    answer: "is not the owner",
+    rule: "a personal event type's hosts are its owner",
+  },
+  {
+    status: 400,
+    answer: "is not an accepted member of team",
+    rule: "a team event type's hosts are accepted members of the team",
+  },
+  {
+    status: 400,
+    answer: "is not one of user …'s",
+    rule: "a host's scheduleId is one of that host's schedules",
+  },
+  {
+    status: 400,
+    answer: "give either userId or teamId, not both",
+    rule: "an event type has userId or teamId, not both",
+  },
+];
+
 export const eventTypes = defineResource({
   path: "event-types",
+  refusals: { create: EVENT_TYPE_REFUSALS, edit: EVENT_TYPE_REFUSALS },
   model: "EventType",
   name: "Event type",
   keys: { singular: "event_type", plural: "event_types" },

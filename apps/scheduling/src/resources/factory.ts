@@ -1,7 +1,9 @@
 // The only place resource routes are written: for each resource of the table, the five
 // CRUD operations it offers (with their OpenAPI contract); every other method of its paths is
 // answered 405 + Allow by the app's method guard (@app/db/http).
+
 import { Prisma, type PrismaClient } from "@app/db";
+import { type DeclaredRefusal, withRefusals } from "@app/schemas/refusals";
 import { ErrorResponse, IdempotencyHeaders, itemQuery, MessageResponse } from "@app/schemas/scheduling";
 import { requestHash, sendAnswer } from "@app/server/idempotency";
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
@@ -36,6 +38,10 @@ const ERROR_MEANINGS: Record<number, string> = {
   422: "The Idempotency-Key was already used with a different request",
   429: "Rate limit exceeded",
 };
+
+/** An operation's description declaring `refusals` (docs/adr/0214); none without any. */
+const declared = (refusals: readonly DeclaredRefusal[] | undefined, description = "") =>
+  refusals?.length || description ? { description: withRefusals(description, refusals ?? []) } : {};
 
 /** A documented JSON response (the description shows in /docs instead of "Default Response"). */
 const respond = (description: string, schema: z.ZodType) => ({
@@ -158,7 +164,7 @@ function registerCustom(
       security: [{ ApiKeyAuth: [] }],
       operationId: route.operationId,
       summary: operation.summary,
-      ...(operation.description ? { description: operation.description } : {}),
+      ...declared(operation.refusals, operation.description),
       ...(route.item ? { params: resource.params } : {}),
       querystring: operation.querystring ?? itemQuery,
       ...(operation.idempotent ? { headers: IdempotencyHeaders } : {}),
@@ -293,6 +299,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           ...common,
           operationId: operationIds.create,
           summary: `Create a ${name.toLowerCase()}`,
+          ...declared(resource.refusals.create),
           querystring: itemQuery,
           body: schemas.create,
           response: {
@@ -355,6 +362,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           ...common,
           operationId: operationIds.edit,
           summary: `Edit a ${name.toLowerCase()}`,
+          ...declared(resource.refusals.edit),
           params: resource.params,
           querystring: itemQuery,
           body: schemas.edit,

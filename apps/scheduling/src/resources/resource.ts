@@ -1,7 +1,9 @@
 // What a resource module declares, and how `defineResource` turns that typed declaration
 // into the uniform shape the factory works with. Modules stay declarative: a model, schemas,
 // an id, an ownership rule and, only where a resource truly differs, a hook.
+
 import type { Prisma, PrismaClient } from "@app/db";
+import type { DeclaredRefusal } from "@app/schemas/refusals";
 import type { z } from "zod";
 import type { AuthContext } from "../types.ts";
 
@@ -62,6 +64,8 @@ export interface CustomContext extends AccessContext {
 export interface CustomOperation {
   summary: string;
   description?: string;
+  /** What it refuses beyond its schemas, declared in its description (docs/adr/0214). */
+  refusals?: readonly DeclaredRefusal[];
   querystring?: z.ZodType;
   body?: z.ZodType;
   /** Success status (default 200) and body. */
@@ -97,6 +101,11 @@ export interface ResourceDefinition<
   path: string;
   /** The OpenAPI tag's description, when the resource's name does not say enough. */
   description?: string;
+  /**
+   * What the generic create and edit refuse beyond the body schemas (rules over several fields
+   * or over stored rows), declared in their operations' descriptions (docs/adr/0214).
+   */
+  refusals?: { create?: readonly DeclaredRefusal[]; edit?: readonly DeclaredRefusal[] };
   model: M;
   /** For messages: "<name> created successfully", "<name> with id: 3 not found". */
   name: string;
@@ -203,6 +212,7 @@ export interface Delegate {
 export interface Resource {
   path: string;
   description: string | undefined;
+  refusals: { create?: readonly DeclaredRefusal[]; edit?: readonly DeclaredRefusal[] };
   name: string;
   keys: { singular: string; plural: string };
   operations: readonly Operation[];
@@ -276,6 +286,7 @@ export function defineResource<
   return {
     path: definition.path,
     description: definition.description,
+    refusals: definition.refusals ?? {},
     name: definition.name,
     keys: definition.keys,
     operations: definition.operations,

@@ -12,6 +12,15 @@ export const users = defineResource({
   operations: ALL_OPERATIONS,
   id: integerId,
   schemas: { public: User, create: UserCreateBody, edit: UserEditBody, list: UserListQuery },
+  refusals: {
+    edit: [
+      {
+        status: 400,
+        answer: "is not one of user …'s schedules",
+        rule: "defaultScheduleId names one of the user's own schedules",
+      },
+    ],
+  },
   // A non-admin's list holds only themself.
   ownedBy: (userIds) => ({ id: { in: userIds } }),
   listWhere: (query) => (query.email ? { email: { in: query.email } } : {}),

@@ -1,10 +1,11 @@
 // GET /availability: v1's computed availability of a user or a team (availability.service.ts).
+import { withRefusals } from "@app/schemas/refusals";
 import { AvailabilityQuery, AvailabilityResponse, ErrorResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { findAvailability } from "./availability.service.ts";
 import { MAX_RANGE_MS } from "./slot-engine.ts";
-import { assertValidRange } from "./slots.service.ts";
+import { assertValidRange, rangeRefusals } from "./slots.service.ts";
 
 export async function availabilityRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -13,11 +14,20 @@ export async function availabilityRoutes(app: FastifyInstance) {
       schema: {
         operationId: "getAvailability",
         summary: "Busy times, working hours and free ranges of a user or a team",
-        description:
+        description: withRefusals(
           "As v1: `userId` or `username` answers one user's availability (any apiKey may read it, as a " +
-          "booking page shows it; booking titles only for yourself or an admin); `teamId` answers " +
-          "`[{userId, availability}]` for every accepted member, to the team's OWNERs and ADMINs. " +
-          "The range may span at most 93 days.",
+            "booking page shows it; booking titles only for yourself or an admin); `teamId` answers " +
+            "`[{userId, availability}]` for every accepted member, to the team's OWNERs and ADMINs. " +
+            "The range may span at most 93 days.",
+          [
+            {
+              status: 400,
+              answer: "Either username or userId or teamId should be filled in",
+              rule: "availability is asked for by userId, username or teamId (v1's rule and message)",
+            },
+            ...rangeRefusals(MAX_RANGE_MS, { start: "dateFrom", end: "dateTo" }),
+          ],
+        ),
         tags: ["availability"],
         security: [{ ApiKeyAuth: [] }],
         querystring: AvailabilityQuery,

@@ -1,11 +1,19 @@
 // GET /slots: the bookable start times of one event type in a range, in v1's shape
 // (`{"slots": {"<date>": [{"time": ...}]}}`), computed by the slot engine: a user's or a
 // team's event type, by id or by username (team slug) + slug, or a dynamic group of users.
+import { withRefusals } from "@app/schemas/refusals";
 import { ErrorResponse, SlotsQuery, SlotsResponse } from "@app/schemas/scheduling";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { MAX_RANGE_MS } from "./slot-engine.ts";
-import { assertValidRange, bookingIdOf, loadDynamicGroup, loadEventType, slotsFor } from "./slots.service.ts";
+import {
+  assertValidRange,
+  bookingIdOf,
+  loadDynamicGroup,
+  loadEventType,
+  rangeRefusals,
+  slotsFor,
+} from "./slots.service.ts";
 import { dateKey, formatInZone, localDate } from "./time-zones.ts";
 
 export async function slotsRoutes(app: FastifyInstance) {
@@ -15,13 +23,27 @@ export async function slotsRoutes(app: FastifyInstance) {
       schema: {
         operationId: "getSlots",
         summary: "Bookable start times of an event type",
-        description:
+        description: withRefusals(
           "As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). " +
-          "A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed " +
-          "hosts and one round-robin host are, each on their own schedule and bookings. Two or more " +
-          "`usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are " +
-          "free. With `rescheduleUid`, that booking's own time is offered as if it were free (it is what the " +
-          "reschedule gives up). The range may span at most 93 days.",
+            "A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed " +
+            "hosts and one round-robin host are, each on their own schedule and bookings. Two or more " +
+            "`usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are " +
+            "free. With `rescheduleUid`, that booking's own time is offered as if it were free (it is what the " +
+            "reschedule gives up). The range may span at most 93 days.",
+          [
+            {
+              status: 400,
+              answer: "You need to either pass an eventTypeId OR an usernameList/eventTypeSlug combination",
+              rule: "slots are asked for by eventTypeId, or by usernameList with eventTypeSlug (v1's rule and message)",
+            },
+            {
+              status: 400,
+              answer: "Invalid ISO Date",
+              rule: "startTime and endTime are dates JavaScript's Date.parse reads, as v1 read them (no format names its grammar)",
+            },
+            ...rangeRefusals(MAX_RANGE_MS),
+          ],
+        ),
         tags: ["slots"],
         security: [{ ApiKeyAuth: [] }],
         querystring: SlotsQuery,

@@ -2,7 +2,9 @@
 // v1 would use for each, their blocking bookings) and runs it. Takes a Prisma client or a
 // transaction client: booking creation checks a start, and picks its hosts, inside the
 // transaction that holds the hosts' locks (reserveHosts).
+
 import { Prisma, type PrismaClient } from "@app/db";
+import type { DeclaredRefusal } from "@app/schemas/refusals";
 import { BadRequest, Conflict, NotFound, Unauthorized } from "../errors.ts";
 import { pickRoundRobinHost, type RoundRobinHost } from "./round-robin.ts";
 import {
@@ -540,6 +542,26 @@ export async function reserveHosts(
     teamName:
       eventType.schedulingType === "COLLECTIVE" || chosen.length > 1 ? (eventType.team?.name ?? null) : null,
   };
+}
+
+/** What a range query refuses beyond its schema (docs/adr/0214): the bounds compared with each other. */
+export function rangeRefusals(
+  maxMs: number,
+  names: { start: string; end: string } = { start: "startTime", end: "endTime" },
+): DeclaredRefusal[] {
+  const days = Math.round(maxMs / DAY);
+  return [
+    {
+      status: 400,
+      answer: `${names.end} must be after ${names.start}`,
+      rule: `${names.end} is after ${names.start}`,
+    },
+    {
+      status: 400,
+      answer: `the range may span at most ${days} days`,
+      rule: `the range spans at most ${days} days`,
+    },
+  ];
 }
 
 export function assertValidRange(

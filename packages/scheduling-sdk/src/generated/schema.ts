@@ -103,6 +103,11 @@ export interface paths {
         /**
          * Busy times, working hours and free ranges of a user or a team
          * @description As v1: `userId` or `username` answers one user's availability (any apiKey may read it, as a booking page shows it; booking titles only for yourself or an admin); `teamId` answers `[{userId, availability}]` for every accepted member, to the team's OWNERs and ADMINs. The range may span at most 93 days.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "Either username or userId or teamId should be filled in": availability is asked for by userId, username or teamId (v1's rule and message)
+         *     - 400 "dateTo must be after dateFrom": dateTo is after dateFrom
+         *     - 400 "the range may span at most 93 days": the range spans at most 93 days
          */
         get: operations["getAvailability"];
         put?: never;
@@ -160,12 +165,26 @@ export interface paths {
         /**
          * List the bookings you organise
          * @description v1's filters: attendeeEmail (repeatable), dateFrom, dateTo, status=upcoming, sortBy + order, expand=team. Admins see every booking and may filter by userId (organizer or attendee).
+         *
+         *     Refused beyond the schema:
+         *     - 400 "Invalid ISO Date": dateFrom and dateTo are dates JavaScript's Date.parse reads, as v1 read them (no format names its grammar)
          */
         get: operations["listBookings"];
         put?: never;
         /**
          * Book a slot of an event type
          * @description v1's create: the booking is for the event type's owner; its attendee is the booker. A team event type's booking holds every COLLECTIVE host, or a ROUND_ROBIN event type's fixed hosts and one round-robin host chosen by v1's rule (`luckyUsers`); the first host organizes, the others are attendees after the booker. The start must be one of the event type's slots (GET /slots). Answers 201 with the booking itself, flat, as v1 did (with 200). With an `Idempotency-Key` header, a retry of the same request within 24 hours books nothing and answers the first booking again. `rescheduleUid` moves a booking (the original is cancelled with `rescheduled: true` in the same transaction); `recurringEventId` books one date of a series; a seated slot with room adds the booker to its booking; `eventTypeId: 0` with `eventTypeSlug` and `user` books a dynamic group of users.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "Attempting to book a meeting in the past": the booking starts in the future
+         *     - 400 "Invalid event length": end, when sent, is start plus the event type's length
+         *     - 400 "booking_time_out_of_bounds_error": the start lies in the event type's booking window (after its minimum notice, within its period)
+         *     - 400 "no_available_users_found_error": the host, or the hosts the team event needs, are free at that time by their schedules and bookings
+         *     - 400 "eventTypeId 0 books a dynamic group": eventTypeId 0 (v1's dynamic group) comes with eventTypeSlug and two or more usernames in user
+         *     - 400 "recurringCount": on a recurring event type, a series booking (recurringEventId) sends recurringCount, at most the event type's count
+         *     - 400 "recurring_event_seats_error": a recurring series cannot book a seated event type
+         *     - 400 "_bookings_cannot_be_rescheduled": a reschedule (rescheduleUid) replaces a booking that is not cancelled, already rescheduled or over
+         *     - 400 "seated booking cannot be rescheduled": a reschedule does not replace a seated booking
          */
         post: operations["addBooking"];
         delete?: never;
@@ -188,11 +207,19 @@ export interface paths {
         /**
          * Cancel a booking (the row is kept, status CANCELLED)
          * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again. With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that has not started yet is cancelled in one statement instead (past ones stay).
+         *
+         *     Refused beyond the schema:
+         *     - 400 "has already been cancelled": the booking is not cancelled yet
+         *     - 400 "Cancellation reason is required when you are the host": a cancellationReason, when sent, is not blank (v1's message)
          */
         delete: operations["removeBookingById"];
         options?: never;
         head?: never;
-        /** Edit a booking */
+        /**
+         * Edit a booking
+         * @description Refused beyond the schema:
+         *     - 400 "must be after startTime": endTime is after startTime; a body with one of them is compared with the stored other
+         */
         patch: operations["editBookingById"];
         trace?: never;
     };
@@ -209,6 +236,10 @@ export interface paths {
         /**
          * Cancel a booking (the row is kept, status CANCELLED)
          * @description As v1: `cancellationReason` (default "Not Provided") and `cancelledBy` come from the query; a JSON body with the same keys is accepted too. The booking's references are removed and its slot is free again. With `allRemainingBookings=true` on a booking of a recurring series, every booking of the series that has not started yet is cancelled in one statement instead (past ones stay).
+         *
+         *     Refused beyond the schema:
+         *     - 400 "has already been cancelled": the booking is not cancelled yet
+         *     - 400 "Cancellation reason is required when you are the host": a cancellationReason, when sent, is not blank (v1's message)
          */
         delete: operations["cancelBookingById"];
         options?: never;
@@ -337,7 +368,15 @@ export interface paths {
         /** List the event types you can see */
         get: operations["listEventTypes"];
         put?: never;
-        /** Create a event type */
+        /**
+         * Create a event type
+         * @description Refused beyond the schema:
+         *     - 400 "must not repeat a userId": hosts name each userId once (uniqueItems compares whole items, not one key of them)
+         *     - 400 "is not the owner": a personal event type's hosts are its owner
+         *     - 400 "is not an accepted member of team": a team event type's hosts are accepted members of the team
+         *     - 400 "is not one of user …'s": a host's scheduleId is one of that host's schedules
+         *     - 400 "give either userId or teamId, not both": an event type has userId or teamId, not both
+         */
         post: operations["addEventType"];
         delete?: never;
         options?: never;
@@ -360,7 +399,15 @@ export interface paths {
         delete: operations["removeEventTypeById"];
         options?: never;
         head?: never;
-        /** Edit a event type */
+        /**
+         * Edit a event type
+         * @description Refused beyond the schema:
+         *     - 400 "must not repeat a userId": hosts name each userId once (uniqueItems compares whole items, not one key of them)
+         *     - 400 "is not the owner": a personal event type's hosts are its owner
+         *     - 400 "is not an accepted member of team": a team event type's hosts are accepted members of the team
+         *     - 400 "is not one of user …'s": a host's scheduleId is one of that host's schedules
+         *     - 400 "give either userId or teamId, not both": an event type has userId or teamId, not both
+         */
         patch: operations["editEventTypeById"];
         trace?: never;
     };
@@ -536,6 +583,12 @@ export interface paths {
         /**
          * Bookable start times of an event type
          * @description As v1: any apiKey may read any event type's slots (a booking page shows them to anyone). A COLLECTIVE event type offers a start when every host is free, a ROUND_ROBIN one when its fixed hosts and one round-robin host are, each on their own schedule and bookings. Two or more `usernameList` entries ask for v1's dynamic group event: 30 minutes (or `duration`) when all are free. With `rescheduleUid`, that booking's own time is offered as if it were free (it is what the reschedule gives up). The range may span at most 93 days.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "You need to either pass an eventTypeId OR an usernameList/eventTypeSlug combination": slots are asked for by eventTypeId, or by usernameList with eventTypeSlug (v1's rule and message)
+         *     - 400 "Invalid ISO Date": startTime and endTime are dates JavaScript's Date.parse reads, as v1 read them (no format names its grammar)
+         *     - 400 "endTime must be after startTime": endTime is after startTime
+         *     - 400 "the range may span at most 93 days": the range spans at most 93 days
          */
         get: operations["getSlots"];
         put?: never;
@@ -636,7 +689,11 @@ export interface paths {
         delete: operations["removeUserById"];
         options?: never;
         head?: never;
-        /** Edit a user */
+        /**
+         * Edit a user
+         * @description Refused beyond the schema:
+         *     - 400 "is not one of user …'s schedules": defaultScheduleId names one of the user's own schedules
+         */
         patch: operations["editUserById"];
         trace?: never;
     };
@@ -897,9 +954,9 @@ export interface components {
             title?: string;
             /** @description With eventTypeId 0: the group's usernames, as a list or joined by "+" (`alice+bob`), as v1 took them */
             user?: string | string[];
-        } | unknown | {
+        } & (unknown | {
             name: unknown;
-        };
+        });
         BookingCreated: {
             attendees: ({
                 email: string;

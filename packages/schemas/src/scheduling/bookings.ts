@@ -212,14 +212,32 @@ export const BookingCreateBody = z
       ),
     noEmail: z.boolean().optional().describe("Accepted; this server sends no e-mail"),
   })
-  // The booker is named one of two ways (booking-operations.ts refuses a body with neither):
-  // no keyword of the object's own says so, `anyOf` of `required` does.
+  // The booker is named one of two ways, never both (booking-operations.ts `booker`, v1's
+  // rule): `responses`, with none of the legacy fields set; or the legacy name and email
+  // without `responses`. v1 tests the legacy fields for truth, so an empty string or a null
+  // is none: each `not` branch below is a field that counts as set.
   .meta({
     id: "BookingCreate",
-    anyOf: [
-      { required: ["responses"] },
-      // The server takes an empty legacy name as none (v1's `!body.name`).
-      { required: ["name", "email"], properties: { name: { minLength: 1 } } },
+    oneOf: [
+      {
+        required: ["responses"],
+        not: {
+          anyOf: [
+            ...(["name", "notes", "location", "rescheduleReason", "smsReminderNumber"] as const).map(
+              (field) => ({ required: [field], properties: { [field]: { type: "string", minLength: 1 } } }),
+            ),
+            { required: ["email"] },
+            { required: ["guests"] },
+            { required: ["customInputs"] },
+          ],
+        },
+      },
+      {
+        not: { required: ["responses"] },
+        // The server takes an empty legacy name as none (v1's `!body.name`).
+        required: ["name", "email"],
+        properties: { name: { minLength: 1 } },
+      },
     ],
   });
 

@@ -35,6 +35,12 @@ export interface paths {
         /**
          * Create a short
          * @description Without `name`, a random 7-character name is generated. A taken name is 409; a reserved one 400.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
+         *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
+         *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
+         *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
          */
         post: operations["createShort"];
         delete?: never;
@@ -54,7 +60,13 @@ export interface paths {
         put?: never;
         /**
          * Create up to 1000 shorts at once
-         * @description Each item is created as POST /shorts would create it, or refused as POST /shorts would refuse it: the answer is 200 with one result per item, in order, holding the created short (status 201) or the error (400 or 409, the same body). Valid items are created even when others fail; two items asking for one name: the first has it, the second is 409. A body that is not an object with an array `shorts` of at most 1000 items is 400 and creates nothing.
+         * @description A body this document refuses (not an object with an array `shorts` of at most 1000 NewShorts: an item without a valid `url`, with a malformed name or an unknown property) is 400, naming the item (`shorts.3.url`), and creates nothing. Otherwise each item is created as POST /shorts would create it, or refused as POST /shorts would refuse what the stored data decides: the answer is 200 with one result per item, in order, holding the created short (status 201) or the error (400: its name is reserved, or it is a password past the first 10; 409: its name is taken, also by an earlier item), with the same body. The other items are created even when some fail.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
+         *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
+         *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
+         *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
          */
         post: operations["createShorts"];
         delete?: never;
@@ -81,6 +93,12 @@ export interface paths {
         /**
          * Edit a short: its target, name or tags
          * @description Changes the fields sent, under the rules of create. The redirect follows a new target or name at once, on every instance; the old name stops redirecting and is free again. A taken name is 409; a reserved one 400.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
+         *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
+         *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
+         *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
          */
         patch: operations["updateShort"];
         trace?: never;
@@ -135,6 +153,11 @@ export interface paths {
         /**
          * Visit statistics of one of the caller's shorts
          * @description Totals, a timeseries in the given time zone and the top 10 referrers, countries, browsers, operating systems and device types, from hourly aggregates kept with the visits (exact).
+         *
+         *     Refused beyond the schema:
+         *     - 400 "from must be before to": the range starts before it ends (to defaults to now)
+         *     - 400 "the range must lie between 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z": the range, rounded to whole hours, lies in the years the buckets can name
+         *     - 400 "the range holds more than 1000 … buckets": the range holds at most 1000 buckets of the interval (hour, day, week or month)
          */
         get: operations["getShortStats"];
         put?: never;
@@ -176,6 +199,11 @@ export interface paths {
         /**
          * Visit statistics across all of the caller's shorts
          * @description As a short's statistics, over every short of the caller, with the top 10 shorts.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "from must be before to": the range starts before it ends (to defaults to now)
+         *     - 400 "the range must lie between 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z": the range, rounded to whole hours, lies in the years the buckets can name
+         *     - 400 "the range holds more than 1000 … buckets": the range holds at most 1000 buckets of the interval (hour, day, week or month)
          */
         get: operations["getStats"];
         put?: never;
@@ -230,6 +258,11 @@ export interface paths {
         /**
          * A short's statistics, through its public link
          * @description What the statistics page shows: the short's name and its statistics, as GET /api/shorts/{id}/stats.
+         *
+         *     Refused beyond the schema:
+         *     - 400 "from must be before to": the range starts before it ends (to defaults to now)
+         *     - 400 "the range must lie between 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z": the range, rounded to whole hours, lies in the years the buckets can name
+         *     - 400 "the range holds more than 1000 … buckets": the range holds at most 1000 buckets of the interval (hour, day, week or month)
          */
         get: operations["getPublicStats"];
         put?: never;
@@ -335,7 +368,7 @@ export interface components {
             validUntil?: string;
         };
         NewShortsBulk: {
-            /** @description Up to 1000 shorts, each exactly as POST /shorts takes it. Each is checked on its own: an invalid one is its result's 400 and the others are still created. At most 10 of them may set a password (each is hashed slowly on purpose); the password of each one after those is refused (that item's 400): set it with PATCH. */
+            /** @description Up to 1000 shorts, each exactly as POST /shorts takes it; one that is not refuses the whole request (400). What the stored data decides is each item's own: a reserved name is its result's 400, a taken one its 409, and the others are still created. At most 10 of them may set a password (each is hashed slowly on purpose); the password of each one after those is refused (that item's 400): set it with PATCH. */
             shorts: components["schemas"]["NewShort"][];
         };
         /** @description The form's fields, as the browser posts them (application/x-www-form-urlencoded) or as JSON; other fields are ignored */
@@ -883,7 +916,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkShortResults"];
                 };
             };
-            /** @description The body is not {"shorts": [...]} with at most 1000 items; nothing is created */
+            /** @description The body is not {"shorts": [...]} of at most 1000 NewShorts (the message names the first bad item's field); nothing is created */
             400: {
                 headers: {
                     [name: string]: unknown;
