@@ -11,7 +11,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@app/db";
-import { type HealthCheck, haproxyConfig, type ServiceName } from "./haproxy-config.ts";
+import { type HealthCheck, haproxyConfig, markedDownWithinMs, type ServiceName } from "./haproxy-config.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const serverFile = (service: ServiceName) => path.join(repoRoot, "apps", service, "dist", "server.js");
@@ -83,8 +83,28 @@ export interface Topology {
   haproxy: { process: ChildProcess; configFile: string };
   /** HAProxy's view of every server, from its runtime API (`show stat`). */
   serverStates(): Promise<ServerState[]>;
+  /**
+   * Replaces every instance, one at a time, with a new process of the current build on the same
+   * port (docs/adr/0216): HAProxy drains it, it gets SIGTERM (not ready, serves on STOP_WAIT_MS,
+   * drains, exits 0), the new one starts, and the next waits until HAProxy has the new one UP.
+   * Refused (throws) while another is running.
+   */
+  rollingRestart(onStep?: (line: string) => void): Promise<RestartedInstance[]>;
   /** Stops HAProxy (soft: answers in flight finish), then every instance (SIGTERM: they drain). */
   stop(): Promise<void>;
+}
+
+export interface RestartedInstance {
+  name: string;
+  /** The replaced process's exit code: 0 after a clean drain. */
+  exitCode: number | null;
+  /** From the drain's start to the new process UP in HAProxy. */
+  tookMs: number;
+}
+
+/** The instances' readiness wait: HAProxy marks a not-ready server DOWN within inter × fall; one more interval of margin. */
+export function stopWaitFor(check: HealthCheck): number {
+  return markedDownWithinMs(check) + check.interMs;
 }
 
 function track(name: string, child: ChildProcess, onLine?: (name: string, line: string) => void) {
@@ -209,38 +229,50 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     rmSync(workDir, { recursive: true, force: true });
   };
 
+  const spawnInstance = (service: ServiceName, name: string, port: number): Instance => {
+    const child = spawn(process.execPath, ["--enable-source-maps", serverFile(service)], {
+      cwd: repoRoot,
+      env: {
+        // Long enough for HAProxy to mark a stopping instance DOWN before it stops listening.
+        STOP_WAIT_MS: String(stopWaitFor(options.check)),
+        ...options.env,
+        // Several instances cannot share one metrics port: this topology runs them without it.
+        SHORTENER_METRICS_PORT: undefined,
+        SCHEDULING_METRICS_PORT: undefined,
+        // Every instance answers with the proxy's origin in its short URLs.
+        ...(service === "shortener" && !options.env.SHORT_BASE_URL ? { SHORT_BASE_URL: url.shortener } : {}),
+        DATABASE_URL: options.databaseUrl,
+        HOST: "127.0.0.1",
+        [PORT_VARIABLE[service]]: String(port),
+        // The proxy appends the client's address to X-Forwarded-For: one hop to trust.
+        TRUST_PROXY: "1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return {
+      service,
+      name,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      process: child,
+      ...track(name, child, options.onLine),
+    };
+  };
+  const readyDirectly = (instance: Instance) =>
+    waitUntil(
+      `${instance.name} ready`,
+      async () => (await status(`${instance.url}/ready`)) === 200,
+      60_000,
+      () =>
+        instance.process.exitCode !== null
+          ? `exited with ${instance.process.exitCode}:\n${instance.output()}`
+          : "",
+    );
+
   try {
     for (const service of ["shortener", "scheduling"] as const) {
       for (let n = 1; n <= options[service]; n++) {
-        const name = `${service}-${n}`;
-        const port = await freePort();
-        const child = spawn(process.execPath, ["--enable-source-maps", serverFile(service)], {
-          cwd: repoRoot,
-          env: {
-            ...options.env,
-            // Several instances cannot share one metrics port: this topology runs them without it.
-            SHORTENER_METRICS_PORT: undefined,
-            SCHEDULING_METRICS_PORT: undefined,
-            // Every instance answers with the proxy's origin in its short URLs.
-            ...(service === "shortener" && !options.env.SHORT_BASE_URL
-              ? { SHORT_BASE_URL: url.shortener }
-              : {}),
-            DATABASE_URL: options.databaseUrl,
-            HOST: "127.0.0.1",
-            [PORT_VARIABLE[service]]: String(port),
-            // The proxy appends the client's address to X-Forwarded-For: one hop to trust.
-            TRUST_PROXY: "1",
-          },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        instances[service].push({
-          service,
-          name,
-          port,
-          url: `http://127.0.0.1:${port}`,
-          process: child,
-          ...track(name, child, options.onLine),
-        });
+        instances[service].push(spawnInstance(service, `${service}-${n}`, await freePort()));
       }
     }
     const all = [...instances.shortener, ...instances.scheduling];
@@ -299,11 +331,55 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           ? `exited with ${started.process.exitCode}:\n${started.output()}`
           : "",
     );
+    let restarting = false;
+    const serverCommand = (instance: Instance, command: string) =>
+      haproxyCommand(statsSocket, `${command.replace("%s", `${instance.service}/${instance.name}`)}`);
+    const restartOne = async (old: Instance, onStep: (line: string) => void): Promise<RestartedInstance> => {
+      const began = Date.now();
+      // The proxy sends it nothing new from now on; its own readiness wait covers a proxy that
+      // only checks (compose, an orchestrator).
+      await serverCommand(old, "set server %s state drain");
+      await stopProcess(old.process, old.exited, "SIGTERM", stopWaitFor(options.check) + 30_000);
+      const exitCode = old.process.exitCode;
+      onStep(`${old.name} stopped (exit ${exitCode}); starting its replacement on port ${old.port}`);
+      const replacement = spawnInstance(old.service, old.name, old.port);
+      const list = instances[old.service];
+      list[list.indexOf(old)] = replacement;
+      await readyDirectly(replacement);
+      await serverCommand(replacement, "set server %s state ready");
+      await waitUntil(
+        `${replacement.name} UP in haproxy`,
+        async () =>
+          (await serverStates().catch(() => [])).some(
+            (state) => state.server === replacement.name && state.status === "UP",
+          ),
+        60_000,
+        () => (replacement.process.exitCode !== null ? `exited with ${replacement.process.exitCode}` : ""),
+      );
+      const tookMs = Date.now() - began;
+      onStep(`${replacement.name} replaced and UP in ${tookMs} ms`);
+      return { name: old.name, exitCode, tookMs };
+    };
+    const rollingRestart = async (onStep: (line: string) => void = () => {}) => {
+      if (restarting) throw new Error("a rolling restart is already running");
+      restarting = true;
+      try {
+        const restarted: RestartedInstance[] = [];
+        for (const service of ["shortener", "scheduling"] as const) {
+          // A copy: each restart replaces its entry in the live list.
+          for (const instance of [...instances[service]]) restarted.push(await restartOne(instance, onStep));
+        }
+        return restarted;
+      } finally {
+        restarting = false;
+      }
+    };
     return {
       url,
       instances,
       haproxy: { process: child, configFile },
       serverStates,
+      rollingRestart,
       stop,
     };
   } catch (error) {

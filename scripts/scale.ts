@@ -4,6 +4,9 @@
 //   pnpm scale [--shortener 2] [--scheduling 2] [--check-interval-ms 2000]
 //   pnpm scale --print-compose-config > deploy/haproxy/haproxy.cfg
 // SIGTERM or Ctrl-C: HAProxy stops softly, every instance drains, the embedded database stops.
+// SIGHUP (`kill -HUP <pid>`, the pid it prints): a rolling restart, every instance replaced one at
+// a time by a process of the current build (`pnpm build` first), with no error for a client
+// (docs/adr/0216); one asked for while another runs is refused.
 import { parseArgs } from "node:util";
 import { openDatabase } from "@app/db";
 import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
@@ -61,10 +64,41 @@ const interMs = count(args["check-interval-ms"], "check-interval-ms", 2_000, 100
 
 let topology: Topology | undefined;
 let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
-closeGracefully(30_000, async ({ err }) => {
-  if (err) console.error(err);
-  await topology?.stop();
-  await database?.close();
+closeGracefully(
+  60_000,
+  async ({ err }) => {
+    if (err) console.error(err);
+    await topology?.stop();
+    await database?.close();
+  },
+  { keep: ["SIGHUP"] },
+);
+
+let restarting = false;
+process.on("SIGHUP", () => {
+  if (!topology) return console.warn("rolling restart refused: the instances are still starting");
+  if (restarting) return console.warn("rolling restart refused: one is already running");
+  restarting = true;
+  const began = Date.now();
+  console.log("rolling restart: replacing every instance, one at a time");
+  topology
+    .rollingRestart((line) => console.log(`rolling restart: ${line}`))
+    .then(
+      (restarted) =>
+        console.log(
+          `rolling restart done in ${Date.now() - began} ms: ${restarted.length} instances replaced` +
+            (restarted.every((instance) => instance.exitCode === 0)
+              ? ", each stopped cleanly"
+              : `; not clean: ${restarted
+                  .filter((instance) => instance.exitCode !== 0)
+                  .map((instance) => `${instance.name} exited ${instance.exitCode}`)
+                  .join(", ")}`),
+        ),
+      (error: Error) => console.error(`rolling restart failed: ${error.message}`),
+    )
+    .finally(() => {
+      restarting = false;
+    });
 });
 
 try {
@@ -95,7 +129,8 @@ try {
   const { url, instances } = topology;
   console.log(
     `shortener on ${url.shortener} (${instances.shortener.length} instances), ` +
-      `scheduling on ${url.scheduling} (${instances.scheduling.length} instances), through haproxy`,
+      `scheduling on ${url.scheduling} (${instances.scheduling.length} instances), through haproxy; ` +
+      `kill -HUP ${process.pid} restarts them one at a time`,
   );
 } catch (error) {
   console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);

@@ -14,6 +14,7 @@ await runServices((environment) => {
   return {
     variables: [...SHORTENER_VARIABLES, ...SCHEDULING_VARIABLES],
     database: databaseOptions(shortener),
+    stopWaitMs: shortener.STOP_WAIT_MS,
     services: [
       (prisma) => startShortener(shortener, prisma),
       (prisma) => startScheduling(scheduling, prisma),

@@ -9,7 +9,14 @@ export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 // What `pnpm start` runs, compiled (the global setup builds it); these runs start elsewhere too.
 export const startScript = path.join(repoRoot, "dist/start.js");
 // The child gets only what a person's shell would have, not this run's TEST_* variables.
-export const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn" };
+// STOP_WAIT_MS 0: these tests stop processes that no proxy checks; the readiness wait has its
+// own tests (apps/shortener/test/shutdown.test.ts, test/scale-restart.test.ts).
+export const baseEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  LOG_LEVEL: "warn",
+  STOP_WAIT_MS: "0",
+};
 
 export function get(port: number, urlPath: string) {
   return new Promise<number>((resolve) => {

@@ -8,6 +8,7 @@ import {
   capConnections,
   clientErrorHandler,
   connectionOptions,
+  drainOnStop,
   echoRequestIds,
   logShutdown,
   methodGuard,
@@ -85,6 +86,7 @@ export async function buildApp({
   // External plugins
   acceptEmptyJsonBodies(app);
   capConnections(app, config);
+  drainOnStop(app);
   logShutdown(app, SERVICE);
   echoRequestIds(app);
   const methods = methodGuard(app);

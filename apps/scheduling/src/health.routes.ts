@@ -33,13 +33,17 @@ export async function healthRoutes(app: FastifyInstance) {
       schema: {
         operationId: "ready",
         tags: ["operations"],
-        summary: "The database (and Redis, when REDIS_URL is set) is reachable",
+        summary:
+          "The database (and Redis, when REDIS_URL is set) is reachable, and no stop has been asked for",
         security: [],
         response: { 200: Status, 503: ErrorResponse.describe("Not ready; `message` says why") },
       },
     },
     async (request, reply) => {
-      const unready = await unreadyReason({ prisma: app.prisma, redis: app.redis ?? undefined }, request.log);
+      const unready = await unreadyReason(
+        { prisma: app.prisma, redis: app.redis ?? undefined, stopping: app.plannedStop.requested },
+        request.log,
+      );
       if (unready) return reply.code(503).send({ message: unready });
       return { status: "ready" };
     },

@@ -31,6 +31,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return {
       variables: SCHEDULING_VARIABLES,
       database: databaseOptions(config),
+      stopWaitMs: config.STOP_WAIT_MS,
       services: [(prisma) => startScheduling(config, prisma)],
     };
   });

@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       TRUST_PROXY: false,
       REQUEST_TIMEOUT_MS: 10_000,
       KEEP_ALIVE_TIMEOUT_MS: 5_000,
+      STOP_WAIT_MS: 5_000,
       REDIS_TIMEOUT_MS: 25,
       MAX_CONNECTIONS: 10_000,
       REPLICA_MAX_LAG_MS: 1_000,

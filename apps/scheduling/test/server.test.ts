@@ -22,6 +22,8 @@ async function startServer(): Promise<{ child: ChildProcess; url: string; lines:
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      // No proxy checks it: stop without the readiness wait.
+      STOP_WAIT_MS: "0",
       DATABASE_URL: database.url,
       DATABASE_DIRECT_URL: database.directUrl,
       SCHEDULING_PORT: "0",

@@ -8,6 +8,7 @@ import {
   capConnections,
   clientErrorHandler,
   connectionOptions,
+  drainOnStop,
   echoRequestIds,
   logShutdown,
   methodGuard,
@@ -77,6 +78,7 @@ export async function buildApp({
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);
   capConnections(app, config);
+  drainOnStop(app);
   const methods = methodGuard(app);
 
   // External plugins.

@@ -31,13 +31,16 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: "ready",
         tags: ["operations"],
-        summary: "The database is reachable",
+        summary: "The database is reachable, and no stop has been asked for",
         security: [],
         response: { 200: Status, 503: ErrorBody.describe("Not ready; `error` says why") },
       },
     },
     async (request, reply) => {
-      const unready = await unreadyReason({ prisma: app.prisma }, request.log);
+      const unready = await unreadyReason(
+        { prisma: app.prisma, stopping: app.plannedStop.requested },
+        request.log,
+      );
       if (unready) return reply.code(503).send({ status: "Service Unavailable", error: unready });
       return { status: "ready" };
     },

@@ -28,6 +28,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return {
       variables: SHORTENER_VARIABLES,
       database: databaseOptions(config),
+      stopWaitMs: config.STOP_WAIT_MS,
       services: [(prisma) => startShortener(config, prisma)],
     };
   });

@@ -231,6 +231,18 @@ export const sharedEnv = {
     "A request (headers and body) must arrive within this, or it is answered 408 and closed",
   ),
   KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000, "An idle keep-alive connection is closed after this"),
+  STOP_WAIT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds from 0 to 120000")
+    .min(0, "must be a whole number of milliseconds from 0 to 120000")
+    .max(120_000, "must be a whole number of milliseconds from 0 to 120000")
+    .default(5_000)
+    .describe(
+      "On SIGTERM, /ready answers 503 at once and the service keeps serving this long (every answer with " +
+        "Connection: close) before it stops listening and drains, so a proxy or orchestrator takes it out of " +
+        "rotation first: at least the proxy's check interval × its failures to mark a server down (the compose " +
+        "HAProxy: 2 s × 2). A second SIGTERM ends the wait early; SIGINT (Ctrl-C) does not wait; 0 never waits",
+    ),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")

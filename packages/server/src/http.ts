@@ -169,6 +169,43 @@ export function logShutdown(app: FastifyInstance, service: string, details: () =
   });
 }
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** A planned stop of this service (drainOnStop): asked for once, by the process's first signal. */
+    plannedStop: PlannedStop;
+  }
+}
+
+export interface PlannedStop {
+  readonly requested: boolean;
+  request(): void;
+}
+
+/**
+ * A planned stop no client notices (issue 38, docs/adr/0215). Once `app.plannedStop.request()`
+ * has run (the process's first SIGTERM or SIGINT), `/ready` answers 503 and every answer carries
+ * `Connection: close`, while the service goes on serving: the proxy takes the instance out of
+ * rotation on its next failed checks, and neither it nor a client keeps an idle connection to
+ * reuse once the instance stops listening (a request written to a connection the server is
+ * closing is the one a proxy cannot tell apart from one that was served). Idle connections
+ * still open when the server closes are closed by Fastify then.
+ */
+export function drainOnStop(app: FastifyInstance): void {
+  let requested = false;
+  app.decorate("plannedStop", {
+    get requested() {
+      return requested;
+    },
+    request() {
+      requested = true;
+    },
+  });
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (requested) reply.header("connection", "close");
+    done(null, payload);
+  });
+}
+
 /** At most this many connections at once; the server refuses the rest. */
 export function capConnections(app: FastifyInstance, { MAX_CONNECTIONS }: ConnectionLimits): void {
   app.server.maxConnections = MAX_CONNECTIONS;

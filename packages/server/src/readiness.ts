@@ -37,13 +37,22 @@ function withinProbeTimeout<T>(work: Promise<T>): Promise<T> {
   ]);
 }
 
-export type Unready = "database unreachable" | "Redis unreachable";
+export type Unready = "stopping" | "database unreachable" | "Redis unreachable";
 
-/** Why the service is not ready (logged as a warning), or undefined when it is. */
+/**
+ * Why the service is not ready (an outage logged as a warning), or undefined when it is. A
+ * service asked to stop is not ready from that moment (http.ts `drainOnStop`), so a proxy takes
+ * it out of rotation while it still serves.
+ */
 export async function unreadyReason(
-  { prisma, redis }: { prisma: PrismaClient; redis?: Redis | undefined },
+  {
+    prisma,
+    redis,
+    stopping = false,
+  }: { prisma: PrismaClient; redis?: Redis | undefined; stopping?: boolean },
   log: FastifyBaseLogger,
 ): Promise<Unready | undefined> {
+  if (stopping) return "stopping";
   try {
     await withinProbeTimeout(prisma.$queryRaw`SELECT 1`);
   } catch (error) {

@@ -6,10 +6,14 @@
 import { createPrisma, type Database, type DatabaseOptions, openDatabase, type PrismaClient } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import { readEnvironment, unknownVariablesWarning } from "./config.ts";
+import type { PlannedStop } from "./http.ts";
 import { type Registry, serveMetrics } from "./metrics.ts";
-import { closeGracefully } from "./shutdown.ts";
+import { closeGracefully, type ShutdownCause } from "./shutdown.ts";
 
-/** How long a stop may wait for in-flight requests (and their visit rows) before exiting 1. */
+/**
+ * How long a stop may wait for in-flight requests (and their visit rows) before exiting 1,
+ * counted from the end of the readiness wait (STOP_WAIT_MS).
+ */
 export const DRAIN_MS = 15_000;
 
 export interface ListenOptions {
@@ -50,6 +54,8 @@ export async function listenService<App extends FastifyInstance & { metrics: Reg
 
 /** A started service: what the stop closes, and where it says so. */
 export interface RunningService {
+  /** Asked first: `/ready` turns 503 and answers close their connections (http.ts drainOnStop). */
+  plannedStop: PlannedStop;
   close(): Promise<unknown>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
@@ -59,6 +65,8 @@ export interface ProcessPlan {
   /** Every variable the services read; others set are warned about (a typo is not ignored). */
   variables: readonly string[];
   database: Omit<DatabaseOptions, "log">;
+  /** STOP_WAIT_MS: how long a SIGTERM'd process serves on, not ready, before it drains. */
+  stopWaitMs: number;
   /** Each service, started in this order on a Prisma client of its own. */
   services: ((prisma: PrismaClient) => Promise<RunningService>)[];
 }
@@ -67,20 +75,55 @@ export async function runServices(plan: (environment: NodeJS.ProcessEnv) => Proc
   let database: Database | undefined;
   const clients: PrismaClient[] = [];
   const services: RunningService[] = [];
-  // From the first moment, so a signal during the start stops what has started so far: the
-  // services stop accepting and finish in-flight work, then the pools close, then the database.
-  closeGracefully(DRAIN_MS, async ({ err, signal }) => {
+  let stopWaitMs = 0;
+  /** Ends the readiness wait early (a second SIGTERM); set only while it runs. */
+  let endWait: (() => void) | undefined;
+  // From the first moment, so a signal during the start stops what has started so far. A
+  // planned stop (docs/adr/0215): every service reports itself not ready and, on SIGTERM, serves
+  // on for STOP_WAIT_MS while the proxy takes it out of rotation; then the services stop
+  // accepting and finish in-flight work, then the pools close, then the database.
+  const stop = async ({ err, signal }: ShutdownCause) => {
     const log = services[0]?.log;
     if (err && log) log.error({ err }, "shutting down after an error");
     else if (err) console.error(err);
-    else for (const service of services) service.log.info({ signal }, "shutting down");
+    for (const service of services) service.plannedStop.request();
+    if (!err && signal === "SIGTERM" && stopWaitMs > 0 && services.length > 0) {
+      for (const service of services) {
+        service.log.info(
+          { signal },
+          `stopping: not ready, serving for ${stopWaitMs} ms while the proxy takes this instance out of rotation`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, stopWaitMs);
+        endWait = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      endWait = undefined;
+    }
+    if (!err) for (const service of services) service.log.info({ signal }, "shutting down");
+    setTimeout(() => {
+      console.error(`the stop took longer than ${DRAIN_MS} ms: exiting`);
+      process.exit(1);
+    }, DRAIN_MS).unref();
     await Promise.all(services.map((service) => service.close()));
     await Promise.all(clients.map((client) => client.$disconnect()));
     await database?.close();
+  };
+  closeGracefully(undefined, stop, {
+    // A second SIGTERM during the wait: the operator wants it gone now; it still drains.
+    onSecondRequest: () => {
+      if (!endWait) return false;
+      endWait();
+      return true;
+    },
   });
   try {
     const environment = readEnvironment();
-    const { variables, database: where, services: starts } = plan(environment);
+    const { variables, database: where, services: starts, stopWaitMs: wait } = plan(environment);
+    stopWaitMs = wait;
     const warning = unknownVariablesWarning(environment, variables);
     if (warning) console.warn(warning);
     database = await openDatabase({ ...where, log: (line) => console.log(line) });

@@ -19,11 +19,28 @@ export interface ShutdownCause {
   err?: Error;
 }
 
-export function closeGracefully(delay: number, close: (cause: ShutdownCause) => Promise<void>): void {
+/**
+ * Runs `close` once, on the first SIGINT or SIGTERM (or an uncaught error), then exits 0, or 1
+ * after an error or past `delay` ms (undefined: `close` bounds itself). A repeat of the signal
+ * within REPEATED_SIGNAL_MS is ignored; a later one goes to `onSecondRequest`, and exits 1 at
+ * once unless that returns true (it was used: a service ends its readiness wait early).
+ */
+export function closeGracefully(
+  delay: number | undefined,
+  close: (cause: ShutdownCause) => Promise<void>,
+  {
+    onSecondRequest,
+    keep = [],
+  }: {
+    onSecondRequest?: () => boolean;
+    /** Signals the caller handles itself rather than as a request to stop (`pnpm scale`: SIGHUP). */
+    keep?: "SIGHUP"[];
+  } = {},
+): void {
   let signal: string | undefined;
   // close-with-grace keeps the other signals, uncaught errors and the delay; SIGINT and
   // SIGTERM are ours, so a repeat can be told from a second request.
-  const grace = closeWithGrace({ delay, skip: [...SHUTDOWN_SIGNALS] }, ({ err }) =>
+  const grace = closeWithGrace({ delay: delay ?? null, skip: [...SHUTDOWN_SIGNALS, ...keep] }, ({ err }) =>
     close({ ...(signal === undefined ? {} : { signal }), ...(err === undefined ? {} : { err }) }),
   );
   let firstAt: number | undefined;
@@ -36,6 +53,7 @@ export function closeGracefully(delay: number, close: (cause: ShutdownCause) => 
       return;
     }
     if (now - firstAt < REPEATED_SIGNAL_MS) return;
+    if (onSecondRequest?.()) return;
     // Asked again, later: stop waiting for in-flight work.
     console.error(`second ${received}, exiting`);
     process.exit(1);
