@@ -10,6 +10,8 @@ const read = (file: string) => readFileSync(new URL(file, root), "utf8");
 
 interface Service {
   profiles?: string[];
+  command?: string[];
+  volumes?: string[];
   ports?: string[];
   build?: string;
   image?: string;
@@ -45,6 +47,8 @@ describe("docker-compose.yml", () => {
       "shortener-1",
       "shortener-2",
     ]);
+    // `--profile backup`: pgBackRest backups of PostgreSQL (docs/adr/0217).
+    expect(inProfile("backup")).toEqual(["backup"]);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
     }
@@ -67,6 +71,32 @@ describe("docker-compose.yml", () => {
     expect(scheduling.healthcheck!.test.join(" ")).toContain("http://127.0.0.1:3001/ready");
     // Over TCP: the official image's first-start setup server answers on its socket only.
     expect(compose.services.postgres!.healthcheck!.test.join(" ")).toMatch(/pg_isready -h 127\.0\.0\.1/);
+  });
+});
+
+describe("the profile `backup`", () => {
+  it("archives PostgreSQL's WAL with pgBackRest into the volume its backups go to, on the same paths", () => {
+    const { postgres, backup } = compose.services as Record<string, Service>;
+    expect(postgres!.command).toContain("archive_mode=on");
+    expect(postgres!.command!.find((arg) => arg.startsWith("archive_command="))).toMatch(
+      /pgbackrest --stanza=app archive-push %p$/,
+    );
+    // pgBackRest compares its pg1-path with the server's data_directory, and reaches it by its socket.
+    for (const volume of [
+      "pgdata:/var/lib/postgresql/data",
+      "pgrun:/var/run/postgresql",
+      "pgbackrest:/var/lib/pgbackrest",
+    ]) {
+      expect(postgres!.volumes, volume).toContain(volume);
+      expect(backup!.volumes, volume).toContain(volume);
+    }
+    expect(backup!.image).toBe(postgres!.image);
+    expect(backup!.depends_on?.postgres?.condition).toBe("service_healthy");
+    const conf = read("deploy/postgres/pgbackrest.conf");
+    expect(conf).toMatch(/^\[app\]$/m);
+    expect(conf).toMatch(/^pg1-path=\/var\/lib\/postgresql\/data$/m);
+    expect(conf).toMatch(/^repo1-path=\/var\/lib\/pgbackrest$/m);
+    expect(read("deploy/postgres/Dockerfile")).toMatch(/^FROM postgres:17$/m);
   });
 });
 

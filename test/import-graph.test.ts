@@ -1,6 +1,6 @@
 // The packages' roles, held against the code: walks the import graph from every entry point a
 // process starts with (each app's server.ts and cli.ts, the scripts `pnpm start`, `pnpm
-// db:migrate`, `pnpm scale` and the bench run) the way TypeScript resolves it (workspace `exports` included),
+// db:migrate`, `pnpm db:backup`/`db:restore`, `pnpm scale` and the bench run) the way TypeScript resolves it (workspace `exports` included),
 // and checks that no runtime module reaches the test harness, that packages never import an
 // app, and that there are no import cycles between packages.
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
@@ -58,6 +58,8 @@ const entryPoints = [
   "apps/scheduling/src/cli.ts",
   "scripts/start.ts",
   "scripts/migrate.ts",
+  "scripts/db-backup.ts",
+  "scripts/db-restore.ts",
   "scripts/bench-server.ts",
   "scripts/scale.ts",
 ].map((file) => path.join(root, file));
