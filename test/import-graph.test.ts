@@ -2,7 +2,10 @@
 // process starts with (each app's server.ts and cli.ts, the scripts `pnpm start`, `pnpm
 // db:migrate`, `pnpm db:backup`/`db:restore`, `pnpm scale` and the bench run) the way TypeScript resolves it (workspace `exports` included),
 // and checks that no runtime module reaches the test harness, that packages never import an
-// app, and that there are no import cycles between packages.
+// app, and that there are no import cycles between packages. Inside each app, it holds the
+// grouping of `src/`: no import cycle between its modules, and a module in a group (`src/<group>/`)
+// imports only its own group and the app's shared top-level modules; the top level (`app.ts`
+// and the other wiring) is what imports across groups, bar the few edges declared below.
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -64,6 +67,38 @@ const entryPoints = [
   "scripts/scale.ts",
 ].map((file) => path.join(root, file));
 
+const apps = readdirSync(path.join(root, "apps"));
+/** Every module of `apps/<app>/src`, its groups' included. */
+const appModules = (app: string): string[] =>
+  readdirSync(path.join(root, "apps", app, "src"), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+/** `shorts`, `slots`…: the folder of `src/` a module is in; undefined for a top-level module. */
+const groupOf = (app: string, file: string): string | undefined => {
+  const parts = path.relative(path.join(root, "apps", app, "src"), file).split(path.sep);
+  return parts.length > 1 ? parts[0] : undefined;
+};
+/** The top-level modules that wire an app and run it: no group imports them. */
+const WIRING = ["app.ts", "server.ts", "cli.ts", "openapi-sync.ts"];
+/**
+ * The imports from one group of an app into another that its design needs, each with why (paths
+ * from the app's `src/`). Every other import across groups is the top level's: a group imports
+ * its own modules and the app's shared top-level ones (errors.ts, types.ts, config.ts…).
+ */
+const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
+  scheduling: {
+    "resources/booking-operations.ts -> slots/slots.service.ts":
+      "creating a booking takes its slot and hosts by the slot engine's own rules (reserveHosts)",
+    "resources/booking-operations.ts -> slots/time-zones.ts": "the slot engine's MINUTE",
+  },
+  shortener: {
+    "shorts/shorts.service.ts -> visits/visit-rollup.ts":
+      "listing shorts by visits reads the visit totals up to the roll-up's watermark (TOTALS_END)",
+    "stats/stats.service.ts -> visits/visit-rollup.ts":
+      "statistics read the daily rows through the roll-up's watermarks and the hourly rows after them",
+  },
+};
+
 describe("import graph", () => {
   it.each(entryPoints.map((file) => [relative(file), file]))(
     "%s reaches no module of the test harness (packages/testing) nor a test file",
@@ -117,4 +152,53 @@ describe("import graph", () => {
     for (const unit of edges.keys()) visit(unit, []);
     expect(cycles).toEqual([]);
   });
+
+  it("the apps are the ones the grouping rules name", () => {
+    expect(apps.sort()).toEqual(Object.keys(CROSS_GROUP_IMPORTS).sort());
+  });
+
+  it.each(apps)("%s: no import cycle between the app's modules", (app) => {
+    const edges = new Map(appModules(app).map((file) => [file, importsOf(file)]));
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    // Depth-first, each module once: an import of a module still on the trail closes a cycle.
+    const visit = (file: string, trail: string[]) => {
+      if (trail.includes(file))
+        return cycles.push([...trail.slice(trail.indexOf(file)), file].map(relative).join(" -> "));
+      if (done.has(file)) return;
+      for (const next of edges.get(file) ?? []) if (edges.has(next)) visit(next, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of edges.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it.each(apps)(
+    "%s: a group imports only its own modules and the shared top-level ones; only the top level imports across groups",
+    (app) => {
+      const src = path.join(root, "apps", app, "src");
+      const allowed = CROSS_GROUP_IMPORTS[app] ?? {};
+      const refused: string[] = [];
+      const used = new Set<string>();
+      for (const file of appModules(app)) {
+        const group = groupOf(app, file);
+        if (group === undefined) continue;
+        for (const target of importsOf(file)) {
+          if (unitOf(target) !== `apps/${app}`) continue;
+          const edge = `${path.relative(src, file)} -> ${path.relative(src, target)}`.replaceAll(
+            path.sep,
+            "/",
+          );
+          const targetGroup = groupOf(app, target);
+          if (targetGroup === group) continue;
+          if (targetGroup === undefined && !WIRING.includes(path.relative(src, target))) continue;
+          if (edge in allowed) used.add(edge);
+          else refused.push(edge);
+        }
+      }
+      expect(refused).toEqual([]);
+      // A declared edge the code no longer has is taken out of the list.
+      expect([...used].sort()).toEqual(Object.keys(allowed).sort());
+    },
+  );
 });

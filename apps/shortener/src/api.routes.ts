@@ -31,11 +31,11 @@ import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
 import { errorBody } from "./error-handler.ts";
 import { BadRequest, HttpError, NotFound } from "./errors.ts";
-import { idempotencyKeys } from "./idempotency.ts";
-import { streamLogsCsv, wantsCsv } from "./logs-csv.ts";
 import { otherMedia, plainText } from "./openapi.ts";
-import { renderQrCode } from "./qr-code.ts";
-import { STATS_RANGE_REFUSALS } from "./stats.service.ts";
+import { idempotencyKeys } from "./shorts/idempotency.ts";
+import { renderQrCode } from "./shorts/qr-code.ts";
+import { STATS_RANGE_REFUSALS } from "./stats/stats.service.ts";
+import { streamLogsCsv, wantsCsv } from "./visits/logs-csv.ts";
 
 const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
 const notFound = plainText("No short with this id belongs to the caller");

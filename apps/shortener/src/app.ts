@@ -26,15 +26,15 @@ import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
-import passwordAttemptsPlugin from "./password-attempts.ts";
-import { type PasswordHasher, scryptHasher } from "./password-hash.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
-import shortsPlugin from "./shorts.service.ts";
-import statsPlugin from "./stats.service.ts";
-import { statsPageRoutes } from "./stats-page.routes.ts";
+import passwordAttemptsPlugin from "./shorts/password-attempts.ts";
+import { type PasswordHasher, scryptHasher } from "./shorts/password-hash.ts";
+import shortsPlugin from "./shorts/shorts.service.ts";
+import statsPlugin from "./stats/stats.service.ts";
+import { statsPageRoutes } from "./stats/stats-page.routes.ts";
 import "./types.ts";
-import visitLogPlugin from "./visit-log.ts";
-import visitMaintenancePlugin from "./visit-maintenance.ts";
+import visitLogPlugin from "./visits/visit-log.ts";
+import visitMaintenancePlugin from "./visits/visit-maintenance.ts";
 
 export interface BuildAppOptions {
   config: ShortenerConfig;

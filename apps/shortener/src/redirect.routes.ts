@@ -4,11 +4,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
-import { PASSWORD_FORM_CSP, passwordForm } from "./password-form.ts";
-import type { LimitState } from "./shorts.service.ts";
-import type { Target, TargetRules } from "./target-cache.ts";
-import { Turns } from "./turns.ts";
-import { ShortGone, type Visit } from "./visit-log.ts";
+import { PASSWORD_FORM_CSP, passwordForm } from "./shorts/password-form.ts";
+import type { LimitState } from "./shorts/shorts.service.ts";
+import type { Target, TargetRules } from "./shorts/target-cache.ts";
+import { Turns } from "./shorts/turns.ts";
+import { ShortGone, type Visit } from "./visits/visit-log.ts";
 
 // Header values are cut to their column sizes rather than refused: a visit is a visit.
 const MAX_USER_AGENT = 1024;

@@ -2,12 +2,12 @@
 // the bearer auth hook (auth.ts) sets on every API request.
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
-import type { PasswordAttempts } from "./password-attempts.ts";
-import type { PasswordHasher } from "./password-hash.ts";
-import type { ShortsService } from "./shorts.service.ts";
-import type { StatsService } from "./stats.service.ts";
-import type { VisitLog } from "./visit-log.ts";
-import type { VisitMaintenance } from "./visit-maintenance.ts";
+import type { PasswordAttempts } from "./shorts/password-attempts.ts";
+import type { PasswordHasher } from "./shorts/password-hash.ts";
+import type { ShortsService } from "./shorts/shorts.service.ts";
+import type { StatsService } from "./stats/stats.service.ts";
+import type { VisitLog } from "./visits/visit-log.ts";
+import type { VisitMaintenance } from "./visits/visit-maintenance.ts";
 
 /** Who is calling, set by the bearer auth hook on every API request. */
 export interface AuthenticatedUser {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig, type ShortenerConfig } from "../src/config.ts";
 import { createUser } from "../src/credentials.ts";
-import { scryptHasher } from "../src/password-hash.ts";
+import { scryptHasher } from "../src/shorts/password-hash.ts";
 
 /**
  * Password hashing at a test cost (N = 2^10: about a millisecond, not a tenth of a second): the

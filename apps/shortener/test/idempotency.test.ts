@@ -7,7 +7,7 @@ import { secretScan } from "@app/testing/database";
 import { SOON } from "@app/testing/timing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
-import type { PasswordHasher } from "../src/password-hash.ts";
+import type { PasswordHasher } from "../src/shorts/password-hash.ts";
 import { newUser, setupShortener, TEST_PASSWORDS } from "./helpers.ts";
 
 // The test's hasher, with a gate a test may close: the hashes then wait for the test, which

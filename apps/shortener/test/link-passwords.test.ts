@@ -8,8 +8,8 @@ import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
-import { AttemptsHere, PASSWORD_ATTEMPTS } from "../src/password-attempts.ts";
-import { PRODUCTION_COST } from "../src/password-hash.ts";
+import { AttemptsHere, PASSWORD_ATTEMPTS } from "../src/shorts/password-attempts.ts";
+import { PRODUCTION_COST } from "../src/shorts/password-hash.ts";
 import { newUser, postShort, setupShortener, TEST_PASSWORDS } from "./helpers.ts";
 
 const ctx = setupShortener();

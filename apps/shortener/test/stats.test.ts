@@ -7,10 +7,10 @@ import { poolOf } from "@app/db";
 import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { StatsService } from "../src/stats.service.ts";
-import { VisitLog } from "../src/visit-log.ts";
-import { VisitMaintenance } from "../src/visit-maintenance.ts";
-import { rollUpDay } from "../src/visit-rollup.ts";
+import { StatsService } from "../src/stats/stats.service.ts";
+import { VisitLog } from "../src/visits/visit-log.ts";
+import { VisitMaintenance } from "../src/visits/visit-maintenance.ts";
+import { rollUpDay } from "../src/visits/visit-rollup.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();

@@ -7,7 +7,7 @@ import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
-import { ShortsService } from "../src/shorts.service.ts";
+import { ShortsService } from "../src/shorts/shorts.service.ts";
 import { newUser, postShort, TEST_PASSWORDS } from "./helpers.ts";
 
 let db: TestDatabase;

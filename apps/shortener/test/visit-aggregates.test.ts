@@ -1,7 +1,7 @@
 // The visit log's in-app sums (pure logic): compared with a plain GROUP BY written out in
 // JavaScript, on random batches, including their order (the order aggregate rows are locked in).
 import { describe, expect, it } from "vitest";
-import { aggregateBatch, BatchSums, DIMENSIONS, type EnrichedVisit } from "../src/visit-aggregates.ts";
+import { aggregateBatch, BatchSums, DIMENSIONS, type EnrichedVisit } from "../src/visits/visit-aggregates.ts";
 
 const HOUR = 3_600_000;
 const SHORTS = [

@@ -2,7 +2,7 @@
 // batches, each stored with its aggregates.
 import { createPrisma } from "@app/db";
 import { describe, expect, it } from "vitest";
-import { VisitLog } from "../src/visit-log.ts";
+import { VisitLog } from "../src/visits/visit-log.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { SOON } from "@app/testing/timing";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
-import { MONTH_PIECES, monthPartition, VisitMaintenance } from "../src/visit-maintenance.ts";
+import { MONTH_PIECES, monthPartition, VisitMaintenance } from "../src/visits/visit-maintenance.ts";
 import { newUser, postShort, setupShortener, visit } from "./helpers.ts";
 
 const ctx = setupShortener();

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { anonymizeIp, countryOf, referrerHostOf, VisitEnricher } from "../src/visit-enrichment.ts";
+import { anonymizeIp, countryOf, referrerHostOf, VisitEnricher } from "../src/visits/visit-enrichment.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener({ VISIT_IP: "anonymized" });

@@ -1,7 +1,7 @@
 // Visit statistics, read from the hourly aggregates only (never a scan of the visits): totals,
 // a timeseries in the caller's time zone, top values of each dimension, and for a user's whole
 // account the top shorts. The aggregates are written by the statement that stores each batch
-// of visits (visit-log.ts), so every figure equals a GROUP BY over the stored visits.
+// of visits (visits/visit-log.ts), so every figure equals a GROUP BY over the stored visits.
 import { randomBytes } from "node:crypto";
 import { isForeignKeyViolation, type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
 import type { DeclaredRefusal } from "@app/schemas/refusals";
@@ -15,9 +15,9 @@ import {
 } from "@app/schemas/shortener";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { hashToken } from "./credentials.ts";
-import { BadRequest, NotFound } from "./errors.ts";
-import { ROLLED_END, ROLLED_THROUGH, TOTALS_END, TOTALS_THROUGH } from "./visit-rollup.ts";
+import { hashToken } from "../credentials.ts";
+import { BadRequest, NotFound } from "../errors.ts";
+import { ROLLED_END, ROLLED_THROUGH, TOTALS_END, TOTALS_THROUGH } from "../visits/visit-rollup.ts";
 
 const HOUR = 3_600_000;
 const DEFAULT_RANGE = 30 * 24 * HOUR;

@@ -6,7 +6,7 @@
 // after `ttlMs`, and nothing is served while the listening connection is down. Misses are not
 // cached: a new short redirects at once. Even a stale hit cannot answer 302 for a deleted short:
 // its visit row is refused first (404); nor store a visit past a limit set meanwhile: the
-// batched statement refuses limited shorts, whose visits are counted one by one (visit-log.ts).
+// batched statement refuses limited shorts, whose visits are counted one by one (visits/visit-log.ts).
 import { ChangeNotifiedCache, type PrismaClient } from "@app/db";
 
 // Named before shorts could be edited; kept, so instances of an earlier release hear of edits too.

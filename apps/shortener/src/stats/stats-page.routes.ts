@@ -9,7 +9,7 @@ import { withRefusals } from "@app/schemas/refusals";
 import { ErrorBody, ShortStats, StatsQuery } from "@app/schemas/shortener";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { plainText } from "./openapi.ts";
+import { plainText } from "../openapi.ts";
 import { STATS_RANGE_REFUSALS } from "./stats.service.ts";
 
 const require = createRequire(import.meta.url);

@@ -12,10 +12,10 @@ import {
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
-import { BadRequest, Conflict, HttpError, NotFound } from "./errors.ts";
+import { BadRequest, Conflict, HttpError, NotFound } from "../errors.ts";
+import { TOTALS_END } from "../visits/visit-rollup.ts";
 import type { PasswordHasher } from "./password-hash.ts";
 import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
-import { TOTALS_END } from "./visit-rollup.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
@@ -397,7 +397,7 @@ export class ShortsService {
 
   /**
    * Deletes the short at once, whatever its visit count: its visits and aggregates are queued
-   * (deleted_shorts) and go in the background (visit-maintenance.ts). Every instance's redirect
+   * (deleted_shorts) and go in the background (visits/visit-maintenance.ts). Every instance's redirect
    * cache hears of it at commit.
    */
   async delete(userId: string, id: string): Promise<void> {

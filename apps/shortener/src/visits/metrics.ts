@@ -1,5 +1,5 @@
-// The shortener's own metrics, next to the request and pool metrics every service has:
-// the visit log's queue, batch sizes and commit latency.
+// The visit log's metrics, next to the request and pool metrics every service has: its queue,
+// batch sizes and commit latency.
 import { Gauge, Histogram, type Registry } from "@app/server/metrics";
 
 /** Told about every batch the visit log writes. */
