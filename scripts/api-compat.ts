@@ -8,6 +8,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { recordRelease } from "./previous-release.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const DOCUMENTS = ["shortener", "scheduling"] as const;
@@ -249,7 +250,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const changelog = readFileSync(changelogFile, "utf8");
     const date = new Date().toISOString().slice(0, 10);
     writeFileSync(changelogFile, changelog.replace(/^## Unreleased$/m, `## ${date}`));
-    console.log(`released openapi/{${DOCUMENTS.join(",")}}.json as of ${date}`);
+    // The code this release is cut from: the next upgrade drill starts from it (docs/adr/0218).
+    const commit = recordRelease();
+    console.log(
+      `released openapi/{${DOCUMENTS.join(",")}}.json as of ${date}; deploy/previous-release is ${commit.slice(0, 12)}`,
+    );
   } else {
     const changelog = readFileSync(changelogFile, "utf8");
     let refused = 0;

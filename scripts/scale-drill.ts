@@ -57,6 +57,88 @@ export function startBurst(url: string, connections: number): Burst {
   };
 }
 
+export interface BookingLoad {
+  /** Every answer's status, in order (0: no answer). */
+  statuses: number[];
+  /** What each answer other than 201 said, for a failure's report. */
+  refusals: string[];
+  stop(): Promise<number[]>;
+}
+
+/** 5-minute slots a day on a schedule that ends at 23:55: the last one starts at 23:50. */
+const SLOTS_A_DAY = (24 * 60) / 5 - 1;
+
+/**
+ * `connections` keep-alive connections, each booking `eventTypeId` (5-minute slots, bookable
+ * around the clock) one slot after another from `firstSlot` on, until told to stop; every
+ * booking a slot of its own, so each should be 201.
+ */
+export function startBookingLoad(
+  url: string,
+  {
+    apiKey,
+    eventTypeId,
+    firstSlot,
+    connections,
+  }: { apiKey: string; eventTypeId: number; firstSlot: Date; connections: number },
+): BookingLoad {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const statuses: number[] = [];
+  const refusals: string[] = [];
+  let next = 0;
+  let stopping = false;
+  const book = () =>
+    new Promise<void>((resolve) => {
+      const n = next++;
+      const minutes = Math.floor(n / SLOTS_A_DAY) * 1_440 + (n % SLOTS_A_DAY) * 5;
+      const start = new Date(firstSlot.getTime() + minutes * 60_000).toISOString();
+      const req = request(
+        `${url}/v1/bookings?apiKey=${apiKey}`,
+        { method: "POST", agent, headers: { "content-type": "application/json" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => {
+            statuses.push(res.statusCode ?? 0);
+            if (res.statusCode !== 201) refusals.push(`${start}: ${res.statusCode} ${text.slice(0, 200)}`);
+            resolve();
+          });
+        },
+      );
+      req.on("error", (error) => {
+        statuses.push(0);
+        refusals.push(`${start}: ${error.message}`);
+        resolve();
+      });
+      req.end(
+        JSON.stringify({
+          eventTypeId,
+          start,
+          timeZone: "UTC",
+          language: "en",
+          responses: { name: "Drill", email: "drill@example.com" },
+          metadata: {},
+        }),
+      );
+    });
+  const running = Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (!stopping) await book();
+    }),
+  );
+  return {
+    statuses,
+    refusals,
+    async stop() {
+      stopping = true;
+      await running;
+      agent.destroy();
+      return statuses;
+    },
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,

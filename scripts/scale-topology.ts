@@ -14,7 +14,9 @@ import { freePort } from "@app/db";
 import { type HealthCheck, haproxyConfig, markedDownWithinMs, type ServiceName } from "./haproxy-config.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const serverFile = (service: ServiceName) => path.join(repoRoot, "apps", service, "dist", "server.js");
+/** A service's built server in the checkout at `root` (this one, or a worktree of another release). */
+const serverFile = (root: string, service: ServiceName) =>
+  path.join(root, "apps", service, "dist", "server.js");
 const PORT_VARIABLE: Record<ServiceName, string> = {
   shortener: "SHORTENER_PORT",
   scheduling: "SCHEDULING_PORT",
@@ -74,6 +76,8 @@ export interface TopologyOptions {
   host?: string;
   /** Each line any process prints, with its name (`shortener-2`, `haproxy`). */
   onLine?: (name: string, line: string) => void;
+  /** The checkout whose built services the instances run (default: this one). */
+  root?: string;
 }
 
 export interface Topology {
@@ -87,9 +91,10 @@ export interface Topology {
    * Replaces every instance, one at a time, with a new process of the current build on the same
    * port (docs/adr/0216): HAProxy drains it, it gets SIGTERM (not ready, serves on STOP_WAIT_MS,
    * drains, exits 0), the new one starts, and the next waits until HAProxy has the new one UP.
+   * `root`: the checkout the new processes run from (an upgrade: default, the current one).
    * Refused (throws) while another is running.
    */
-  rollingRestart(onStep?: (line: string) => void): Promise<RestartedInstance[]>;
+  rollingRestart(onStep?: (line: string) => void, options?: { root?: string }): Promise<RestartedInstance[]>;
   /** Stops HAProxy (soft: answers in flight finish), then every instance (SIGTERM: they drain). */
   stop(): Promise<void>;
 }
@@ -229,9 +234,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     rmSync(workDir, { recursive: true, force: true });
   };
 
-  const spawnInstance = (service: ServiceName, name: string, port: number): Instance => {
-    const child = spawn(process.execPath, ["--enable-source-maps", serverFile(service)], {
-      cwd: repoRoot,
+  const spawnInstance = (service: ServiceName, name: string, port: number, root: string): Instance => {
+    const child = spawn(process.execPath, ["--enable-source-maps", serverFile(root, service)], {
+      cwd: root,
       env: {
         // Long enough for HAProxy to mark a stopping instance DOWN before it stops listening.
         STOP_WAIT_MS: String(stopWaitFor(options.check)),
@@ -272,7 +277,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   try {
     for (const service of ["shortener", "scheduling"] as const) {
       for (let n = 1; n <= options[service]; n++) {
-        instances[service].push(spawnInstance(service, `${service}-${n}`, await freePort()));
+        instances[service].push(
+          spawnInstance(service, `${service}-${n}`, await freePort(), options.root ?? repoRoot),
+        );
       }
     }
     const all = [...instances.shortener, ...instances.scheduling];
@@ -334,15 +341,29 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     let restarting = false;
     const serverCommand = (instance: Instance, command: string) =>
       haproxyCommand(statsSocket, `${command.replace("%s", `${instance.service}/${instance.name}`)}`);
-    const restartOne = async (old: Instance, onStep: (line: string) => void): Promise<RestartedInstance> => {
+    const restartOne = async (
+      old: Instance,
+      root: string,
+      onStep: (line: string) => void,
+    ): Promise<RestartedInstance> => {
       const began = Date.now();
       // The proxy sends it nothing new from now on; its own readiness wait covers a proxy that
-      // only checks (compose, an orchestrator).
+      // only checks (compose, an orchestrator). What it sent before finishes first: a release
+      // older than that wait (an upgrade) stops listening at once.
       await serverCommand(old, "set server %s state drain");
+      await waitUntil(
+        `${old.name} drained`,
+        async () =>
+          (await serverStates().catch(() => [])).some(
+            (state) => state.server === old.name && state.current === 0,
+          ),
+        30_000,
+        () => "",
+      ).catch((error: Error) => onStep(`${error.message}; stopping it anyway`));
       await stopProcess(old.process, old.exited, "SIGTERM", stopWaitFor(options.check) + 30_000);
       const exitCode = old.process.exitCode;
       onStep(`${old.name} stopped (exit ${exitCode}); starting its replacement on port ${old.port}`);
-      const replacement = spawnInstance(old.service, old.name, old.port);
+      const replacement = spawnInstance(old.service, old.name, old.port, root);
       const list = instances[old.service];
       list[list.indexOf(old)] = replacement;
       await readyDirectly(replacement);
@@ -360,14 +381,19 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       onStep(`${replacement.name} replaced and UP in ${tookMs} ms`);
       return { name: old.name, exitCode, tookMs };
     };
-    const rollingRestart = async (onStep: (line: string) => void = () => {}) => {
+    const rollingRestart = async (
+      onStep: (line: string) => void = () => {},
+      { root = options.root ?? repoRoot }: { root?: string } = {},
+    ) => {
       if (restarting) throw new Error("a rolling restart is already running");
       restarting = true;
       try {
         const restarted: RestartedInstance[] = [];
         for (const service of ["shortener", "scheduling"] as const) {
           // A copy: each restart replaces its entry in the live list.
-          for (const instance of [...instances[service]]) restarted.push(await restartOne(instance, onStep));
+          for (const instance of [...instances[service]]) {
+            restarted.push(await restartOne(instance, root, onStep));
+          }
         }
         return restarted;
       } finally {

@@ -6,22 +6,18 @@
 // - a SIGTERM to one instance mid-burst, with nothing but the proxy's checks to take it out:
 //   no client error, a visit row per 302, exit 0.
 // Figures are logged for docs/operations.md; no timing is asserted.
-import { Agent, request } from "node:http";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserWithKey } from "../apps/scheduling/src/credentials.ts";
-import { futureMonday } from "../apps/scheduling/test/booking-helpers.ts";
-import { startBurst } from "../scripts/scale-drill.ts";
+import { startBookingLoad, startBurst } from "../scripts/scale-drill.ts";
 import { haproxyBinary, startTopology, type Topology } from "../scripts/scale-topology.ts";
+import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
 
 const INSTANCES = 3;
 const CHECK = { interMs: 500, fall: 2, rise: 2 };
 const CONNECTIONS = 64;
 /** Connections that book meanwhile, one booking after another each. */
 const BOOKERS = 4;
-const SLOT_MINUTES = 5;
-const SLOTS_A_DAY = (24 * 60) / SLOT_MINUTES - 1;
 
 const haproxy = haproxyBinary();
 if (!haproxy)
@@ -30,73 +26,6 @@ if (!haproxy)
 let db: TestDatabase;
 let prisma: PrismaClient;
 let topology: Topology;
-
-/** Bookers: each sends one booking after another over its keep-alive connection until stopped. */
-function startBooking(url: string, apiKey: string, eventTypeId: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: BOOKERS });
-  // Every booking a slot of its own: 5-minute slots from a Monday 00:00 UTC two weeks ahead.
-  const first = futureMonday(2).getTime() - 9 * 3_600_000;
-  let next = 0;
-  const statuses: number[] = [];
-  const refusals: string[] = [];
-  let stopping = false;
-  const book = () =>
-    new Promise<void>((resolve) => {
-      // 287 slots a day: the schedule ends at 23:55, so the last one starts at 23:50.
-      const n = next++;
-      const minutes = Math.floor(n / SLOTS_A_DAY) * 1_440 + (n % SLOTS_A_DAY) * SLOT_MINUTES;
-      const start = new Date(first + minutes * 60_000).toISOString();
-      const body = JSON.stringify({
-        eventTypeId,
-        start,
-        timeZone: "UTC",
-        language: "en",
-        responses: { name: "Restart Drill", email: "drill@example.com" },
-        metadata: {},
-      });
-      const req = request(
-        `${url}/v1/bookings?apiKey=${apiKey}`,
-        { method: "POST", agent, headers: { "content-type": "application/json" } },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk) => (text += chunk));
-          res.on("end", () => {
-            statuses.push(res.statusCode ?? 0);
-            if (res.statusCode !== 201) refusals.push(`${start}: ${res.statusCode} ${text.slice(0, 200)}`);
-            resolve();
-          });
-        },
-      );
-      req.on("error", () => {
-        statuses.push(0);
-        resolve();
-      });
-      req.end(body);
-    });
-  const running = Promise.all(
-    Array.from({ length: BOOKERS }, async () => {
-      while (!stopping) await book();
-    }),
-  );
-  return {
-    statuses,
-    refusals,
-    async stop() {
-      stopping = true;
-      await running;
-      agent.destroy();
-      return statuses;
-    },
-  };
-}
-
-/** How many times each value occurs. */
-function count(values: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
-}
 
 describe.skipIf(!haproxy)("planned stops behind HAProxy", () => {
   beforeAll(async () => {
@@ -124,49 +53,14 @@ describe.skipIf(!haproxy)("planned stops behind HAProxy", () => {
   }, 60_000);
 
   it(`a rolling restart of all ${INSTANCES} instances of each service under ${CONNECTIONS} connections: no client error, a row per 302, a booking per 201`, async () => {
-    const owner = await prisma.shortenerUser.create({ data: { email: `rolling-${Date.now()}@example.com` } });
-    const short = await prisma.short.create({
-      data: { userId: owner.id, name: `rolling-${Date.now()}`, url: "https://example.com/rolling" },
-    });
-    const host = await createUserWithKey(prisma, {
-      email: `host-${Date.now()}@example.com`,
-      username: `host-${Date.now()}`,
-      role: "USER",
-      prefix: "cal_",
-    });
-    // Bookable every day, around the clock, in 5-minute slots.
-    const schedule = await prisma.schedule.create({
-      data: {
-        userId: host.user.id,
-        name: "Always",
-        timeZone: "UTC",
-        availability: {
-          create: [
-            {
-              days: [0, 1, 2, 3, 4, 5, 6],
-              startTime: new Date("1970-01-01T00:00:00Z"),
-              endTime: new Date("1970-01-01T23:55:00Z"),
-            },
-          ],
-        },
-      },
-    });
-    await prisma.user.update({ where: { id: host.user.id }, data: { defaultScheduleId: schedule.id } });
-    const eventType = await prisma.eventType.create({
-      data: {
-        userId: host.user.id,
-        title: "Drill",
-        slug: `drill-${Date.now()}`,
-        length: SLOT_MINUTES,
-        minimumBookingNotice: 0,
-      },
-    });
+    const short = await drillShort(prisma, "rolling");
+    const host = await alwaysBookableHost(prisma);
     const pidsBefore = [...topology.instances.shortener, ...topology.instances.scheduling].map(
       (instance) => instance.process.pid,
     );
 
     const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
-    const booking = startBooking(topology.url.scheduling, host.apiKey, eventType.id);
+    const booking = startBookingLoad(topology.url.scheduling, { ...host, connections: BOOKERS });
     while (burst.outcome.redirects < 500 || booking.statuses.length < 10) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -184,7 +78,7 @@ describe.skipIf(!haproxy)("planned stops behind HAProxy", () => {
     const statuses = await booking.stop();
 
     const rows = await prisma.shortLog.count({ where: { shortId: short.id } });
-    const bookings = await prisma.booking.count({ where: { eventTypeId: eventType.id } });
+    const bookings = await prisma.booking.count({ where: { eventTypeId: host.eventTypeId } });
     const created = statuses.filter((status) => status === 201).length;
     const states = await topology.serverStates();
     console.log(
@@ -213,10 +107,7 @@ describe.skipIf(!haproxy)("planned stops behind HAProxy", () => {
   });
 
   it(`a SIGTERM to one instance under ${CONNECTIONS} connections, with only the proxy's checks to take it out: no client error, a row per 302, exit 0`, async () => {
-    const owner = await prisma.shortenerUser.create({ data: { email: `planned-${Date.now()}@example.com` } });
-    const short = await prisma.short.create({
-      data: { userId: owner.id, name: `planned-${Date.now()}`, url: "https://example.com/planned" },
-    });
+    const short = await drillShort(prisma, "planned");
     const victim = topology.instances.shortener[1]!;
     const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
     while (burst.outcome.redirects < 500) await new Promise((resolve) => setTimeout(resolve, 10));

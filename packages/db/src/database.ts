@@ -12,6 +12,11 @@ export interface DatabaseOptions {
   /** Where the embedded server keeps its cluster (`<dataDir>/postgres`). */
   dataDir: string;
   log?: (line: string) => void;
+  /**
+   * Whether contract steps are applied too (docs/adr/0218). False for a service starting: an
+   * older release may still be serving beside it. Default true (one-shot tools, tests).
+   */
+  contractSteps?: boolean;
 }
 
 export interface Database {
@@ -32,6 +37,7 @@ export async function openDatabase({
   directUrl,
   dataDir,
   log = () => {},
+  contractSteps = true,
 }: DatabaseOptions): Promise<Database> {
   const embedded = databaseUrl
     ? undefined
@@ -40,8 +46,8 @@ export async function openDatabase({
   const direct = (databaseUrl && directUrl) || url;
   try {
     // The runner holds a session advisory lock across statements: never through a pooler.
-    const { applied } = await migrate(direct, { log });
-    if (applied.length === 0) log("database schema is up to date");
+    const { applied, deferred } = await migrate(direct, { log, contractSteps });
+    if (applied.length === 0 && deferred.length === 0) log("database schema is up to date");
   } catch (error) {
     await embedded?.stop();
     throw error;

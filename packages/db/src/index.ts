@@ -33,6 +33,7 @@ export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
 export {
   DatabaseUnreachable,
   defaultMigrationsDir,
+  isContractStep,
   type MigrateResult,
   MigrationError,
   migrate,

@@ -28,7 +28,16 @@ export interface MigrationFile {
 export interface MigrateResult {
   applied: string[];
   alreadyApplied: string[];
+  /** Contract steps left for `pnpm db:migrate --contract` (and what follows them), in order. */
+  deferred: string[];
 }
+
+/**
+ * A contract step (docs/adr/0218): a migration that removes or renames what an older release
+ * may still read, marked by a line `-- contract step: …`. It runs only once every instance runs
+ * the new release (`pnpm db:migrate --contract`), never when a service starts.
+ */
+export const isContractStep = (file: Pick<MigrationFile, "sql">) => /^-- contract step\b/m.test(file.sql);
 
 export class MigrationError extends Error {
   override name = "MigrationError";
@@ -73,11 +82,17 @@ export class DatabaseUnreachable extends Error {
 /**
  * Applies the pending migrations in name order, each in its own transaction, under a
  * session advisory lock so that two processes starting at once never both migrate.
- * Refuses to start when an applied migration's file has changed since.
+ * Refuses to start when an applied migration's file has changed since. With
+ * `contractSteps: false` (a service starting, `pnpm db:migrate`), it stops before the first
+ * pending contract step: that one and the rest are `deferred`.
  */
 export async function migrate(
   connectionString: string,
-  { dir = defaultMigrationsDir, log = (_line: string) => {} } = {},
+  {
+    dir = defaultMigrationsDir,
+    log = (_line: string) => {},
+    contractSteps = true,
+  }: { dir?: string; log?: (line: string) => void; contractSteps?: boolean } = {},
 ): Promise<MigrateResult> {
   const files = await readMigrations(dir);
   // A connect timeout, but no statement timeout: waiting for another process's migration is fine.
@@ -96,9 +111,16 @@ export async function migrate(
         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );
     const done = new Map(rows.map((r) => [r.migration_name, r.checksum]));
-    const result: MigrateResult = { applied: [], alreadyApplied: [] };
+    const result: MigrateResult = { applied: [], alreadyApplied: [], deferred: [] };
     for (const file of files) {
       const recorded = done.get(file.name);
+      if (
+        recorded === undefined &&
+        (result.deferred.length > 0 || (!contractSteps && isContractStep(file)))
+      ) {
+        result.deferred.push(file.name);
+        continue;
+      }
       if (recorded !== undefined) {
         if (recorded !== file.checksum) {
           throw new MigrationError(
@@ -128,6 +150,12 @@ export async function migrate(
       }
       log(`applied migration ${file.name}`);
       result.applied.push(file.name);
+    }
+    if (result.deferred.length > 0) {
+      log(
+        `contract step ${result.deferred[0]} not applied (${result.deferred.length} migration(s) wait for it): ` +
+          "run `pnpm db:migrate --contract` once every instance runs this release",
+      );
     }
     return result;
   } finally {

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
@@ -32,6 +32,28 @@ async function history(url: string) {
 }
 
 describe("migration runner", () => {
+  it("defers a contract step, and what follows it, until asked for contract steps (docs/adr/0218)", async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    const write = async (name: string, sql: string) => {
+      await mkdir(path.join(dir, name));
+      await writeFile(path.join(dir, name, "migration.sql"), sql);
+    };
+    await write("1_expand", 'CREATE TABLE "t" ("old" int, "new" int);');
+    await write(
+      "2_contract",
+      '-- contract step: the release before this one reads "old" no more\nALTER TABLE "t" DROP COLUMN "old";',
+    );
+    await write("3_after", 'CREATE TABLE "u" ("id" int);');
+    const lines: string[] = [];
+    const started = await migrate(url, { dir, contractSteps: false, log: (line) => lines.push(line) });
+    expect(started).toMatchObject({ applied: ["1_expand"], deferred: ["2_contract", "3_after"] });
+    expect(lines).toContainEqual(expect.stringContaining("pnpm db:migrate --contract"));
+    expect((await history(url)).map((row) => row.migration_name)).toEqual(["1_expand"]);
+    const contracted = await migrate(url, { dir });
+    expect(contracted).toMatchObject({ applied: ["2_contract", "3_after"], deferred: [] });
+  });
+
   it("applies every migration to a fresh database and records it as Prisma Migrate does", async () => {
     const url = await emptyDatabase();
     const files = await readMigrations();

@@ -126,7 +126,9 @@ export async function runServices(plan: (environment: NodeJS.ProcessEnv) => Proc
     stopWaitMs = wait;
     const warning = unknownVariablesWarning(environment, variables);
     if (warning) console.warn(warning);
-    database = await openDatabase({ ...where, log: (line) => console.log(line) });
+    // Contract steps wait for `pnpm db:migrate --contract`: in a rolling upgrade the previous
+    // release is still serving beside this process (docs/adr/0218).
+    database = await openDatabase({ ...where, log: (line) => console.log(line), contractSteps: false });
     for (const start of starts) {
       const prisma = createPrisma(database.url, { directUrl: database.directUrl });
       clients.push(prisma);
