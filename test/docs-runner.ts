@@ -5,7 +5,7 @@
 // right after `<!-- not run: <reason> -->` is not run. `http://localhost:3000` and `:3001` in a
 // command reach the two services; short URLs are made on `http://localhost:3000` as written.
 import { execFile, spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,7 +82,11 @@ export function looksAsShown(expected: string, actual: string): boolean {
 
 /** Both services on a fresh database, as `pnpm start` runs them (default configuration). */
 export interface Services {
-  db: TestDatabase;
+  db: Pick<TestDatabase, "url" | "directUrl" | "drop">;
+  /** More variables for the document's shell (the servers' TENANT_SECRET, say). */
+  env: Record<string, string>;
+  /** Files the shell's folder holds before the document runs, by relative path. */
+  files: Record<string, string>;
   prisma: PrismaClient;
   shortener: ShortenerApp;
   scheduling: SchedulingApp;
@@ -90,8 +94,24 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export async function startServices(): Promise<Services> {
-  const db = await createTestDatabase();
+export interface ServicesOptions {
+  /** A migrated database of the test's own (default: a fresh one on the shared test server). */
+  db?: Services["db"];
+  /** Scheduling's environment (default: none set, as shipped). */
+  schedulingEnv?: Record<string, string>;
+  /** More variables for the document's shell. */
+  env?: Record<string, string>;
+  /** Files the shell's folder holds before the document runs. */
+  files?: Record<string, string>;
+}
+
+export async function startServices({
+  db: own,
+  schedulingEnv = {},
+  env = {},
+  files = {},
+}: ServicesOptions = {}): Promise<Services> {
+  const db = own ?? (await createTestDatabase());
   const prisma = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 5 });
   // As written in the docs: short URLs on localhost:3000, whatever port the test listens on.
   const shortener = await buildShortener({
@@ -99,7 +119,7 @@ export async function startServices(): Promise<Services> {
     prisma,
   });
   // The rate limit as shipped (30 a minute): the docs must fit in it.
-  const scheduling = await buildScheduling({ config: loadSchedulingConfig({}), prisma });
+  const scheduling = await buildScheduling({ config: loadSchedulingConfig(schedulingEnv), prisma });
   const listen = async (app: ShortenerApp | SchedulingApp) => {
     await app.listen({ host: "127.0.0.1", port: 0 });
     return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -107,6 +127,8 @@ export async function startServices(): Promise<Services> {
   const origins = { shortener: await listen(shortener), scheduling: await listen(scheduling) };
   return {
     db,
+    env,
+    files,
     prisma,
     shortener,
     scheduling,
@@ -145,6 +167,10 @@ export async function runDocument(file: string, services: Services): Promise<num
   const folder = await mkdtemp(path.join(tmpdir(), "docs-run-"));
   try {
     await writeFile(path.join(folder, "docs.sh"), script);
+    for (const [name, text] of Object.entries(services.files)) {
+      await mkdir(path.dirname(path.join(folder, name)), { recursive: true });
+      await writeFile(path.join(folder, name), text);
+    }
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
       execFile(
         "bash",
@@ -156,7 +182,10 @@ export async function runDocument(file: string, services: Services): Promise<num
             PATH: process.env.PATH,
             HOME: process.env.HOME,
             DATABASE_URL: services.db.url,
-            DATABASE_DIRECT_URL: services.db.directUrl,
+            ...(services.db.directUrl === services.db.url
+              ? {}
+              : { DATABASE_DIRECT_URL: services.db.directUrl }),
+            ...services.env,
           },
         },
         (_error, stdout, stderr) => resolve({ stdout, stderr }),

@@ -10,6 +10,7 @@ const RUN_BY: Record<string, string> = {
   "README.md": "test/docs-readme.test.ts",
   "docs/shortener.md": "test/docs-shortener.test.ts",
   "docs/scheduling.md": "test/docs-scheduling.test.ts",
+  "docs/operations.md": "test/docs-operations.test.ts",
 };
 
 const documents = [

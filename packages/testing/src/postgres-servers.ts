@@ -92,6 +92,38 @@ export async function sql<R extends pg.QueryResultRow>(url: string, text: string
   }
 }
 
+/** A PostgreSQL server of a test's own: a `postgres` maintenance URL, and its stop (which deletes it). */
+export interface OwnPostgres {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A server of the test's own (trust auth, fsync off), for a test that creates databases by
+ * name, which other test files on the shared server could be creating too.
+ */
+export async function startPostgres(): Promise<OwnPostgres> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error("no PostgreSQL server binaries");
+  const dir = serverFolder("pg-own-");
+  const port = await freeTcpPort();
+  const data = path.join(dir, "data");
+  await tool(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-N"]);
+  await tool(path.join(bin, "pg_ctl"), [
+    ...["-D", data, "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`],
+    ...["-l", `${data}.log`, "-w", "start"],
+  ]);
+  return {
+    url: urlOf(port),
+    port,
+    stop: async () => {
+      await tool(path.join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"]).catch(() => "");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface ReplicatedPostgres {
   /** `postgres` maintenance URLs; `withDatabase` makes others. */
   primaryUrl: string;
