@@ -267,7 +267,8 @@ describe("a keyed create holds a database connection only to write", () => {
   // waiting for one gave up and answered 503 "database unavailable".
   it("hashes passwords before the key's transaction: with one connection, 20 parallel requests hash at once", async () => {
     const user = await newUser(ctx.prisma);
-    const single = await instance({ poolMax: 1, connectTimeoutMs: 30_000 });
+    // Waiting for the one connection may take long on a loaded machine: bounded by the test's limit, not a clock of its own.
+    const single = await instance({ poolMax: 1, connectTimeoutMs: 110_000 });
     let open = () => {};
     hashing.gate = new Promise<void>((resolve) => {
       open = resolve;

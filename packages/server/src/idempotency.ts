@@ -67,8 +67,11 @@ function replay(row: Stored, hash: string): Answer & { replayed: true } {
  */
 const transactionClients = new WeakSet<object>();
 
-// Waiting on the key's row counts against these: a repeat waits for the first to finish.
-const TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+// Waiting on the key's row counts against `timeout`: a repeat waits for the first to finish.
+// Waiting for a connection is bounded by the pool's own connect timeout, which answers 503;
+// `maxWait` only has to be longer, or Prisma gives up first with an error that answered 500
+// (seen: 8 of 20 keyed creates sharing one connection on a loaded machine).
+const TRANSACTION = { maxWait: 600_000, timeout: 15_000 };
 
 /** Expired keys forgotten by each claim, on the way: the table stays bounded without a job. */
 export const PRUNED_PER_CLAIM = 100;
