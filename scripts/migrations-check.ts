@@ -1,8 +1,8 @@
 // `pnpm migrations:check` (a step of .ci/run): expand/contract (docs/adr/0218). During a rolling
 // upgrade the previous release serves while this one's migrations run, so a migration the
 // previous release does not have may add, but not take away: one that drops or renames a table
-// or column the previous release still reads (its prisma/schema.prisma maps it) is refused,
-// unless the migration is marked as a contract step (a line `-- contract step: <why>`). A contract
+// or column the previous release still reads (its prisma/schema.prisma maps it), or a unique
+// index it declares (its inserts may name it in ON CONFLICT), is refused, unless the migration is marked as a contract step (a line `-- contract step: <why>`). A contract
 // step never runs when a service starts: `pnpm db:migrate --contract` applies it once every
 // instance runs the new release.
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,33 +14,58 @@ import { git, previousRelease } from "./previous-release.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const MIGRATIONS = "prisma/migrations";
 
-/** The tables and columns a Prisma schema maps: `schema.table` and `schema.table.column`, lower case. */
-export function schemaObjects(prismaSchema: string): { tables: Set<string>; columns: Set<string> } {
+/**
+ * The tables and columns a Prisma schema maps, `schema.table` and `schema.table.column`, and the
+ * unique indexes it declares (`@unique`, `@@unique`), `schema.index` as Prisma Migrate names them
+ * (`<table>_<columns>_key`, or their `map:`); all lower case.
+ */
+export function schemaObjects(prismaSchema: string): {
+  tables: Set<string>;
+  columns: Set<string>;
+  uniqueIndexes: Set<string>;
+} {
   const models = [...prismaSchema.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm)];
   const enums = new Set([...prismaSchema.matchAll(/^enum\s+(\w+)/gm)].map((match) => match[1]!));
   const modelNames = new Set(models.map((match) => match[1]!));
   const tables = new Set<string>();
   const columns = new Set<string>();
+  const uniqueIndexes = new Set<string>();
   for (const [, name, body] of models) {
     const schema = /@@schema\("([^"]+)"\)/.exec(body!)?.[1] ?? "public";
-    const table = `${schema}.${/@@map\("([^"]+)"\)/.exec(body!)?.[1] ?? name}`.toLowerCase();
+    const tableName = /@@map\("([^"]+)"\)/.exec(body!)?.[1] ?? name!;
+    const table = `${schema}.${tableName}`.toLowerCase();
     tables.add(table);
+    const columnOf = new Map<string, string>();
+    const index = (fields: string[], map: string | undefined) =>
+      uniqueIndexes.add(
+        `${schema}.${map ?? `${tableName}_${fields.map((field) => columnOf.get(field) ?? field).join("_")}_key`}`.toLowerCase(),
+      );
     for (const line of body!.split("\n")) {
+      const compound = /^\s*@@unique\(\[([^\]]*)\](?:.*map:\s*"([^"]+)")?/.exec(line);
+      if (compound) {
+        const fields = compound[1]!.split(",").map((field) => field.trim().replace(/\(.*$/, ""));
+        // Fields are declared above @@unique: their columns are known by now.
+        index(fields, compound[2]);
+        continue;
+      }
       const field = /^\s*(\w+)\s+(\w+)/.exec(line);
       if (!field || line.trim().startsWith("//") || line.trim().startsWith("@@")) continue;
       const type = field[2]!;
       // A relation field is no column (its foreign key is a field of its own).
       if (modelNames.has(type) && !enums.has(type)) continue;
       const column = /@map\("([^"]+)"\)/.exec(line)?.[1] ?? field[1]!;
+      columnOf.set(field[1]!, column);
       columns.add(`${table}.${column}`.toLowerCase());
+      const unique = /@unique(?:\(map:\s*"([^"]+)"\))?/.exec(line);
+      if (unique) index([field[1]!], unique[1]);
     }
   }
-  return { tables, columns };
+  return { tables, columns, uniqueIndexes };
 }
 
 export interface Removal {
-  kind: "drops table" | "renames table" | "drops column" | "renames column";
-  /** `schema.table` or `schema.table.column`, lower case. */
+  kind: "drops table" | "renames table" | "drops column" | "renames column" | "drops index";
+  /** `schema.table`, `schema.table.column` or `schema.index`, lower case. */
   object: string;
 }
 
@@ -64,6 +89,14 @@ export function removals(sql: string): Removal[] {
     .split(";")
     .map((statement) => statement.replace(/\s+/g, " ").trim());
   for (const statement of statements) {
+    const dropIndex = /^DROP INDEX (?:CONCURRENTLY )?(?:IF EXISTS )?(.+?)(?: CASCADE| RESTRICT)?$/i.exec(
+      statement,
+    );
+    if (dropIndex) {
+      for (const name of dropIndex[1]!.split(","))
+        found.push({ kind: "drops index", object: tableOf(name.trim()) });
+      continue;
+    }
     const dropTable = /^DROP TABLE (?:IF EXISTS )?(.+?)(?: CASCADE| RESTRICT)?$/i.exec(statement);
     if (dropTable) {
       for (const name of dropTable[1]!.split(","))
@@ -109,11 +142,18 @@ export function checkMigrations(
   previousSchema: string,
   migrations: { name: string; sql: string }[],
 ): MigrationVerdict[] {
-  const { tables, columns } = schemaObjects(previousSchema);
+  const { tables, columns, uniqueIndexes } = schemaObjects(previousSchema);
   const verdicts: MigrationVerdict[] = [];
   for (const migration of migrations) {
     for (const removal of removals(migration.sql)) {
-      const read = removal.kind.endsWith("table") ? tables.has(removal.object) : columns.has(removal.object);
+      // Of indexes, only a unique one matters to the previous release: an insert's ON CONFLICT
+      // may name it (a plain index's drop only costs speed).
+      const read =
+        removal.kind === "drops index"
+          ? uniqueIndexes.has(removal.object)
+          : removal.kind.endsWith("table")
+            ? tables.has(removal.object)
+            : columns.has(removal.object);
       if (read) verdicts.push({ migration: migration.name, removal, refused: !isContractStep(migration) });
     }
   }

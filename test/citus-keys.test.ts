@@ -38,6 +38,9 @@ const CITUS_PLAN: Record<string, Placement> = {
   tokens: { reference: true },
   shorts: { reference: true },
   stats_links: { reference: true },
+  // Few rows, read by host on every redirect: on every node.
+  domains: { reference: true },
+  domain_users: { reference: true },
   deleted_shorts: { reference: true },
   visitor_salts: { reference: true },
   // One row, read by every batch and statistics statement.

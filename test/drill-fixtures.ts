@@ -1,18 +1,24 @@
 // Shared by the drills through HAProxy (scale-restart, upgrade): a short to redirect and a host
 // bookable around the clock in 5-minute slots, written straight into the database.
-import type { PrismaClient } from "@app/db";
+import { type PrismaClient, uuidv7s } from "@app/db";
 import { createUserWithKey } from "../apps/scheduling/src/credentials.ts";
 import { futureMonday } from "../apps/scheduling/test/booking-helpers.ts";
 
 let counter = 0;
 const unique = (label: string) => `${label}-${process.pid}-${Date.now()}-${++counter}`;
 
-/** A shortener user's short, `https://example.com/<label>`. */
+/**
+ * A shortener user's short, `https://example.com/<label>`. In SQL naming only the seed's columns:
+ * the upgrade drill writes it into the previous release's schema, where this commit's client
+ * would name columns that do not exist yet (the short's domain).
+ */
 export async function drillShort(prisma: PrismaClient, label: string) {
   const owner = await prisma.shortenerUser.create({ data: { email: `${unique(label)}@example.com` } });
-  return prisma.short.create({
-    data: { userId: owner.id, name: unique(label), url: `https://example.com/${label}` },
-  });
+  const [short] = await prisma.$queryRaw<{ id: string; name: string; url: string }[]>`
+    INSERT INTO "shortener"."shorts" ("id", "user_id", "name", "url")
+    VALUES (${uuidv7s(1)[0]}::uuid, ${owner.id}::uuid, ${unique(label)}, ${`https://example.com/${label}`})
+    RETURNING "id", "name", "url"`;
+  return short!;
 }
 
 /** A host with an API key and a 5-minute event type, bookable every day 00:00-23:55 UTC. */

@@ -90,6 +90,8 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
     "resources/booking-operations.ts -> slots/slots.service.ts":
       "creating a booking takes its slot and hosts by the slot engine's own rules (reserveHosts)",
     "resources/booking-operations.ts -> slots/time-zones.ts": "the slot engine's MINUTE",
+    "resources/booking-operations.ts -> mail/outbox.ts":
+      "a booking change writes its e-mails into the outbox in its own transaction (enqueueBookingMail)",
   },
   shortener: {
     "shorts/shorts.service.ts -> visits/visit-rollup.ts":

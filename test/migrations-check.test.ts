@@ -1,5 +1,6 @@
 // Expand/contract (docs/adr/0218): `pnpm migrations:check` refuses a migration that drops or
-// renames what the previous release still reads, unless it is a contract step; the repository's
+// renames what the previous release still reads (or drops a unique index it declares), unless it
+// is a contract step; the repository's
 // own migrations pass it, and deploy/previous-release names a commit this clone holds.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -16,9 +17,12 @@ model Short {
   id        String   @id @db.Uuid
   userId    String   @map("user_id") @db.Uuid
   user      User     @relation(fields: [userId], references: [id])
-  oldName   String   @map("old_name")
+  oldName   String   @map("old_name") @unique
+  slug      String
   role      Role
   // a comment
+  @@unique([userId, slug])
+  @@unique([role, slug], map: "by_role")
   @@map("shorts")
   @@schema("shortener")
 }
@@ -31,13 +35,19 @@ model User {
 `;
 
 describe("the migration check", () => {
-  it("reads the tables and columns a Prisma schema maps, not its relation fields", () => {
-    const { tables, columns } = schemaObjects(PREVIOUS_SCHEMA);
+  it("reads the tables and columns a Prisma schema maps, not its relation fields, and its unique indexes", () => {
+    const { tables, columns, uniqueIndexes } = schemaObjects(PREVIOUS_SCHEMA);
+    expect([...uniqueIndexes].sort()).toEqual([
+      "shortener.by_role",
+      "shortener.shorts_old_name_key",
+      "shortener.shorts_user_id_slug_key",
+    ]);
     expect([...tables].sort()).toEqual(["shortener.shorts", "shortener.user"]);
     expect([...columns].sort()).toEqual([
       "shortener.shorts.id",
       "shortener.shorts.old_name",
       "shortener.shorts.role",
+      "shortener.shorts.slug",
       "shortener.shorts.user_id",
       "shortener.user.id",
     ]);
@@ -52,7 +62,8 @@ describe("the migration check", () => {
         ALTER TABLE ONLY shortener.shorts RENAME COLUMN role TO kind;
         ALTER TABLE "shortener"."user" RENAME TO "users";
         DROP TABLE IF EXISTS "shortener"."gone", "shortener"."also_gone" CASCADE;
-        DROP INDEX "shortener"."some_index";
+        DROP INDEX IF EXISTS "shortener"."some_index";
+        CREATE UNIQUE INDEX "shortener_x" ON "shortener"."shorts"("slug");
       `),
     ).toEqual([
       { kind: "drops column", object: "shortener.shorts.old_name" },
@@ -60,7 +71,27 @@ describe("the migration check", () => {
       { kind: "renames table", object: "shortener.user" },
       { kind: "drops table", object: "shortener.gone" },
       { kind: "drops table", object: "shortener.also_gone" },
+      { kind: "drops index", object: "shortener.some_index" },
     ]);
+  });
+
+  it("refuses dropping a unique index the previous release declares (its ON CONFLICT may name it), not a plain one", () => {
+    const drop = 'DROP INDEX "shortener"."shorts_old_name_key";';
+    expect(checkMigrations(PREVIOUS_SCHEMA, [{ name: "2", sql: drop }])).toEqual([
+      {
+        migration: "2",
+        removal: { kind: "drops index", object: "shortener.shorts_old_name_key" },
+        refused: true,
+      },
+    ]);
+    expect(
+      checkMigrations(PREVIOUS_SCHEMA, [
+        { name: "2", sql: `-- contract step: names are unique per domain\n${drop}` },
+      ]),
+    ).toMatchObject([{ refused: false }]);
+    expect(
+      checkMigrations(PREVIOUS_SCHEMA, [{ name: "3", sql: 'DROP INDEX "shortener"."shorts_slug_idx";' }]),
+    ).toEqual([]);
   });
 
   it("refuses removing what the previous release reads, unless the migration is a contract step", () => {

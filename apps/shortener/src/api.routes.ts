@@ -4,6 +4,7 @@ import {
   BULK_BODY_LIMIT,
   type BulkShortResult,
   BulkShortResults,
+  DomainList,
   ErrorBody,
   LogsQuery,
   MAX_BULK_PASSWORDS,
@@ -24,11 +25,13 @@ import {
   StatsQuery,
   User,
   UserStats,
+  UserStatsQuery,
 } from "@app/schemas/shortener";
 import { requestHash, sendAnswer } from "@app/server/idempotency";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerAuth } from "./auth.ts";
+import type { DomainRef } from "./default-domain.ts";
 import { errorBody } from "./error-handler.ts";
 import { BadRequest, HttpError, NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
@@ -55,7 +58,33 @@ function toResult(outcome: Short | HttpError): BulkShortResult {
 /** The bearer-protected API: /me, /shorts and a short's logs. */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(bearerAuth);
-  const { shorts, stats } = app;
+  const { shorts, stats, domains } = app;
+
+  /**
+   * Each item prepared for createMany, its domain resolved once per host the request names: a
+   * domain the caller may not use is that item's 400.
+   */
+  const prepareAll = (userId: string, items: readonly (NewShort | HttpError)[]) => {
+    const resolved = new Map<string, Promise<DomainRef | HttpError>>();
+    const domainOf = (host: string) => {
+      let domain = resolved.get(host);
+      if (!domain) {
+        domain = domains.usable(userId, host).catch((error: unknown) => {
+          if (error instanceof HttpError) return error;
+          throw error;
+        });
+        resolved.set(host, domain);
+      }
+      return domain;
+    };
+    return Promise.all(
+      items.map(async (item) => {
+        if (item instanceof HttpError) return item;
+        const domain = item.domain === undefined ? undefined : await domainOf(item.domain);
+        return domain instanceof HttpError ? domain : shorts.prepare(item, domain);
+      }),
+    );
+  };
   // Unknown API paths are answered after authentication too: no probing without a token.
   app.setNotFoundHandler(() => {
     throw new NotFound();
@@ -80,6 +109,23 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    "/domains",
+    {
+      schema: {
+        operationId: "listDomains",
+        tags: ["domains"],
+        summary: "The domains the caller may create shorts on",
+        description:
+          "The default domain (SHORT_BASE_URL's host) first, then each domain the operator registered " +
+          "that is open to every user or assigned to the caller, by host.",
+        security,
+        response: { 200: DomainList, 401: unauthorized, default: ErrorBody },
+      },
+    },
+    async (request) => domains.usableBy(request.user.id),
+  );
+
+  app.get(
     "/shorts",
     {
       schema: {
@@ -87,14 +133,20 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["shorts"],
         summary: "The caller's shorts, newest first unless ordered otherwise",
         description:
-          "Optionally filtered by tag and by text in the name or target URL (both at once: shorts " +
-          "matching both), ordered by creation or by visits, and paged with limit and offset.",
+          "Optionally filtered by domain, by tag and by text in the name or target URL (several at once: " +
+          "shorts matching all), ordered by creation or by visits, and paged with limit and offset. A " +
+          "domain no short of the caller's can be on (an unknown one) lists none.",
         security,
         querystring: ShortListQuery,
         response: { 200: ShortList, 400: ErrorBody, 401: unauthorized, default: ErrorBody },
       },
     },
-    async (request) => shorts.list(request.user.id, request.query),
+    async (request) => {
+      const { domain, ...query } = request.query;
+      if (domain === undefined) return shorts.list(request.user.id, query);
+      const domainId = await domains.idOf(domain);
+      return domainId === null ? [] : shorts.list(request.user.id, query, domainId);
+    },
   );
 
   app.post(
@@ -105,7 +157,8 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["shorts"],
         summary: "Create a short",
         description: withRefusals(
-          "Without `name`, a random 7-character name is generated. A taken name is 409; a reserved one 400.",
+          "Without `name`, a random 7-character name is generated. A taken name is 409 (a name is taken " +
+            "per domain: `domain`, or the default domain); a reserved one 400.",
           SHORT_REFUSALS,
         ),
         security,
@@ -126,7 +179,9 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const location = (id: string) => `${app.apiPrefix}/shorts/${id}`;
       const key = request.headers["idempotency-key"];
-      const toCreate = await shorts.prepare(request.body);
+      const [prepared] = await prepareAll(request.user.id, [request.body]);
+      if (prepared instanceof HttpError) throw prepared;
+      const toCreate = prepared!;
       if (key === undefined) {
         const short = await shorts.create(request.user.id, toCreate);
         return reply.code(201).header("location", location(short.id)).send(short);
@@ -190,9 +245,9 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
               `at most ${MAX_BULK_PASSWORDS} shorts of one bulk request may set a password; set this one's with PATCH`,
             );
           }
-          return shorts.prepare(item);
+          return item;
         }),
-      );
+      ).then((checked) => prepareAll(request.user.id, checked));
       const create = async (db = app.prisma): Promise<BulkShortResults> => ({
         results: (await shorts.createMany(request.user.id, items, db)).map(toResult),
       });
@@ -228,11 +283,11 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: "updateShort",
         tags: ["shorts"],
-        summary: "Edit a short: its target, name or tags",
+        summary: "Edit a short: its target, name, domain or tags",
         description: withRefusals(
-          "Changes the fields sent, under the rules of create. The redirect follows a new target or " +
-            "name at once, on every instance; the old name stops redirecting and is free again. A taken " +
-            "name is 409; a reserved one 400.",
+          "Changes the fields sent, under the rules of create. The redirect follows a new target, name " +
+            "or domain at once, on every instance; the old short URL stops redirecting and its name is " +
+            "free again on its domain. A name taken on the short's (new) domain is 409; a reserved one 400.",
           SHORT_REFUSALS,
         ),
         security,
@@ -250,7 +305,11 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => shorts.update(request.user.id, request.params.id, request.body),
+    async (request) => {
+      const { domain, ...edit } = request.body;
+      const to = domain === undefined ? undefined : await domains.usable(request.user.id, domain);
+      return shorts.update(request.user.id, request.params.id, { ...edit, domain: to });
+    },
   );
 
   app.delete(
@@ -417,14 +476,18 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["stats"],
         summary: "Visit statistics across all of the caller's shorts",
         description: withRefusals(
-          "As a short's statistics, over every short of the caller, with the top 10 shorts.",
+          "As a short's statistics, over every short of the caller (or those on `domain`), with the top 10 shorts.",
           STATS_RANGE_REFUSALS,
         ),
         security,
-        querystring: StatsQuery,
+        querystring: UserStatsQuery,
         response: { 200: UserStats, 400: ErrorBody, 401: unauthorized, default: ErrorBody },
       },
     },
-    async (request) => stats.forUser(request.user.id, request.query),
+    async (request) => {
+      const { domain, ...query } = request.query;
+      if (domain === undefined) return stats.forUser(request.user.id, query);
+      return stats.forUser(request.user.id, query, { id: await domains.idOf(domain) });
+    },
   );
 };

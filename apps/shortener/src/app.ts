@@ -21,6 +21,7 @@ import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from "fas
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { apiRoutes } from "./api.routes.ts";
 import type { ShortenerConfig } from "./config.ts";
+import domainsPlugin from "./domains/domains.service.ts";
 import errorHandler, { clientErrorBody, sendErrorFor } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
@@ -99,10 +100,14 @@ export async function buildApp({
   await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
   await app.register(statsPlugin, { shortBaseUrl: config.SHORT_BASE_URL });
   await app.register(visitMaintenancePlugin, { retentionDays: config.VISIT_RETENTION_DAYS });
+  await app.register(domainsPlugin, { shortBaseUrl: config.SHORT_BASE_URL });
+  // One listening connection: the domains' changes come on the redirect cache's channel.
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
     reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],
+    onNotified: (payload) => app.domains.changed(payload),
   });
+  app.domains.hearChangesThrough(() => app.shorts.listening);
   await app.register(passwordAttemptsPlugin, {
     redisUrl: config.REDIS_URL,
     redisTimeoutMs: config.REDIS_TIMEOUT_MS,

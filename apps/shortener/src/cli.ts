@@ -1,17 +1,43 @@
 // Management commands: `pnpm -s shortener <command> ...` (`--help` lists them). The shared
 // runner (@app/server/cli) parses, opens the database once the flags are valid, and exits 0, 1
 // or 2 (a CredentialError is the command failing: exit 1, its message on stderr). This file
-// only parses flags and prints: users and tokens are credentials.ts's.
+// only parses flags and prints: users and tokens are credentials.ts's, domains domains/domain-registry.ts's.
 import { fileURLToPath } from "node:url";
+import { DomainHost, TargetUrl } from "@app/schemas/shortener";
 import { type Command, flag, runCliProcess, table, UsageError, when } from "@app/server/cli";
 import { z } from "zod";
 import { loadConfig, type ShortenerConfig } from "./config.ts";
 import { createToken, createUser, listTokens, listUsers, revokeToken } from "./credentials.ts";
+import { hostOf } from "./default-domain.ts";
+import {
+  addDomain,
+  assignDomain,
+  type DomainListing,
+  listDomains,
+  removeDomain,
+  setDomainRedirects,
+  unassignDomain,
+} from "./domains/domain-registry.ts";
 
 // Checked here for a usage error (exit 2); an e-mail address is credentials.ts's to refuse (exit 1).
 const nonEmpty = (name: string) => z.string().min(1, `--${name} must not be empty`);
 const note = z.string().max(255, "--note must be at most 255 characters");
 const tokenId = z.uuid("--id must be a token id from token:list");
+const domainFlag = { type: "string", description: "The domain's host name, e.g. links.example.com" } as const;
+const userFlag = { type: "string", description: "A user's e-mail address" } as const;
+const redirectFlags = {
+  "root-url": { type: "string", description: 'Where GET / on the domain redirects ("" removes it)' },
+  "not-found-url": {
+    type: "string",
+    description: 'Where a name no short of the domain has redirects ("" removes it)',
+  },
+} as const;
+/** A redirect flag: a URL, "" to remove it (null), absent to keep it (undefined). */
+const redirectUrl = (values: Record<string, string | boolean | undefined>, name: string) =>
+  values[name] === "" ? null : flag(TargetUrl, values, name);
+
+const domainLine = (d: DomainListing) =>
+  `${d.host}: ${d.users.length === 0 ? "open to every user" : `assigned to ${d.users.join(", ")}`}`;
 
 const commands: Record<string, Command<ShortenerConfig>> = {
   "user:create": {
@@ -95,6 +121,117 @@ const commands: Record<string, Command<ShortenerConfig>> = {
       return async (prisma) => {
         await revokeToken(prisma, id !== undefined ? { id } : { token: token! });
         return { json: { revoked: true }, text: "token revoked" };
+      };
+    },
+  },
+  "domain:add": {
+    summary: "Register a domain shorts can live on (open to every user, or assigned to --user only)",
+    usage: "--domain <host> [--user <e-mail>] [--root-url <url>] [--not-found-url <url>] [--json]",
+    options: { domain: domainFlag, user: userFlag, ...redirectFlags },
+    prepare(values) {
+      const host = flag(DomainHost, values, "domain", true);
+      const user = flag(nonEmpty("user"), values, "user");
+      const rootUrl = flag(TargetUrl, values, "root-url");
+      const notFoundUrl = flag(TargetUrl, values, "not-found-url");
+      return async (prisma, config) => {
+        const domain = await addDomain(prisma, hostOf(config.SHORT_BASE_URL), host, {
+          user,
+          rootUrl,
+          notFoundUrl,
+        });
+        return { json: domain, text: `added domain ${domainLine(domain)}` };
+      };
+    },
+  },
+  "domain:list": {
+    summary: "List the domains (the default first), their users and their number of shorts",
+    usage: "[--json]",
+    options: {},
+    prepare() {
+      return async (prisma, config) => {
+        const domains = await listDomains(prisma, hostOf(config.SHORT_BASE_URL));
+        return {
+          json: domains,
+          text: table(
+            ["HOST", "USERS", "SHORTS", "ROOT URL", "NOT FOUND URL"],
+            domains.map((d) => [
+              d.isDefault ? `${d.host} (default)` : d.host,
+              d.users.length === 0 ? "(every user)" : d.users.join(","),
+              d.shorts,
+              d.rootUrl,
+              d.notFoundUrl,
+            ]),
+          ),
+        };
+      };
+    },
+  },
+  "domain:remove": {
+    summary: "Remove a domain that has no shorts",
+    usage: "--domain <host> [--json]",
+    options: { domain: domainFlag },
+    prepare(values) {
+      const host = flag(DomainHost, values, "domain", true);
+      return async (prisma, config) => {
+        await removeDomain(prisma, hostOf(config.SHORT_BASE_URL), host);
+        return { json: { removed: true }, text: `removed domain ${host}` };
+      };
+    },
+  },
+  "domain:assign": {
+    summary: "Let a user use a domain (once assigned to anyone, a domain is theirs only)",
+    usage: "--domain <host> --user <e-mail> [--json]",
+    options: { domain: domainFlag, user: userFlag },
+    prepare(values) {
+      const host = flag(DomainHost, values, "domain", true);
+      const user = flag(nonEmpty("user"), values, "user", true);
+      return async (prisma, config) => {
+        await assignDomain(prisma, hostOf(config.SHORT_BASE_URL), host, user);
+        return { json: { assigned: true }, text: `${host} assigned to ${user}` };
+      };
+    },
+  },
+  "domain:unassign": {
+    summary: "Take a user off a domain (their shorts stay); the last one only with --open",
+    usage: "--domain <host> --user <e-mail> [--open] [--json]",
+    options: {
+      domain: domainFlag,
+      user: userFlag,
+      open: { type: "boolean", description: "Take off the last user, opening the domain to every user" },
+    },
+    prepare(values) {
+      const host = flag(DomainHost, values, "domain", true);
+      const user = flag(nonEmpty("user"), values, "user", true);
+      const open = values.open === true;
+      return async (prisma, config) => {
+        const result = await unassignDomain(prisma, hostOf(config.SHORT_BASE_URL), host, user, { open });
+        return {
+          json: result,
+          text: `${user} taken off ${host}${result.open ? `; ${host} is now open to every user` : ""}`,
+        };
+      };
+    },
+  },
+  "domain:set": {
+    summary: 'Set where a domain\'s root (GET /) and unknown names redirect ("" removes one)',
+    usage: "--domain <host> [--root-url <url>] [--not-found-url <url>] [--json]",
+    options: { domain: domainFlag, ...redirectFlags },
+    prepare(values) {
+      const host = flag(DomainHost, values, "domain", true);
+      const rootUrl = redirectUrl(values, "root-url");
+      const notFoundUrl = redirectUrl(values, "not-found-url");
+      if (rootUrl === undefined && notFoundUrl === undefined)
+        throw new UsageError("give --root-url, --not-found-url or both");
+      return async (prisma, config) => {
+        const domain = await setDomainRedirects(prisma, hostOf(config.SHORT_BASE_URL), host, {
+          rootUrl,
+          notFoundUrl,
+        });
+        const shown = (url: string | null) => url ?? "404";
+        return {
+          json: domain,
+          text: `${host}: / -> ${shown(domain.rootUrl)}, unknown names -> ${shown(domain.notFoundUrl)}`,
+        };
       };
     },
   },

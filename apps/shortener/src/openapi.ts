@@ -88,6 +88,7 @@ async function openApiPlugin(app: FastifyInstance, { config }: { config: Shorten
       tags: [
         { name: "user", description: "The current user" },
         { name: "shorts", description: "Short links and their access logs" },
+        { name: "domains", description: "The domains short links can live on" },
         { name: "stats", description: "Visit statistics from exact hourly aggregates" },
         { name: "redirect", description: "The public short URLs" },
         { name: "operations", description: "Health and readiness" },

@@ -2,6 +2,7 @@ import { ErrorBody, PasswordForm, ShortName } from "@app/schemas/shortener";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { DomainEntry } from "./domains/domains.service.ts";
 import { NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
 import { PASSWORD_FORM_CSP, passwordForm } from "./shorts/password-form.ts";
@@ -42,8 +43,17 @@ const redirect302 = z
 const html = (description: string) =>
   otherMedia(description, { "text/html": { schema: { type: "string" } } });
 const notFound = plainText(
-  "No short has this name, or it is expired (outside its window or past its visit limit)",
+  "No short has this name on the request's domain (which has no URL for unknown names), or it is " +
+    "expired (outside its window or past its visit limit), or the request's Host names no domain",
 );
+
+/** How a short is looked up: on the domain the request's Host reaches (docs/adr/0221). */
+const BY_HOST =
+  "The name is looked up on the domain the request's Host names (letter case and port ignored; " +
+  "X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the " +
+  "default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is " +
+  "registered. A name the domain has no short of redirects to the domain's URL for unknown names " +
+  "when the operator set one (302, no visit). ";
 
 /**
  * The public redirect: resolve the name, store the visit, answer 302. A short with a window, a
@@ -51,7 +61,7 @@ const notFound = plainText(
  * a cached lookup and a group-committed visit.
  */
 export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { shorts, visitLog, passwordAttempts, passwords } = app;
+  const { shorts, domains, visitLog, passwordAttempts, passwords } = app;
   // A limited short's visits, one at a time per short in this instance: they would wait for its
   // row lock in the database anyway (holding a pooled connection each), and once one finds the
   // limit reached, those behind it are answered without the database.
@@ -72,6 +82,19 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const redirectTo = (reply: FastifyReply, url: string) =>
     reply.header("cache-control", NO_CACHE).redirect(url, 302);
+
+  /** The domain the request's Host reaches; none: 404. */
+  const domainOf = async (request: FastifyRequest): Promise<DomainEntry> => {
+    const domain = await domains.forHost(request.hostname);
+    if (!domain) throw new NotFound();
+    return domain;
+  };
+
+  /** A name the domain has no short of: its URL for unknown names, else 404; never a visit. */
+  const unknownName = (reply: FastifyReply, domain: DomainEntry) => {
+    if (domain.notFoundUrl === null) throw new NotFound();
+    return redirectTo(reply, domain.notFoundUrl);
+  };
 
   /** Outside its window or past its limit: the expired URL, else 404; never a visit. */
   const expired = (reply: FastifyReply, rules: Pick<TargetRules, "expiredUrl">) => {
@@ -208,6 +231,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["redirect"],
         summary: "Follow a short URL",
         description:
+          BY_HOST +
           "Answers 302 to the target and records one ShortLog row (stored before the answer is sent). " +
           "HEAD answers the same without recording a visit. Outside the short's validity window or " +
           "past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected " +
@@ -227,8 +251,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { name } = request.params;
-      const target = await shorts.findTarget(name);
-      if (!target) throw new NotFound();
+      const domain = await domainOf(request);
+      const target = await shorts.findTarget(domain.id, name);
+      if (!target) return unknownName(reply, domain);
       if (target.rules) return followRestricted(request, reply, target, undefined);
       if (request.method === "GET") {
         try {
@@ -242,7 +267,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           if (!(error instanceof ShortGone)) throw error;
           // Deleted, or given a visit limit since the cache read it (the batch refuses limited
           // shorts): the database decides.
-          const fresh = await shorts.readTarget(name);
+          const fresh = await shorts.readTarget(domain.id, name);
           if (fresh?.id !== target.id) throw new NotFound();
           return followRestricted(request, reply, fresh, undefined);
         }
@@ -260,6 +285,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["redirect"],
         summary: "Post the password of a protected short",
         description:
+          BY_HOST +
           "What the password form sends. The right password answers the redirect (302) and records " +
           "the visit; a wrong or missing one answers the form again with a message (401). Attempts " +
           "are limited per short and client address (10 in 10 minutes): past that, 429 with the form " +
@@ -288,9 +314,48 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const target = await shorts.findTarget(request.params.name);
-      if (!target) throw new NotFound();
+      const domain = await domainOf(request);
+      const target = await shorts.findTarget(domain.id, request.params.name);
+      if (!target) return unknownName(reply, domain);
       return followRestricted(request, reply, target, request.body ?? {});
+    },
+  );
+
+  app.get(
+    "/",
+    {
+      logLevel: "warn",
+      schema: {
+        operationId: "followDomainRoot",
+        tags: ["redirect"],
+        summary: "The root of a domain",
+        description:
+          "Redirects to the URL the operator set for the root of the domain the request's Host names " +
+          "(as for a short), or answers 404 when there is none. HEAD answers the same.",
+        security: [],
+        response: {
+          302: z
+            .undefined()
+            .describe("Redirect to the domain's root URL; no body")
+            .meta({
+              headers: {
+                location: { type: "string", format: "uri", description: "The domain's root URL" },
+                "cache-control": {
+                  type: "string",
+                  enum: [NO_CACHE],
+                  description: "Not cached: it may change",
+                },
+              },
+            }),
+          404: plainText("The request's Host names no domain, or its domain has no root URL"),
+          503: ErrorBody.describe("The database is unavailable; try again shortly"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const domain = await domainOf(request);
+      if (domain.rootUrl === null) throw new NotFound();
+      return redirectTo(reply, domain.rootUrl);
     },
   );
 };

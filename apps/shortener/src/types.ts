@@ -2,6 +2,7 @@
 // the bearer auth hook (auth.ts) sets on every API request.
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
+import type { DomainsService } from "./domains/domains.service.ts";
 import type { PasswordAttempts } from "./shorts/password-attempts.ts";
 import type { PasswordHasher } from "./shorts/password-hash.ts";
 import type { ShortsService } from "./shorts/shorts.service.ts";
@@ -20,6 +21,8 @@ declare module "fastify" {
   interface FastifyInstance {
     prisma: PrismaClient;
     shorts: ShortsService;
+    /** Which domain a request's Host reaches, and which domains a user may use. */
+    domains: DomainsService;
     stats: StatsService;
     visitLog: VisitLog;
     visitMaintenance: VisitMaintenance;

@@ -105,7 +105,7 @@ describe("POST /api/shorts rejects bad bodies and stores nothing", () => {
       expect(body.status).toBe("Conflict");
     }
     expect(await counts()).toEqual(before);
-    const stored = await ctx.prisma.short.findUnique({ where: { name: "taken" } });
+    const stored = await ctx.prisma.short.findFirst({ where: { name: "taken" } });
     expect(stored?.url).toBe("https://first.example/");
   });
 

@@ -218,7 +218,7 @@ describe("PATCH /api/shorts/{id}", () => {
     );
     expect(results.map((res) => res.statusCode).sort()).toEqual([200, ...Array(9).fill(409)]);
     const winner = results.find((res) => res.statusCode === 200)!.json();
-    expect(await ctx.prisma.short.findUnique({ where: { name: "contested" } })).toMatchObject({
+    expect(await ctx.prisma.short.findFirst({ where: { name: "contested" } })).toMatchObject({
       id: winner.id,
     });
     // The losers kept their names and still redirect.

@@ -50,6 +50,8 @@ describe("GET /docs", () => {
     );
     expect(documented.sort()).toEqual(
       [
+        "GET /",
+        "GET /api/domains",
         "GET /api/me",
         "GET /api/shorts",
         "POST /api/shorts",

@@ -7,6 +7,7 @@ import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
+import { DEFAULT_DOMAIN_ID } from "../src/default-domain.ts";
 import { ShortsService } from "../src/shorts/shorts.service.ts";
 import { newUser, postShort, TEST_PASSWORDS } from "./helpers.ts";
 
@@ -111,7 +112,7 @@ it("serves nothing from the cache while its listening connection is down, and li
     inject("databaseServerUrl"),
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN shortener_short_deleted%'`,
   );
-  await prismas[0]!.short.delete({ where: { name: "relisten" } });
+  await prismas[0]!.short.deleteMany({ where: { name: "relisten" } });
   await vi.waitFor(
     async () => expect((await b.inject({ method: "HEAD", url: "/relisten" })).statusCode).toBe(404),
     SOON,
@@ -146,11 +147,13 @@ it("sends visits that miss the cache together to the database once", async () =>
     passwords: TEST_PASSWORDS,
   });
 
-  const targets = await Promise.all(Array.from({ length: 50 }, () => shorts.findTarget("together")));
+  const targets = await Promise.all(
+    Array.from({ length: 50 }, () => shorts.findTarget(DEFAULT_DOMAIN_ID, "together")),
+  );
   expect(new Set(targets.map((t) => t?.url))).toEqual(new Set(["https://example.com/together"]));
   expect(lookups).toBe(1);
   // Once answered, the next miss asks again (no cache here: a deleted short is seen at once).
-  await real.short.delete({ where: { name: "together" } });
-  expect(await shorts.findTarget("together")).toBeNull();
+  await real.short.deleteMany({ where: { name: "together" } });
+  expect(await shorts.findTarget(DEFAULT_DOMAIN_ID, "together")).toBeNull();
   expect(lookups).toBe(2);
 });

@@ -18,13 +18,14 @@ const ANALYTICS = "20261125000000_visit_analytics";
 const ROWS = 1_000_000;
 const SEED_SLICE = 100_000;
 // Later migrations of the tables this build's redirect reads and writes (the shorts' columns, the
-// daily roll-up's watermark, the visitors' hours): applied with those before partitioning (the runner applies
+// domains, the daily roll-up's watermark, the visitors' hours): applied with those before partitioning (the runner applies
 // whatever is pending in name order), so the build can serve while the partitioning runs.
 const SHORTS_COLUMNS = [
   "20261126100000_short_edits_and_tags",
   "20261127200000_short_lifecycle",
   "20261128000000_visit_daily_rollup",
   "20261201000000_visit_day_visitor_hour",
+  "20261202000000_short_domains",
 ];
 
 /** A migrations folder holding those before `name`, and `also`. */

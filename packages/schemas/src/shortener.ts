@@ -70,8 +70,26 @@ export const TargetUrl = z
 export const ShortName = z
   .string()
   .regex(SHORT_NAME_PATTERN, "name must be 1-64 characters of A-Z, a-z, 0-9, _ and -")
-  .describe("Name of the short: its path on the short host. Case-sensitive, unique across the service.")
+  .describe("Name of the short: its path on the short's domain. Case-sensitive, unique per domain.")
   .meta({ example: "my-link" });
+
+/**
+ * A host name as DNS has it: labels of letters, digits and hyphens (neither first nor last), at
+ * most 63 characters each, joined by dots; no port. Any letter case (kept in lower case).
+ */
+export const DOMAIN_HOST_PATTERN =
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const NOT_A_HOST = "domain must be a host name such as links.example.com, without a port";
+
+/** A domain as a client names it: a host name, any letter case, no port (docs/adr/0219). */
+export const DomainHost = z
+  .string()
+  .min(1, NOT_A_HOST)
+  .max(253, NOT_A_HOST)
+  .regex(DOMAIN_HOST_PATTERN, NOT_A_HOST)
+  .transform((host) => host.toLowerCase())
+  .describe("A domain's host name (any letter case, no port), as GET /domains lists it")
+  .meta({ example: "links.example.com" });
 
 export const TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const MAX_TAGS = 10;
@@ -217,6 +235,11 @@ export const SHORT_REFUSALS: readonly DeclaredRefusal[] = [
     answer: "must fall in the years 1-9999 (UTC)",
     rule: "validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)",
   },
+  {
+    status: 400,
+    answer: 'domain "…" is not one you may use',
+    rule: "domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)",
+  },
 ];
 
 export const NewShort = z
@@ -229,6 +252,9 @@ export const NewShort = z
     maxVisits: optional(MaxVisits, "no limit"),
     expiredUrl: optional(ExpiredUrl, "404 once expired"),
     password: optional(ShortPassword, "the short redirects at once"),
+    domain: DomainHost.optional().describe(
+      "Optional; one of the domains GET /domains lists for the caller. Omitted: the default domain",
+    ),
   })
   .refine((short) => windowIsOrdered(short.validFrom, short.validUntil), {
     error: WINDOW_ORDER,
@@ -252,6 +278,10 @@ export const ShortEdit = z
     ),
     expiredUrl: clearable(ExpiredUrl, "removes it (404 once expired)"),
     password: clearable(ShortPassword, "removes the password"),
+    domain: DomainHost.optional().describe(
+      "Moves the short to this domain (one GET /domains lists for the caller): the short URL changes, " +
+        "and the old one stops redirecting at once",
+    ),
   })
   .describe(
     "The fields to change; each one left out stays as it is ({} changes nothing). The redirect " +
@@ -287,6 +317,10 @@ export const Short = z
       .literal(true)
       .optional()
       .describe("Present (true) when visitors must enter a password; the password is never returned"),
+    domain: z
+      .string()
+      .optional()
+      .describe("The short's domain; absent on the default domain (as before domains existed)"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -314,6 +348,25 @@ export const ShortLog = z
 export type ShortLog = z.infer<typeof ShortLog>;
 
 export const ShortLogList = z.array(ShortLog).meta({ id: "ShortLogList" });
+
+export const Domain = z
+  .object({
+    host: z
+      .string()
+      .describe(
+        "The domain's host name. A short on it has the shorturl <host>/<name>, with SHORT_BASE_URL's scheme",
+      ),
+    isDefault: z
+      .boolean()
+      .describe("The default domain (SHORT_BASE_URL's host): where a short lives when created without one"),
+  })
+  .meta({ id: "Domain" });
+export type Domain = z.infer<typeof Domain>;
+
+export const DomainList = z
+  .array(Domain)
+  .describe("The default domain first, then the others by host")
+  .meta({ id: "DomainList" });
 
 export const User = z
   .object({
@@ -365,6 +418,7 @@ export const ShortListQuery = ListQuery.extend({
       `Only shorts whose name or target URL contains this text (1-${MAX_SEARCH_LENGTH} characters), ` +
         "ignoring letter case. Targets are matched as stored: punycode hosts, percent-encoded paths.",
     ),
+  domain: DomainHost.optional().describe("Only shorts on this domain"),
   orderBy: z
     .enum(["createdAt", "visits"])
     .default("createdAt")
@@ -438,6 +492,12 @@ export const StatsQuery = z.strictObject({
     ),
 });
 export type StatsQuery = z.infer<typeof StatsQuery>;
+
+/** An account's statistics: as a short's, optionally of its shorts on one domain. */
+export const UserStatsQuery = StatsQuery.extend({
+  domain: DomainHost.optional().describe("Only the caller's shorts on this domain (none on an unknown one)"),
+});
+export type UserStatsQuery = z.infer<typeof UserStatsQuery>;
 
 const Count = z.int().min(0);
 

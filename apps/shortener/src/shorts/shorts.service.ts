@@ -12,16 +12,26 @@ import {
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { customAlphabet } from "nanoid";
+import { DEFAULT_DOMAIN, type DomainRef } from "../default-domain.ts";
 import { BadRequest, Conflict, HttpError, NotFound } from "../errors.ts";
 import { TOTALS_END } from "../visits/visit-rollup.ts";
 import type { PasswordHasher } from "./password-hash.ts";
-import { createTargetCache, SHORT_DELETED_CHANNEL, type Target, type TargetCache } from "./target-cache.ts";
+import {
+  createTargetCache,
+  SHORT_DELETED_CHANNEL,
+  type Target,
+  type TargetCache,
+  targetKey,
+} from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
 const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
 
 interface ShortRow {
   id: string;
+  domainId: string;
+  /** The domain's host; null: the default domain. */
+  domainHost: string | null;
   name: string;
   url: string;
   createdAt: Date;
@@ -35,7 +45,7 @@ interface ShortRow {
 }
 
 /** What the API shows of a short: never the password hash, only whether there is one. */
-const SHORT_COLUMNS = Prisma.sql`s."id", s."name", s."url", s."tags", s."created_at" AS "createdAt",
+const SHORT_COLUMNS = Prisma.sql`s."id", s."domain_id" AS "domainId", d."host" AS "domainHost", s."name", s."url", s."tags", s."created_at" AS "createdAt",
   s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
   s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword"`;
 
@@ -76,10 +86,20 @@ const TARGET_FIELDS = {
   passwordHash: true,
 } as const;
 
-/** A short's visit limit, the visits counted against it, and where it redirects past it. */
-/** A short to insert: what POST /shorts asked for, its password already hashed (prepare). */
-export type ShortToCreate = Omit<NewShort, "password"> & { passwordHash: string | null };
+/** A short to insert: what POST /shorts asked for, its password hashed and its domain resolved (prepare). */
+export type ShortToCreate = Omit<NewShort, "password" | "domain"> & {
+  passwordHash: string | null;
+  domain: DomainRef;
+};
 
+/** An edit as the service takes it: its domain resolved (and allowed) by the route. */
+export type ShortChange = Omit<ShortEdit, "domain"> & { domain?: DomainRef };
+
+/** A name taken on its domain: the 409 every write of a name answers. */
+const taken = (name: string, domain: DomainRef) =>
+  new Conflict(`name "${name}" is already taken${domain.host === null ? "" : ` on ${domain.host}`}`);
+
+/** A short's visit limit, the visits counted against it, and where it redirects past it. */
 export interface LimitState {
   maxVisits: number | null;
   countedVisits: number;
@@ -90,7 +110,7 @@ export interface ShortsServiceOptions {
   shortBaseUrl: string;
   /** First path segments the service serves itself: never usable as names. */
   reservedNames: Iterable<string>;
-  /** The redirect's cache of targets by name; none: every redirect reads the database. */
+  /** The redirect's cache of targets by (domain, name); none: every redirect reads the database. */
   targets?: TargetCache;
   /** Where target lookups read (a replica within its lag bound); default: the primary. */
   reads?: ReplicaReads;
@@ -104,8 +124,10 @@ export interface ShortsServiceOptions {
 export class ShortsService {
   private readonly reserved: Set<string>;
   private readonly targets: TargetCache | undefined;
-  /** Target lookups in flight, by name: visits that miss the cache together share one query. */
+  /** Target lookups in flight, by key: visits that miss the cache together share one query. */
   private readonly lookups = new Map<string, Promise<Target | null>>();
+  /** The base URL's scheme, which short URLs on other domains share. */
+  private readonly scheme: string;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -113,6 +135,12 @@ export class ShortsService {
   ) {
     this.reserved = new Set([...options.reservedNames].map((n) => n.toLowerCase()));
     this.targets = options.targets;
+    this.scheme = new URL(options.shortBaseUrl).protocol;
+  }
+
+  /** Whether the redirect's cache hears change notifications now (it serves entries only then). */
+  get listening(): boolean {
+    return this.targets?.isListening ?? false;
   }
 
   isReserved(name: string): boolean {
@@ -125,7 +153,10 @@ export class ShortsService {
       id: row.id,
       url: row.url,
       name: row.name,
-      shorturl: `${this.options.shortBaseUrl}/${row.name}`,
+      shorturl:
+        row.domainHost === null
+          ? `${this.options.shortBaseUrl}/${row.name}`
+          : `${this.scheme}//${row.domainHost}/${row.name}`,
       createdAt: row.createdAt.toISOString(),
       visits,
       // Only when there are some: a short without tags answers exactly as before tags existed.
@@ -136,6 +167,8 @@ export class ShortsService {
       ...(row.maxVisits !== null ? { maxVisits: row.maxVisits } : {}),
       ...(row.expiredUrl !== null ? { expiredUrl: row.expiredUrl } : {}),
       ...(row.hasPassword ? { hasPassword: true as const } : {}),
+      // Only off the default domain: a one-domain instance answers as before domains existed.
+      ...(row.domainHost !== null ? { domain: row.domainHost } : {}),
     };
   }
 
@@ -167,7 +200,7 @@ export class ShortsService {
         ) v ON true`;
     const rows = await this.prisma.$queryRaw<(ShortRow & { visits: bigint })[]>`
       SELECT ${SHORT_COLUMNS}, COALESCE(v."visits", 0) AS "visits"
-        FROM "shortener"."shorts" s ${visits}
+        FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id" ${visits}
        WHERE ${Prisma.join([Prisma.sql`s."user_id" = ${userId}::uuid`, ...where], " AND ")}
        ORDER BY ${order.by}
        LIMIT ${page.limit ?? null} OFFSET ${page.offset ?? 0}`;
@@ -175,27 +208,14 @@ export class ShortsService {
   }
 
   /**
-   * Writes a short under a name the caller chose: a reserved name is 400, a taken one 409
-   * (the unique index decides, so two requests for one name cannot both have it).
-   */
-  private async withChosenName<T>(name: string, write: () => Promise<T>): Promise<T> {
-    if (this.isReserved(name)) throw new BadRequest(`name "${name}" is reserved`);
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new Conflict(`name "${name}" is already taken`);
-      throw error;
-    }
-  }
-
-  /**
    * A short as it will be stored: its password hashed. Hashing takes a tenth of a second on
    * purpose, so it is done here, before any transaction (one holds a pooled connection).
    */
-  async prepare(input: NewShort): Promise<ShortToCreate> {
-    const { password, ...short } = input;
+  async prepare(input: NewShort, domain: DomainRef = DEFAULT_DOMAIN): Promise<ShortToCreate> {
+    const { password, domain: _host, ...short } = input;
     return {
       ...short,
+      domain,
       passwordHash: password === undefined ? null : await this.options.passwords.hash(password),
     };
   }
@@ -211,10 +231,12 @@ export class ShortsService {
    * Creates each item that can be, in a few set-based statements whatever their number: the
    * result at each position is the created short or the error POST /shorts would have answered
    * for that item (an item that is already an error stays one). A reserved name is 400; a taken
-   * one 409, as is a name an earlier item of the same call asked for. Inserts skip taken names
-   * (`ON CONFLICT DO NOTHING`: the unique index decides, so concurrent requests cannot both have
-   * one, and nothing aborts a surrounding transaction); generated names that were taken are
-   * drawn again. Ids are ordered by position, so the items list in the order they were sent.
+   * one 409 (per domain), as is a name an earlier item of the same call asked for on the same
+   * domain. Inserts skip taken names (`ON CONFLICT DO NOTHING`: the unique indexes decide, so
+   * concurrent requests cannot both have one, and nothing aborts a surrounding transaction;
+   * without a conflict target, it also honours the global index on names until the contract
+   * step drops it); generated names that were taken are drawn again. Ids are ordered by
+   * position, so the items list in the order they were sent.
    */
   async createMany(
     userId: string,
@@ -223,35 +245,48 @@ export class ShortsService {
   ): Promise<(Short | HttpError)[]> {
     const results: (Short | HttpError | undefined)[] = new Array(items.length);
     const ids = uuidv7s(items.length);
+    const item = (index: number) => items[index] as ShortToCreate;
+    // By targetKey(domain, name): a name is taken per domain.
     const chosen = new Map<string, number>();
     let generated: number[] = [];
-    items.forEach((item, index) => {
-      if (item instanceof HttpError) results[index] = item;
-      else if (item.name === undefined) generated.push(index);
-      else if (this.isReserved(item.name)) results[index] = new BadRequest(`name "${item.name}" is reserved`);
-      else if (chosen.has(item.name)) results[index] = new Conflict(`name "${item.name}" is already taken`);
-      else chosen.set(item.name, index);
+    items.forEach((short, index) => {
+      if (short instanceof HttpError) results[index] = short;
+      else if (short.name === undefined) generated.push(index);
+      else if (this.isReserved(short.name))
+        results[index] = new BadRequest(`name "${short.name}" is reserved`);
+      else if (chosen.has(targetKey(short.domain.id, short.name)))
+        results[index] = taken(short.name, short.domain);
+      else chosen.set(targetKey(short.domain.id, short.name), index);
     });
 
-    let pending = [...chosen].map(([name, index]) => ({ index, name }));
+    let pending = [...chosen.values()].map((index) => ({ index, name: item(index).name! }));
     for (let attempt = 1; pending.length > 0 || generated.length > 0; attempt++) {
       // 62^7 names make a collision rare; a few fresh draws settle it.
       if (attempt > GENERATED_NAME_ATTEMPTS) throw new Error("could not draw a free name for a short");
       const drawn = new Set<string>();
       for (const index of generated) {
+        const domainId = item(index).domain.id;
         let name = generateName();
-        while (this.isReserved(name) || chosen.has(name) || drawn.has(name)) name = generateName();
-        drawn.add(name);
+        const free = (candidate: string) =>
+          !this.isReserved(candidate) &&
+          !chosen.has(targetKey(domainId, candidate)) &&
+          !drawn.has(targetKey(domainId, candidate));
+        while (!free(name)) name = generateName();
+        drawn.add(targetKey(domainId, name));
         pending.push({ index, name });
       }
       const inserted = new Map(
-        (await this.insert(db, userId, pending, ids, items)).map((row) => [row.name, row]),
+        (await this.insert(db, userId, pending, ids, items)).map((row) => [
+          targetKey(row.domainId, row.name),
+          row,
+        ]),
       );
       generated = [];
       for (const { index, name } of pending) {
-        const row = inserted.get(name);
-        if (row) results[index] = this.toShort(row);
-        else if (chosen.get(name) === index) results[index] = new Conflict(`name "${name}" is already taken`);
+        const key = targetKey(item(index).domain.id, name);
+        const row = inserted.get(key);
+        if (row) results[index] = this.toShort({ ...row, domainHost: item(index).domain.host });
+        else if (chosen.get(key) === index) results[index] = taken(name, item(index).domain);
         else generated.push(index);
       }
       pending = [];
@@ -266,17 +301,18 @@ export class ShortsService {
     rows: { index: number; name: string }[],
     ids: string[],
     items: readonly (ShortToCreate | HttpError)[],
-  ): Promise<ShortRow[]> {
+  ): Promise<Omit<ShortRow, "domainHost">[]> {
     const column = <T>(value: (item: ShortToCreate) => T) =>
       rows.map((row) => value(items[row.index] as ShortToCreate));
     // Tags match [A-Za-z0-9_-]: a comma joins them safely into one text per row. Rows go in by
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
-    return db.$queryRaw<ShortRow[]>`
-      INSERT INTO "shortener"."shorts" ("id", "user_id", "name", "url", "tags", "valid_from", "valid_until",
-        "max_visits", "expired_url", "password_hash")
-      SELECT i."id", ${userId}::uuid, i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
+    return db.$queryRaw<Omit<ShortRow, "domainHost">[]>`
+      INSERT INTO "shortener"."shorts" ("id", "user_id", "domain_id", "name", "url", "tags", "valid_from",
+        "valid_until", "max_visits", "expired_url", "password_hash")
+      SELECT i."id", ${userId}::uuid, i."domain_id", i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
         i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash"
-        FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${rows.map((row) => row.name)}::text[],
+        FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${column((short) => short.domain.id)}::uuid[],
+                    ${rows.map((row) => row.name)}::text[],
                     ${column((short) => short.url)}::text[],
                     ${column((short) => (short.tags ?? []).join(","))}::text[],
                     ${column((short) => utc(short.validFrom))}::timestamptz[],
@@ -284,17 +320,22 @@ export class ShortsService {
                     ${column((short) => short.maxVisits ?? null)}::int[],
                     ${column((short) => short.expiredUrl ?? null)}::text[],
                     ${column((short) => short.passwordHash)}::text[])
-          AS i("id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url", "password_hash")
-       ORDER BY i."name"
-      ON CONFLICT ("name") DO NOTHING
-      RETURNING "id", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
+          AS i("id", "domain_id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url",
+               "password_hash")
+       ORDER BY i."name", i."domain_id"
+      ON CONFLICT DO NOTHING
+      RETURNING "id", "domain_id" AS "domainId", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
         "valid_until" AS "validUntil", "max_visits" AS "maxVisits", "expired_url" AS "expiredUrl",
         "password_hash" IS NOT NULL AS "hasPassword"`;
   }
 
-  /** The caller's shorts: filtered by tag and text, ordered by creation or visits, paged. */
-  async list(userId: string, query: ShortListQuery): Promise<Short[]> {
+  /**
+   * The caller's shorts: filtered by domain (its id, resolved by the route from the host the
+   * query names), tag and text, ordered by creation or visits, paged.
+   */
+  async list(userId: string, query: Omit<ShortListQuery, "domain">, domainId?: string): Promise<Short[]> {
     const where: Prisma.Sql[] = [];
+    if (domainId !== undefined) where.push(Prisma.sql`s."domain_id" = ${domainId}::uuid`);
     if (query.tag !== undefined) where.push(Prisma.sql`s."tags" @> ARRAY[${query.tag}::varchar(32)]`);
     if (query.search !== undefined) {
       const pattern = `%${escapeLike(query.search)}%`;
@@ -319,12 +360,12 @@ export class ShortsService {
   }
 
   /**
-   * Changes what `edit` holds and nothing else. The redirect follows a new target or name at
-   * once: this instance's cache drops the old name before answering, every other instance's when
-   * the shorts_notify_changed trigger's notification reaches it (sent at commit). The old name
-   * stops redirecting and is free for anyone to take.
+   * Changes what `edit` holds and nothing else. The redirect follows a new target, name or
+   * domain at once: this instance's cache drops the old key before answering, every other
+   * instance's when the shorts_notify_changed trigger's notification reaches it (sent at commit).
+   * The old name stops redirecting and is free for anyone to take on its domain.
    */
-  async update(userId: string, id: string, edit: ShortEdit): Promise<Short> {
+  async update(userId: string, id: string, edit: ShortChange): Promise<Short> {
     const shortId = validId(id);
     // Hashed before the row is locked: the hash takes a tenth of a second on purpose.
     const passwordHash =
@@ -335,17 +376,36 @@ export class ShortsService {
           : await this.options.passwords.hash(edit.password);
     const instant = (value: string | null | undefined) =>
       value === undefined ? undefined : value === null ? null : new Date(value);
+    if (edit.name !== undefined && this.isReserved(edit.name))
+      throw new BadRequest(`name "${edit.name}" is reserved`);
+    // The name and domain the short will have, once the row is read: what a 409 names.
+    let wanted: { name: string; domain: DomainRef } = {
+      name: edit.name ?? "",
+      domain: edit.domain ?? DEFAULT_DOMAIN,
+    };
     const write = () =>
       this.prisma.$transaction(async (tx) => {
         // Locked, so the name read is the one this edit replaces. FOR UPDATE also waits for the
         // visits being stored (they hold FOR KEY SHARE or the row itself) and holds off new ones
         // until commit, so a limit set here counts every visit stored before it, exactly.
         const [before] = await tx.$queryRaw<
-          { name: string; validFrom: Date | null; validUntil: Date | null }[]
+          {
+            domainId: string;
+            domainHost: string | null;
+            name: string;
+            validFrom: Date | null;
+            validUntil: Date | null;
+          }[]
         >`
-          SELECT "name", "valid_from" AS "validFrom", "valid_until" AS "validUntil" FROM "shortener"."shorts"
-           WHERE "id" = ${shortId}::uuid AND "user_id" = ${userId}::uuid FOR UPDATE`;
+          SELECT s."domain_id" AS "domainId", d."host" AS "domainHost", s."name", s."valid_from" AS "validFrom",
+                 s."valid_until" AS "validUntil"
+            FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
+           WHERE s."id" = ${shortId}::uuid AND s."user_id" = ${userId}::uuid FOR UPDATE OF s`;
         if (!before) throw new NotFound();
+        wanted = {
+          name: edit.name ?? before.name,
+          domain: edit.domain ?? { id: before.domainId, host: before.domainHost },
+        };
         const validFrom = instant(edit.validFrom);
         const validUntil = instant(edit.validUntil);
         if (
@@ -360,6 +420,7 @@ export class ShortsService {
           where: { id: shortId },
           data: {
             url: edit.url,
+            domainId: edit.domain?.id,
             name: edit.name,
             tags: edit.tags,
             validFrom,
@@ -378,12 +439,15 @@ export class ShortsService {
               SELECT COALESCE(sum("visits"), 0) FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid
             ) WHERE "id" = ${shortId}::uuid`;
         }
-        return before.name;
+        return before;
       });
-    const previousName = await (edit.name === undefined ? write() : this.withChosenName(edit.name, write));
+    // The unique index decides, so two edits to one name cannot both have it.
+    const previous = await write().catch((error: unknown) => {
+      throw isUniqueViolation(error) ? taken(wanted.name, wanted.domain) : error;
+    });
     const { tags: _tags, ...redirectFields } = edit;
     if (Object.values(redirectFields).some((value) => value !== undefined))
-      this.targets?.forget(previousName);
+      this.targets?.forget(targetKey(previous.domainId, previous.name));
     return this.get(userId, shortId);
   }
 
@@ -404,12 +468,17 @@ export class ShortsService {
     const deleted = await this.prisma.$queryRaw<{ name: string }[]>`
       WITH gone AS (
         DELETE FROM "shortener"."shorts" WHERE "id" = ${validId(id)}::uuid AND "user_id" = ${userId}::uuid
-        RETURNING "id", "name", "user_id"
+        RETURNING "id", "domain_id", "name", "user_id"
       ), queued AS (
         INSERT INTO "shortener"."deleted_shorts" ("short_id", "user_id") SELECT "id", "user_id" FROM gone
         ON CONFLICT DO NOTHING
       )
-      SELECT gone."name" FROM gone, LATERAL (SELECT pg_notify(${SHORT_DELETED_CHANNEL}, gone."name")) AS notified`;
+      -- Its key, and its bare name for instances of the previous release (which key by name alone);
+      -- on the default domain the two are one, and PostgreSQL sends it once.
+      SELECT gone."name" FROM gone, LATERAL (
+        SELECT pg_notify(${SHORT_DELETED_CHANNEL}, "shortener"."short_cache_key"(gone."domain_id", gone."name")),
+               pg_notify(${SHORT_DELETED_CHANNEL}, gone."name")
+      ) AS notified`;
     if (deleted.length === 0) throw new NotFound();
     this.options.onDeleted?.();
   }
@@ -435,16 +504,17 @@ export class ShortsService {
     return (await this.findOwned(userId, id)).id;
   }
 
-  /** What the redirect needs, by name: from the cache when it holds it. */
-  async findTarget(name: string): Promise<Target | null> {
-    const cached = this.targets?.get(name);
+  /** What the redirect needs, by domain and name: from the cache when it holds it. */
+  async findTarget(domainId: string, name: string): Promise<Target | null> {
+    const key = targetKey(domainId, name);
+    const cached = this.targets?.get(key);
     if (cached) return cached;
     // When a busy name's entry expires, every visit in flight misses at once: one query
     // answers them all instead of one each (docs/performance.md).
-    let lookup = this.lookups.get(name);
+    let lookup = this.lookups.get(key);
     if (!lookup) {
-      lookup = this.readTarget(name, { replica: true }).finally(() => this.lookups.delete(name));
-      this.lookups.set(name, lookup);
+      lookup = this.readTarget(domainId, name, { replica: true }).finally(() => this.lookups.delete(key));
+      this.lookups.set(key, lookup);
     }
     return lookup;
   }
@@ -453,14 +523,15 @@ export class ShortsService {
    * The target as the database has it, cached anew. `replica`: from the read replica when one is
    * in bound (a cache miss); without it from the primary (a visit refused what the cache held).
    */
-  readTarget(name: string, { replica = false } = {}): Promise<Target | null> {
+  readTarget(domainId: string, name: string, { replica = false } = {}): Promise<Target | null> {
     // A deletion notified while the read is in flight keeps its answer out of the cache.
     const readAt = this.targets?.generation();
-    const find = (db: PrismaClient) => db.short.findUnique({ where: { name }, select: TARGET_FIELDS });
+    const find = (db: PrismaClient) =>
+      db.short.findUnique({ where: { domainId_name: { domainId, name } }, select: TARGET_FIELDS });
     const read = replica && this.options.reads ? this.options.reads.read(find) : find(this.prisma);
     return read.then((row) => {
       const target = row && targetOf(row);
-      if (target) this.targets?.set(name, target, readAt);
+      if (target) this.targets?.set(targetKey(domainId, name), target, readAt);
       return target;
     });
   }
@@ -521,16 +592,30 @@ function validId(id: string): string {
 /** The app's `shorts` service, with the redirect's target cache (listening from ready to close). */
 async function shortsPlugin(
   app: FastifyInstance,
-  options: Omit<ShortsServiceOptions, "targets" | "reads" | "onDeleted" | "passwords">,
+  {
+    onNotified,
+    ...options
+  }: Omit<ShortsServiceOptions, "targets" | "reads" | "onDeleted" | "passwords"> & {
+    /**
+     * Told of every notification on the cache's channel, which other caches share (the
+     * domains'), and of its loss (null: anything may have changed meanwhile).
+     */
+    onNotified?: (payload: string | null) => void;
+  },
 ): Promise<void> {
   const targets = createTargetCache(app.prisma, {
     // A refill after a change must not come from a replica that has not replayed it.
-    onChange: () => app.reads.wrote(),
-    onOutage: (err) =>
+    onChange: (payload) => {
+      app.reads.wrote();
+      onNotified?.(payload);
+    },
+    onOutage: (err) => {
+      onNotified?.(null);
       app.log.warn(
         { err },
         "redirect cache: invalidation channel lost; serving from the database until it is back",
-      ),
+      );
+    },
     onRecovery: () => app.log.info("redirect cache: invalidation channel back; serving from the cache again"),
   });
   app.addHook("onReady", () => targets.start());

@@ -1,16 +1,25 @@
-// The redirect's name → target cache: a ChangeNotifiedCache (@app/db) on the channel that a
-// short's deletion (shorts.service.ts) and a change of anything the redirect reads (target, name,
-// window, limit, expired URL, password: the shorts_notify_changed trigger) notify with the
-// short's old name. A cached target is right until then, and every instance hears of it at
+// The redirect's (domain, name) → target cache: a ChangeNotifiedCache (@app/db) on the channel
+// that a short's deletion (shorts.service.ts) and a change of anything the redirect reads (domain,
+// target, name, window, limit, expired URL, password: the shorts_notify_changed trigger) notify
+// with the short's old key (targetKey, the database's short_cache_key). A cached target is right until then, and every instance hears of it at
 // commit (the editing instance drops the entry itself before answering); entries also expire
 // after `ttlMs`, and nothing is served while the listening connection is down. Misses are not
 // cached: a new short redirects at once. Even a stale hit cannot answer 302 for a deleted short:
 // its visit row is refused first (404); nor store a visit past a limit set meanwhile: the
 // batched statement refuses limited shorts, whose visits are counted one by one (visits/visit-log.ts).
 import { ChangeNotifiedCache, type PrismaClient } from "@app/db";
+import { DEFAULT_DOMAIN_ID } from "../default-domain.ts";
 
 // Named before shorts could be edited; kept, so instances of an earlier release hear of edits too.
 export const SHORT_DELETED_CHANNEL = "shortener_short_deleted";
+
+/**
+ * A short's cache key, as "shortener"."short_cache_key" computes it for notifications: the bare
+ * name on the default domain (the key before domains existed, so instances of the previous
+ * release and this one hear each other), "<domain id>/<name>" on any other.
+ */
+export const targetKey = (domainId: string, name: string) =>
+  domainId === DEFAULT_DOMAIN_ID ? name : `${domainId}/${name}`;
 
 export interface Target {
   id: string;

@@ -81,8 +81,18 @@ function userTable(suffix: string, columns: string): string {
     JOIN "shortener"."deleted_shorts" d ON d."short_id" = s."short_id") AS "aggregates"`;
 }
 
-/** Whose visits: one short, or every short of one user. */
-type Scope = { shortId: string } | { userId: string };
+/**
+ * Whose visits: one short, every short of one user, or every short of one user on one domain
+ * (null: an unknown domain, no short).
+ */
+type Scope = { shortId: string } | { userId: string } | { userId: string; domainId: string | null };
+
+/** A user's shorts on one domain: each from its own aggregates, summed (a visitor counts once per short and day either way). */
+const SHORTS_ON_DOMAIN = `"short_id" IN (SELECT "id" FROM "shortener"."shorts" WHERE "user_id" = :whom::uuid AND "domain_id" = :domain::uuid)`;
+const DOMAIN_TABLES = {
+  ...SHORT_TABLES,
+  $firstDailyDay: `(SELECT min("day") FROM "shortener"."visit_day_values" WHERE ${SHORTS_ON_DOMAIN})`,
+};
 
 interface Range {
   from: Date;
@@ -204,9 +214,10 @@ export class StatsService {
     return this.stats({ shortId }, statsRange(query));
   }
 
-  async forUser(userId: string, query: StatsQuery): Promise<UserStats> {
+  /** The user's statistics; with `domain`, of their shorts on that domain (null: an unknown one). */
+  async forUser(userId: string, query: StatsQuery, domain?: { id: string | null }): Promise<UserStats> {
     const range = statsRange(query);
-    const scope = { userId };
+    const scope = domain === undefined ? { userId } : { userId, domainId: domain.id };
     const [stats, shorts] = await Promise.all([this.stats(scope, range), this.topShorts(scope, range)]);
     return { ...stats, shorts };
   }
@@ -339,7 +350,10 @@ export class StatsService {
    * than `topShortsCandidates`, every short's rows are read at once, as a single scan.
    * One statement: the bounds and the sums are read in one snapshot, so the list is exact.
    */
-  private topShorts(scope: { userId: string }, range: Range): Promise<UserStats["shorts"]> {
+  private topShorts(
+    scope: { userId: string } | { userId: string; domainId: string | null },
+    range: Range,
+  ): Promise<UserStats["shorts"]> {
     return this.query<{ id: string; name: string; visits: string; humans: string }>(
       scope,
       range,
@@ -404,8 +418,13 @@ export class StatsService {
    */
   private async query<T>(scope: Scope, range: Range, sql: string): Promise<T[]> {
     const ofShort = "shortId" in scope;
-    const where = ofShort ? `"short_id" = :whom::uuid` : `"user_id" = :whom::uuid`;
-    const tables = ofShort ? SHORT_TABLES : USER_TABLES;
+    const ofDomain = "domainId" in scope;
+    const where = ofShort
+      ? `"short_id" = :whom::uuid`
+      : ofDomain
+        ? SHORTS_ON_DOMAIN
+        : `"user_id" = :whom::uuid`;
+    const tables = ofShort ? SHORT_TABLES : ofDomain ? DOMAIN_TABLES : USER_TABLES;
     const values: Record<string, unknown> = {
       from: range.from,
       to: range.to,
@@ -419,6 +438,7 @@ export class StatsService {
       interval: range.interval,
       zone: range.timezone,
       whom: "shortId" in scope ? scope.shortId : scope.userId,
+      domain: "domainId" in scope ? scope.domainId : null,
     };
     const used: string[] = [];
     const text = sql
@@ -438,7 +458,7 @@ export class StatsService {
         (table) => tables[table as keyof typeof tables],
       )
       .replace(
-        /(?<!:):(from|to|dayStart|dayEnd|firstDay|endDay|interval|zone|whom)\b/g,
+        /(?<!:):(from|to|dayStart|dayEnd|firstDay|endDay|interval|zone|whom|domain)\b/g,
         (_, name: string) => {
           if (!used.includes(name)) used.push(name);
           return `$${used.indexOf(name) + 1}`;

@@ -2,6 +2,46 @@
 // change the API, run `pnpm openapi:generate`, then `pnpm sdk:generate`.
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The root of a domain
+         * @description Redirects to the URL the operator set for the root of the domain the request's Host names (as for a short), or answers 404 when there is none. HEAD answers the same.
+         */
+        get: operations["followDomainRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domains the caller may create shorts on
+         * @description The default domain (SHORT_BASE_URL's host) first, then each domain the operator registered that is open to every user or assigned to the caller, by host.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -28,19 +68,20 @@ export interface paths {
         };
         /**
          * The caller's shorts, newest first unless ordered otherwise
-         * @description Optionally filtered by tag and by text in the name or target URL (both at once: shorts matching both), ordered by creation or by visits, and paged with limit and offset.
+         * @description Optionally filtered by domain, by tag and by text in the name or target URL (several at once: shorts matching all), ordered by creation or by visits, and paged with limit and offset. A domain no short of the caller's can be on (an unknown one) lists none.
          */
         get: operations["listShorts"];
         put?: never;
         /**
          * Create a short
-         * @description Without `name`, a random 7-character name is generated. A taken name is 409; a reserved one 400.
+         * @description Without `name`, a random 7-character name is generated. A taken name is 409 (a name is taken per domain: `domain`, or the default domain); a reserved one 400.
          *
          *     Refused beyond the schema:
          *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
+         *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         post: operations["createShort"];
         delete?: never;
@@ -67,6 +108,7 @@ export interface paths {
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
+         *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         post: operations["createShorts"];
         delete?: never;
@@ -91,14 +133,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit a short: its target, name or tags
-         * @description Changes the fields sent, under the rules of create. The redirect follows a new target or name at once, on every instance; the old name stops redirecting and is free again. A taken name is 409; a reserved one 400.
+         * Edit a short: its target, name, domain or tags
+         * @description Changes the fields sent, under the rules of create. The redirect follows a new target, name or domain at once, on every instance; the old short URL stops redirecting and its name is free again on its domain. A name taken on the short's (new) domain is 409; a reserved one 400.
          *
          *     Refused beyond the schema:
          *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
+         *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         patch: operations["updateShort"];
         trace?: never;
@@ -198,7 +241,7 @@ export interface paths {
         };
         /**
          * Visit statistics across all of the caller's shorts
-         * @description As a short's statistics, over every short of the caller, with the top 10 shorts.
+         * @description As a short's statistics, over every short of the caller (or those on `domain`), with the top 10 shorts.
          *
          *     Refused beyond the schema:
          *     - 400 "from must be before to": the range starts before it ends (to defaults to now)
@@ -238,7 +281,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database is reachable */
+        /** The database is reachable, and no stop has been asked for */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -282,13 +325,13 @@ export interface paths {
         };
         /**
          * Follow a short URL
-         * @description Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
+         * @description The name is looked up on the domain the request's Host names (letter case and port ignored; X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is registered. A name the domain has no short of redirects to the domain's URL for unknown names when the operator set one (302, no visit). Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
          */
         get: operations["followShort"];
         put?: never;
         /**
          * Post the password of a protected short
-         * @description What the password form sends. The right password answers the redirect (302) and records the visit; a wrong or missing one answers the form again with a message (401). Attempts are limited per short and client address (10 in 10 minutes): past that, 429 with the form and Retry-After. A short without a password answers as GET does.
+         * @description The name is looked up on the domain the request's Host names (letter case and port ignored; X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is registered. A name the domain has no short of redirects to the domain's URL for unknown names when the operator set one (302, no visit). What the password form sends. The right password answers the redirect (302) and records the visit; a wrong or missing one answers the form again with a message (401). Attempts are limited per short and client address (10 in 10 minutes): past that, 429 with the form and Retry-After. A short without a password answers as GET does.
          */
         post: operations["unlockShort"];
         delete?: never;
@@ -314,6 +357,14 @@ export interface components {
             /** @description One result per item sent, in the same order */
             results: components["schemas"]["BulkShortResult"][];
         };
+        Domain: {
+            /** @description The domain's host name. A short on it has the shorturl <host>/<name>, with SHORT_BASE_URL's scheme */
+            host: string;
+            /** @description The default domain (SHORT_BASE_URL's host): where a short lives when created without one */
+            isDefault: boolean;
+        };
+        /** @description The default domain first, then the others by host */
+        DomainList: components["schemas"]["Domain"][];
         Error: {
             /** @description What went wrong, for a person */
             error: string;
@@ -321,6 +372,11 @@ export interface components {
             status: string;
         };
         NewShort: {
+            /**
+             * @description Optional; one of the domains GET /domains lists for the caller. Omitted: the default domain
+             * @example links.example.com
+             */
+            domain?: string;
             /**
              * @description Where the short redirects (302, no visit stored) outside its window or past its visit limit; without it, the short answers 404 then. Same rules as url. Optional; omitted: 404 once expired.
              * @example https://example.com/offer-ended
@@ -445,6 +501,8 @@ export interface components {
              * @description Creation date
              */
             createdAt: string;
+            /** @description The short's domain; absent on the default domain (as before domains existed) */
+            domain?: string;
             /** @description Where the short redirects once expired; absent when none (404) */
             expiredUrl?: string;
             /**
@@ -479,6 +537,11 @@ export interface components {
         };
         /** @description The fields to change; each one left out stays as it is ({} changes nothing). The redirect follows every change at once, on every instance. */
         ShortEdit: {
+            /**
+             * @description Moves the short to this domain (one GET /domains lists for the caller): the short URL changes, and the old one stops redirecting at once
+             * @example links.example.com
+             */
+            domain?: string;
             /**
              * @description Where the short redirects (302, no visit stored) outside its window or past its visit limit; without it, the short answers 404 then. Same rules as url. null removes it (404 once expired).
              * @example https://example.com/offer-ended
@@ -703,6 +766,84 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    followDomainRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the domain's root URL; no body */
+            302: {
+                headers: {
+                    /** @description Not cached: it may change */
+                    "cache-control"?: "private, no-cache";
+                    /** @description The domain's root URL */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request's Host names no domain, or its domain has no root URL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The database is unavailable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            /** @description Credentials missing or incorrect (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -752,6 +893,8 @@ export interface operations {
                 tag?: string;
                 /** @description Only shorts whose name or target URL contains this text (1-200 characters), ignoring letter case. Targets are matched as stored: punycode hosts, percent-encoded paths. */
                 search?: string;
+                /** @description Only shorts on this domain */
+                domain?: string;
                 /** @description createdAt (the default) or visits (every visit stored, bots included); shorts with as many visits follow their creation, in the same order */
                 orderBy?: "createdAt" | "visits";
                 /** @description desc (the default) or asc */
@@ -1471,6 +1614,8 @@ export interface operations {
                 interval?: "hour" | "day" | "week" | "month";
                 /** @description Zone of the buckets: a day is local midnight to midnight (23 or 25 hours across a DST change). Visits are aggregated by UTC hour: in a zone whose offset is not whole hours, a bucket starts at the UTC hour holding its local start. */
                 timezone?: "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmara" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Timbuktu" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/Buenos_Aires" | "America/Argentina/Catamarca" | "America/Argentina/ComodRivadavia" | "America/Argentina/Cordoba" | "America/Argentina/Jujuy" | "America/Argentina/La_Rioja" | "America/Argentina/Mendoza" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Atikokan" | "America/Atka" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Ensenada" | "America/Fort_Nelson" | "America/Fort_Wayne" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Indianapolis" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Louisville" | "America/Kentucky/Monticello" | "America/Knox_IN" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montreal" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nipigon" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Nuuk" | "America/Ojinaga" | "America/Panama" | "America/Pangnirtung" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Acre" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rainy_River" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Rosario" | "America/Santa_Isabel" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Shiprock" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Thunder_Bay" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Virgin" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "America/Yellowknife" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/South_Pole" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Ashkhabad" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Choibalsan" | "Asia/Chongqing" | "Asia/Chungking" | "Asia/Colombo" | "Asia/Dacca" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Harbin" | "Asia/Hebron" | "Asia/Ho_Chi_Minh" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Istanbul" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Kashgar" | "Asia/Kathmandu" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Kolkata" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macao" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Tel_Aviv" | "Asia/Thimbu" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ujung_Pandang" | "Asia/Ulaanbaatar" | "Asia/Ulan_Bator" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yangon" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Faroe" | "Atlantic/Jan_Mayen" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/ACT" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Canberra" | "Australia/Currie" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/LHI" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/NSW" | "Australia/North" | "Australia/Perth" | "Australia/Queensland" | "Australia/South" | "Australia/Sydney" | "Australia/Tasmania" | "Australia/Victoria" | "Australia/West" | "Australia/Yancowinna" | "Brazil/Acre" | "Brazil/DeNoronha" | "Brazil/East" | "Brazil/West" | "CET" | "CST6CDT" | "Canada/Atlantic" | "Canada/Central" | "Canada/Eastern" | "Canada/Mountain" | "Canada/Newfoundland" | "Canada/Pacific" | "Canada/Saskatchewan" | "Canada/Yukon" | "Chile/Continental" | "Chile/EasterIsland" | "Cuba" | "EET" | "EST" | "EST5EDT" | "Egypt" | "Eire" | "Etc/GMT" | "Etc/GMT+0" | "Etc/GMT+1" | "Etc/GMT+10" | "Etc/GMT+11" | "Etc/GMT+12" | "Etc/GMT+2" | "Etc/GMT+3" | "Etc/GMT+4" | "Etc/GMT+5" | "Etc/GMT+6" | "Etc/GMT+7" | "Etc/GMT+8" | "Etc/GMT+9" | "Etc/GMT-0" | "Etc/GMT-1" | "Etc/GMT-10" | "Etc/GMT-11" | "Etc/GMT-12" | "Etc/GMT-13" | "Etc/GMT-14" | "Etc/GMT-2" | "Etc/GMT-3" | "Etc/GMT-4" | "Etc/GMT-5" | "Etc/GMT-6" | "Etc/GMT-7" | "Etc/GMT-8" | "Etc/GMT-9" | "Etc/GMT0" | "Etc/Greenwich" | "Etc/UCT" | "Etc/UTC" | "Etc/Universal" | "Etc/Zulu" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belfast" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Kyiv" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Nicosia" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Tiraspol" | "Europe/Ulyanovsk" | "Europe/Uzhgorod" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zaporozhye" | "Europe/Zurich" | "GB" | "GB-Eire" | "GMT" | "GMT+0" | "GMT-0" | "GMT0" | "Greenwich" | "HST" | "Hongkong" | "Iceland" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Iran" | "Israel" | "Jamaica" | "Japan" | "Kwajalein" | "Libya" | "MET" | "MST" | "MST7MDT" | "Mexico/BajaNorte" | "Mexico/BajaSur" | "Mexico/General" | "NZ" | "NZ-CHAT" | "Navajo" | "PRC" | "PST8PDT" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Chuuk" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Johnston" | "Pacific/Kanton" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Pohnpei" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Samoa" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis" | "Pacific/Yap" | "Poland" | "Portugal" | "ROC" | "ROK" | "Singapore" | "Turkey" | "UCT" | "US/Alaska" | "US/Aleutian" | "US/Arizona" | "US/Central" | "US/East-Indiana" | "US/Eastern" | "US/Hawaii" | "US/Indiana-Starke" | "US/Michigan" | "US/Mountain" | "US/Pacific" | "US/Samoa" | "UTC" | "Universal" | "W-SU" | "WET" | "Zulu";
+                /** @description Only the caller's shorts on this domain (none on an unknown one) */
+                domain?: string;
             };
             header?: never;
             path?: never;
@@ -1660,7 +1805,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No short has this name, or it is expired (outside its window or past its visit limit) */
+            /** @description No short has this name on the request's domain (which has no URL for unknown names), or it is expired (outside its window or past its visit limit), or the request's Host names no domain */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1726,7 +1871,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description No short has this name, or it is expired (outside its window or past its visit limit) */
+            /** @description No short has this name on the request's domain (which has no URL for unknown names), or it is expired (outside its window or past its visit limit), or the request's Host names no domain */
             404: {
                 headers: {
                     [name: string]: unknown;
