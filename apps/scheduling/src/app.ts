@@ -27,6 +27,7 @@ import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import hosting from "./hosting/hosting.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
+import mail from "./mail/mail.ts";
 import { meRoutes } from "./me.routes.ts";
 import openApi from "./openapi.ts";
 import { publicRoutes } from "./public.routes.ts";
@@ -99,6 +100,7 @@ export async function buildApp({
   app.decorate("metrics", metrics);
   registerReplicaReads(app, prisma, config, metrics);
   await app.register(errorHandler);
+  await app.register(mail, { config });
   await app.register(hosting, { config, tenantCacheMs: authCacheMs, migrationsDir: tenantMigrationsDir });
   await app.register(auth, { prefix: config.APIKEY_PREFIX, cacheMs: authCacheMs });
   await app.register(rateLimit, {

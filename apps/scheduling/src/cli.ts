@@ -31,6 +31,7 @@ import {
   setTenantDisabled,
   type TenantSelector,
 } from "./hosting/tenants.ts";
+import { listDeadMail, resendDeadMail } from "./mail/outbox.ts";
 import { SeedRefused, seedDemoData } from "./seed.ts";
 
 const email = z.email("--email must be an e-mail address");
@@ -49,6 +50,7 @@ const tenantName = z
   .min(1, "--name must not be empty")
   .max(255, "--name must be at most 255 characters");
 const tenantId = z.uuid("--id must be a tenant id from tenant:list");
+const mailId = z.uuid("--id must be an e-mail id from mail:dead");
 const databaseUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, "--database-url must be a postgresql:// URL");
 const newDatabaseName = z
   .string()
@@ -319,6 +321,53 @@ const commands: Record<string, Command<SchedulingConfig>> = {
             "a booking reference, an event reference and a payment. API keys (shown once):",
             ...users.map((user) => `  ${user.email.padEnd(20)} ${user.role.padEnd(6)} ${user.apiKey}`),
           ].join("\n"),
+        };
+      };
+    },
+  },
+  "mail:dead": {
+    summary:
+      "List the booking e-mails given up on (a 5xx answer, or MAIL_MAX_ATTEMPTS failures), oldest first",
+    usage: "[--json]",
+    options: {},
+    prepare() {
+      return async (prisma) => {
+        const rows = await listDeadMail(prisma);
+        return {
+          json: rows,
+          text: table(
+            ["ID", "BOOKING", "KIND", "TO", "ATTEMPTS", "LAST ERROR", "CREATED"],
+            rows.map((m) => [
+              m.id,
+              m.bookingUid,
+              m.kind,
+              m.recipient,
+              m.attempts,
+              m.lastError,
+              when(m.createdAt),
+            ]),
+          ),
+        };
+      };
+    },
+  },
+  "mail:resend": {
+    summary: "Put dead booking e-mails back to be sent (attempts counted afresh): one by --id, or --all",
+    usage: "(--id <id> | --all) [--json]",
+    options: {
+      id: { type: "string", description: "The e-mail's id, as mail:dead shows it" },
+      all: { type: "boolean", description: "Every dead e-mail" },
+    },
+    prepare(values) {
+      const id = flag(mailId, values, "id");
+      if ((id === undefined) === (values.all !== true))
+        throw new UsageError("give exactly one of --id and --all");
+      return async (prisma) => {
+        const count = await resendDeadMail(prisma, id !== undefined ? { id } : { all: true });
+        if (id !== undefined && count === 0) throw new CommandError(`no dead e-mail has id ${id}`);
+        return {
+          json: { resent: count },
+          text: `${count} e-mail${count === 1 ? "" : "s"} put back to be sent`,
         };
       };
     },

@@ -12,6 +12,25 @@ import {
 import { z } from "zod";
 import { parseTenantSecret, TENANT_SECRET_FORMAT } from "./hosting/secrets.ts";
 
+/** smtp:// or smtps:// with a host; credentials are optional (user:password@). */
+const isSmtpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
+const mailMs = (fallback: number, min: number, description: string) =>
+  z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int(`must be a whole number of milliseconds from ${min} to 86400000`)
+    .min(min, `must be a whole number of milliseconds from ${min} to 86400000`)
+    .max(86_400_000, `must be a whole number of milliseconds from ${min} to 86400000`)
+    .default(fallback)
+    .describe(description);
+
 export const SchedulingConfigSchema = z.object({
   ...sharedEnv,
   SCHEDULING_PORT: port(3001, "TCP port the scheduling API listens on (0 picks a free one)."),
@@ -76,6 +95,46 @@ export const SchedulingConfigSchema = z.object({
       "Hosted mode: connections all tenant pools of this instance may hold together; it keeps " +
         "TENANT_CONNECTIONS_MAX / TENANT_POOL_MAX tenant clients, the least recently used idle one closed first.",
     ),
+  SMTP_URL: z
+    .string()
+    .refine(
+      isSmtpUrl,
+      "must be an smtp:// or smtps:// URL with a host, e.g. smtps://user:password@mail.example.com:465",
+    )
+    .optional()
+    .describe(
+      "The SMTP server booking e-mails go through: smtp:// (STARTTLS when offered) or smtps:// (TLS), " +
+        "with user:password@ when it needs them (URL-encoded). Unset: no e-mail is written or sent.",
+    ),
+  MAIL_FROM: z
+    .string()
+    .regex(/^(?:[^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/, "must be an address, or `Name <address>`")
+    .optional()
+    .describe("The From of booking e-mails, e.g. `Bookings <bookings@example.com>`. Required with SMTP_URL."),
+  MAIL_MAX_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(8)
+    .describe(
+      "Failed sends of one e-mail before it is dead (`mail:dead` lists it; a 5xx answer makes it dead at once).",
+    ),
+  MAIL_RETRY_BASE_MS: mailMs(
+    30_000,
+    1,
+    "Wait before a failed e-mail's second attempt; each further attempt waits twice as long (at most an hour).",
+  ),
+  MAIL_POLL_MS: mailMs(
+    10_000,
+    10,
+    "How often the sender looks for due e-mails besides the notification each new one sends (retries come due this way).",
+  ),
+  MAIL_SEND_TIMEOUT_MS: mailMs(
+    60_000,
+    100,
+    "Connecting to the SMTP server, its greeting, and each of its answers must come within this; else the attempt failed.",
+  ),
 });
 
 /** Rules between variables, checked after each variable alone. */
@@ -87,6 +146,9 @@ function crossCheck(config: z.output<typeof SchedulingConfigSchema>, ctx: z.Refi
       path: ["TENANT_SECRET"],
       message: `required when HOSTED_MODE is ${config.HOSTED_MODE}; it ${TENANT_SECRET_FORMAT}`,
     });
+  }
+  if (config.SMTP_URL !== undefined && config.MAIL_FROM === undefined) {
+    ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "required when SMTP_URL is set" });
   }
   if (config.TENANT_CONNECTIONS_MAX < config.TENANT_POOL_MAX) {
     ctx.addIssue({

@@ -2,6 +2,7 @@ import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
 import type { Redis } from "ioredis";
 import type { Hosting } from "./hosting/hosting.ts";
+import type { MailSender } from "./mail/sender.ts";
 
 /** Who is calling, set by the apiKey auth hook on every /api/v1 request. */
 export interface AuthContext {
@@ -20,6 +21,8 @@ declare module "fastify" {
     metrics: Registry;
     /** Hosted mode's tenant routing; null when HOSTED_MODE is off. */
     hosting: Hosting | null;
+    /** This instance's booking e-mail sender; null without SMTP_URL (no e-mail is written). */
+    mail: MailSender | null;
   }
   interface FastifyRequest {
     auth: AuthContext;

@@ -22,6 +22,10 @@ describe("loadConfig", () => {
       HOSTED_MODE: "off",
       TENANT_POOL_MAX: 5,
       TENANT_CONNECTIONS_MAX: 100,
+      MAIL_MAX_ATTEMPTS: 8,
+      MAIL_RETRY_BASE_MS: 30_000,
+      MAIL_POLL_MS: 10_000,
+      MAIL_SEND_TIMEOUT_MS: 60_000,
     });
   });
 
@@ -69,6 +73,37 @@ describe("loadConfig", () => {
     for (const name of ["SCHEDULING_PORT", "RATE_LIMIT_MAX", "REDIS_URL", "TRUST_PROXY"]) {
       expect(load).toThrow(new RegExp(`${name}: `));
     }
+  });
+
+  describe("booking e-mails", () => {
+    it("takes an smtp:// or smtps:// URL with credentials, and MAIL_FROM with it", () => {
+      const config = loadConfig({
+        SMTP_URL: "smtps://mailer:p%40ss@mail.example.com:465",
+        MAIL_FROM: "Bookings <bookings@example.com>",
+        MAIL_MAX_ATTEMPTS: "3",
+      });
+      expect(config).toMatchObject({
+        SMTP_URL: "smtps://mailer:p%40ss@mail.example.com:465",
+        MAIL_FROM: "Bookings <bookings@example.com>",
+        MAIL_MAX_ATTEMPTS: 3,
+      });
+      expect(loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: "a@b.example" }).SMTP_URL).toBe(
+        "smtp://127.0.0.1:2525",
+      );
+    });
+
+    it("refuses a bad SMTP_URL without echoing it (its password), and SMTP_URL without MAIL_FROM", () => {
+      const bad = () =>
+        loadConfig({ SMTP_URL: "http://mailer:hunter2-secret@mail.example.com", MAIL_FROM: "a@b.example" });
+      expect(bad).toThrow(ConfigError);
+      expect(bad).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+      expect(bad).not.toThrow(/hunter2/);
+      expect(() => loadConfig({ SMTP_URL: "smtp://mail.example.com" })).toThrow(
+        /MAIL_FROM: required when SMTP_URL is set/,
+      );
+      expect(() => loadConfig({ MAIL_FROM: "not an address" })).toThrow(/MAIL_FROM: must be an address/);
+      expect(() => loadConfig({ MAIL_MAX_ATTEMPTS: "0" })).toThrow(/MAIL_MAX_ATTEMPTS/);
+    });
   });
 
   describe("hosted mode", () => {

@@ -11,8 +11,8 @@
 //   (`generation()` before the read, passed to `set`).
 // - At most `maxEntries`, oldest first out. Misses are never cached.
 
-import { dedicatedConnection } from "./client.ts";
 import type { PrismaClient } from "./generated/prisma/client.ts";
+import { NotificationListener } from "./notification-listener.ts";
 
 export interface ChangeNotifiedCacheOptions<Value> {
   /** The NOTIFY channel; its payload names what changed. */
@@ -40,29 +40,32 @@ export interface ChangeNotifiedCacheOptions<Value> {
 export class ChangeNotifiedCache<Value> {
   private readonly entries = new Map<string, { value: Value; expires: number }>();
   private generationCount = 0;
-  private listening = false;
-  private failing = false;
-  private stopped = false;
-  private connection: ReturnType<typeof dedicatedConnection> | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private readonly retryMs: number;
+  private readonly listener: NotificationListener;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
     private readonly options: ChangeNotifiedCacheOptions<Value>,
   ) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(options.channel))
-      throw new Error(`not a channel name: ${options.channel}`);
-    this.retryMs = options.retryMs ?? 1_000;
+    this.listener = new NotificationListener(prisma, {
+      channel: options.channel,
+      retryMs: options.retryMs,
+      onNotification: (payload) => this.forget(payload),
+      onLost: () => {
+        this.generationCount++;
+        this.entries.clear();
+      },
+      onOutage: options.onOutage,
+      onRecovery: options.onRecovery,
+    });
   }
 
   /** Whether entries are served now (the listening connection is up). */
   get isListening(): boolean {
-    return this.listening;
+    return this.listener.isListening;
   }
 
   get(key: string): Value | undefined {
-    if (!this.listening) return undefined;
+    if (!this.isListening) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expires <= Date.now()) {
@@ -78,7 +81,7 @@ export class ChangeNotifiedCache<Value> {
   }
 
   set(key: string, value: Value, readAt: number = this.generationCount): void {
-    if (!this.listening || readAt !== this.generationCount) return;
+    if (!this.isListening || readAt !== this.generationCount) return;
     // Oldest first out: a Map iterates in insertion order.
     if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, expires: Date.now() + this.options.ttlMs });
@@ -101,50 +104,11 @@ export class ChangeNotifiedCache<Value> {
 
   /** Connects the listening connection; entries are served only while it is up. */
   async start(): Promise<void> {
-    this.stopped = false;
-    const connection = dedicatedConnection(this.prisma);
-    this.connection = connection;
-    const lost = (error?: unknown) => {
-      if (this.connection !== connection) return;
-      this.listening = false;
-      this.generationCount++;
-      this.entries.clear();
-      this.connection = undefined;
-      void connection.end().catch(() => {});
-      if (!this.failing) {
-        this.failing = true;
-        this.options.onOutage?.(error ?? new Error("the listening connection ended"));
-      }
-      if (!this.stopped) this.retry = setTimeout(() => void this.start(), this.retryMs).unref();
-    };
-    connection.on("error", lost);
-    connection.on("end", () => lost());
-    connection.on("notification", ({ payload }) => {
-      if (payload !== undefined) this.forget(payload);
-    });
-    try {
-      await connection.connect();
-      await connection.query(`LISTEN ${this.options.channel}`);
-      // The connection may have failed (and another attempt begun) while LISTEN was in flight.
-      if (this.connection === connection && !this.stopped) {
-        this.listening = true;
-        if (this.failing) {
-          this.failing = false;
-          this.options.onRecovery?.();
-        }
-      }
-    } catch (error) {
-      lost(error);
-    }
+    await this.listener.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    this.listening = false;
+    await this.listener.stop();
     this.entries.clear();
-    const connection = this.connection;
-    this.connection = undefined;
-    await connection?.end().catch(() => {});
   }
 }

@@ -39,4 +39,5 @@ export {
   migrate,
   readMigrations,
 } from "./migrate.ts";
+export { NotificationListener, type NotificationListenerOptions } from "./notification-listener.ts";
 export { parseLsn, ReplicaReads, type ReplicaReadsOptions } from "./replica-reads.ts";

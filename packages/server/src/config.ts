@@ -41,7 +41,7 @@ export function parseEnvironment<Schema extends z.ZodType>(
     const received = present[name];
     // The raw text, not what coercion made of it ("abc", not NaN); a secret is not echoed.
     const echo =
-      received === undefined || /SECRET|PASSWORD|DATABASE.*URL|REDIS_URL/.test(name)
+      received === undefined || /SECRET|PASSWORD|DATABASE.*URL|REDIS_URL|SMTP_URL/.test(name)
         ? ""
         : ` (received "${received}")`;
     return `${name}: ${issue.message}${echo}`;

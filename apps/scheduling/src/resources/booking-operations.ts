@@ -18,6 +18,7 @@ import {
 import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
+import { enqueueBookingMail } from "../mail/outbox.ts";
 import {
   assertInBounds,
   type BookingRequest,
@@ -255,6 +256,14 @@ export const createBooking: CustomOperation = {
               throw new Conflict("already_signed_up_for_this_booking_error");
             assertSeatsFor(seated.attendees.length + bookers.length, seats);
             await tx.attendee.createMany({ data: bookers.map((a) => ({ ...a, bookingId: seated.id })) });
+            if (ctx.writesMail) {
+              await enqueueBookingMail(tx, {
+                kind: "seated",
+                bookingId: seated.id,
+                noEmail: input.noEmail === true,
+                newAttendees: [who.email],
+              });
+            }
             return {
               booking: await tx.booking.findUniqueOrThrow({
                 where: { id: seated.id },
@@ -318,6 +327,26 @@ export const createBooking: CustomOperation = {
           },
           include: createdInclude,
         });
+        // In this transaction: a booking that rolls back leaves no e-mail, a 201 has its e-mails.
+        if (ctx.writesMail) {
+          const noEmail = input.noEmail === true;
+          await enqueueBookingMail(
+            tx,
+            original
+              ? {
+                  kind: "rescheduled",
+                  bookingId: booking.id,
+                  noEmail,
+                  original: {
+                    id: original.id,
+                    uid: original.uid,
+                    start: original.startTime,
+                    end: original.endTime,
+                  },
+                }
+              : { kind: "created", bookingId: booking.id, noEmail },
+          );
+        }
         return { booking, hosts };
       },
       LOCKING_TRANSACTION,
@@ -388,6 +417,7 @@ interface Original {
   uid: string;
   status: string;
   rescheduled: boolean | null;
+  startTime: Date;
   endTime: Date;
   metadata: unknown;
 }
@@ -399,7 +429,7 @@ interface Original {
  */
 async function lockOriginal(tx: Prisma.TransactionClient, uid: string, now: Date): Promise<Original> {
   const [original] = await tx.$queryRaw<Original[]>`
-    SELECT id, uid, status::text AS status, rescheduled, "endTime", metadata FROM "scheduling"."bookings"
+    SELECT id, uid, status::text AS status, rescheduled, "startTime", "endTime", metadata FROM "scheduling"."bookings"
      WHERE uid = ${uid} AND status IN ('ACCEPTED', 'PENDING', 'CANCELLED') FOR UPDATE`;
   if (!original) throw new NotFound("Could not find original booking");
   if (original.status === "CANCELLED") {
@@ -559,11 +589,20 @@ export const cancelBooking: CustomOperation = {
         if (reason !== undefined && reason.trim() === "") {
           throw new BadRequest("Cancellation reason is required when you are the host");
         }
-        if (series) {
-          await cancelRemaining(tx, series, cancelled);
-        } else {
+        const ids = series ? await cancelRemaining(tx, series, cancelled) : [row.id];
+        if (!series) {
           await tx.booking.update({ where: { id: row.id }, data: cancelled });
           await tx.bookingReference.deleteMany({ where: { bookingId: row.id } });
+        }
+        // v1's handleCancelBooking tells the organizer, the hosts and the attendees (noEmail is
+        // not a cancel parameter), in the cancel's transaction.
+        if (ctx.writesMail) {
+          for (const bookingId of ids)
+            await enqueueBookingMail(tx, {
+              kind: "cancelled",
+              bookingId,
+              reason: cancelled.cancellationReason,
+            });
         }
       },
       LOCKING_TRANSACTION,
@@ -611,18 +650,24 @@ async function lockForCancel(tx: Db, id: number, series: Series | null): Promise
 /**
  * v1's allRemainingBookings: every booking of the series (of this event type) that starts from
  * now on, cancelled in one statement, with their references gone; past ones are kept as they are.
+ * Answers the ids it cancelled.
  */
 async function cancelRemaining(
   tx: Db,
   row: Series,
   data: { status: "CANCELLED"; cancellationReason: string; cancelledBy: string | null },
-): Promise<void> {
+): Promise<number[]> {
   const remaining: Prisma.BookingWhereInput = {
     recurringEventId: row.recurringEventId,
     eventTypeId: row.eventTypeId,
     startTime: { gte: new Date() },
     status: { not: "CANCELLED" },
   };
+  // Under the locks lockForCancel took: the bookings read here are the ones updated.
+  const ids = (
+    await tx.booking.findMany({ where: remaining, select: { id: true }, orderBy: { id: "asc" } })
+  ).map((booking) => booking.id);
   await tx.bookingReference.deleteMany({ where: { booking: { is: remaining } } });
   await tx.booking.updateMany({ where: remaining, data });
+  return ids;
 }

@@ -81,6 +81,10 @@ function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Pro
   return request.db === request.server.prisma ? request.server.reads.read(task) : task(request.db);
 }
 
+/** Booking e-mails are written with SMTP_URL set, on the default database only (docs/adr/0222). */
+const writesMail = (request: FastifyRequest): boolean =>
+  request.server.mail !== null && request.tenantId === null;
+
 async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {
   const row = await resource.delegate(ctx.db).findFirst({
     where: { AND: [resource.keyWhere(key), visibleWhere(resource, ctx.auth)] },
@@ -182,6 +186,7 @@ function registerCustom(
           {
             db,
             auth: request.auth,
+            writesMail: writesMail(request),
             loadVisible: (key) => loadVisible(resource, { db, auth: request.auth }, key),
           },
           input,
@@ -212,7 +217,11 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
   const oneShape: Record<string, z.ZodType> = { [keys.singular]: schemas.public };
   const one = z.object(oneShape);
   const operationName = { one: pascal(name), many: pascal(path) };
-  const context = (request: FastifyRequest): AccessContext => ({ db: request.db, auth: request.auth });
+  const context = (request: FastifyRequest): AccessContext => ({
+    db: request.db,
+    auth: request.auth,
+    writesMail: writesMail(request),
+  });
   const offers = (operation: Operation) => resource.operations.includes(operation);
   const common = { tags: [path], security: [{ ApiKeyAuth: [] }] };
   const generic = (operation: Operation) => offers(operation) && !resource.custom[operation];

@@ -28,6 +28,11 @@ type WhereOf<M extends ModelName> = NonNullable<
 export interface AccessContext {
   db: PrismaClient;
   auth: AuthContext;
+  /**
+   * Booking changes write their e-mails into the outbox (SMTP_URL is set and the request runs on
+   * the default database: tenants' databases have no sender yet, docs/adr/0222).
+   */
+  writesMail?: boolean;
 }
 
 /** A path id: parsed by `params` into a key, which names a row; `format(key(row))` round-trips. */

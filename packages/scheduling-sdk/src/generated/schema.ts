@@ -738,7 +738,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database (and Redis, when REDIS_URL is set) is reachable */
+        /** The database (and Redis, when REDIS_URL is set) is reachable, and no stop has been asked for */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -913,7 +913,7 @@ export interface components {
                 [key: string]: string;
             };
             name?: string;
-            /** @description Accepted; this server sends no e-mail */
+            /** @description true: no confirmation, request or rescheduled e-mail for this booking (as v1); the server sends booking e-mails only when it has an SMTP server (SMTP_URL) */
             noEmail?: boolean;
             notes?: string;
             /** @description Recurring series: how many bookings it has. With `recurringEventId` on a recurring event type it must not exceed the event type's `recurringEvent.count` (400 `Invalid recurringCount`); otherwise ignored, as in v1 */

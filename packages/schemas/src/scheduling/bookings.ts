@@ -210,7 +210,13 @@ export const BookingCreateBody = z
           "not exceed the event type's `recurringEvent.count` (400 `Invalid recurringCount`); otherwise ignored, " +
           "as in v1",
       ),
-    noEmail: z.boolean().optional().describe("Accepted; this server sends no e-mail"),
+    noEmail: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: no confirmation, request or rescheduled e-mail for this booking (as v1); the server sends " +
+          "booking e-mails only when it has an SMTP server (SMTP_URL)",
+      ),
   })
   // The booker is named one of two ways, never both (booking-operations.ts `booker`, v1's
   // rule): `responses`, with none of the legacy fields set; or the legacy name and email

@@ -1,0 +1,59 @@
+// The calendar invite a booking e-mail carries (RFC 5545, written by ical-generator): the
+// booking's calendar UID (a reschedule keeps the original's, docs/adr/0223), a SEQUENCE that
+// grows with every change, METHOD:REQUEST for a new or moved event, METHOD:CANCEL for a
+// cancelled one.
+import ical, {
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+} from "ical-generator";
+
+export interface InvitePerson {
+  name: string;
+  email: string;
+}
+
+export interface InviteEvent {
+  uid: string;
+  sequence: number;
+  method: "REQUEST" | "CANCEL";
+  title: string;
+  description: string | null;
+  location: string | null;
+  start: Date;
+  end: Date;
+  organizer: InvitePerson;
+  /** Everyone else invited: the booker, their guests, a team's other hosts. */
+  attendees: InvitePerson[];
+  /** When the invite was written (DTSTAMP). */
+  stamp: Date;
+}
+
+export function inviteIcs(event: InviteEvent): string {
+  const cancelled = event.method === "CANCEL";
+  const calendar = ical({
+    prodId: { company: "app", product: "scheduling", language: "EN" },
+    method: cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+  });
+  calendar.createEvent({
+    id: event.uid,
+    sequence: event.sequence,
+    stamp: event.stamp,
+    start: event.start,
+    end: event.end,
+    summary: event.title,
+    description: event.description,
+    location: event.location,
+    status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    organizer: { name: event.organizer.name || event.organizer.email, email: event.organizer.email },
+    attendees: event.attendees.map((person) => ({
+      name: person.name || person.email,
+      email: person.email,
+      role: ICalAttendeeRole.REQ,
+      // A booking the attendee made is accepted by them; a cancelled one is declined for all.
+      status: cancelled ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
+    })),
+  });
+  return calendar.toString();
+}

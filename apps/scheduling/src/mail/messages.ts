@@ -1,0 +1,198 @@
+// The booking e-mails' words: one subject, plain text and HTML per kind and side (the organizer's
+// side: the organizer and a team's other hosts; the attendees' side: the booker and guests), in
+// the recipient's language (English, or German for a `de` locale) and time zone.
+
+/** v1's e-mails this API sends (docs/adr/0223 lists which v1 template each follows). */
+export type MailKind = "scheduled" | "request" | "awaiting" | "cancelled" | "rescheduled";
+
+export interface Recipient {
+  name: string;
+  email: string;
+  timeZone: string;
+  locale: string | null;
+}
+
+export interface MessageFacts {
+  kind: MailKind;
+  title: string;
+  description: string | null;
+  location: string | null;
+  start: Date;
+  end: Date;
+  /** A reschedule's previous time. */
+  previous?: { start: Date; end: Date };
+  /** A cancellation's reason. */
+  reason?: string | null;
+  organizer: { name: string; email: string };
+  /** Everyone on the booking besides the organizer, in the booking's order. */
+  attendees: { name: string; email: string }[];
+}
+
+export interface RenderedMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+type Language = "en" | "de";
+
+const WORDS = {
+  en: {
+    subject: {
+      scheduled: { organizer: "New event: {title}", attendee: "Confirmed: {title}" },
+      request: {
+        organizer: "Awaiting your confirmation: {title}",
+        attendee: "Awaiting your confirmation: {title}",
+      },
+      awaiting: { organizer: "Submitted: {title}", attendee: "Submitted, awaiting confirmation: {title}" },
+      cancelled: { organizer: "Cancelled: {title}", attendee: "Cancelled: {title}" },
+      rescheduled: { organizer: "Rescheduled: {title}", attendee: "Rescheduled: {title}" },
+    },
+    lead: {
+      scheduled: { organizer: "A new event has been scheduled.", attendee: "Your event has been scheduled." },
+      request: {
+        organizer: "A booking is waiting for your confirmation.",
+        attendee: "A booking is waiting for your confirmation.",
+      },
+      awaiting: {
+        organizer: "Your booking has been submitted.",
+        attendee: "Your booking has been submitted. You will hear when the organizer confirms it.",
+      },
+      cancelled: { organizer: "This event has been cancelled.", attendee: "This event has been cancelled." },
+      rescheduled: {
+        organizer: "This event has been moved to a new time.",
+        attendee: "Your event has been moved to a new time.",
+      },
+    },
+    what: "What",
+    when: "When",
+    was: "Previously",
+    who: "Who",
+    where: "Where",
+    notes: "Notes",
+    reason: "Reason",
+    organizer: "organizer",
+  },
+  de: {
+    subject: {
+      scheduled: { organizer: "Neuer Termin: {title}", attendee: "Bestätigt: {title}" },
+      request: {
+        organizer: "Wartet auf Ihre Bestätigung: {title}",
+        attendee: "Wartet auf Ihre Bestätigung: {title}",
+      },
+      awaiting: {
+        organizer: "Eingereicht: {title}",
+        attendee: "Eingereicht, wartet auf Bestätigung: {title}",
+      },
+      cancelled: { organizer: "Abgesagt: {title}", attendee: "Abgesagt: {title}" },
+      rescheduled: { organizer: "Verschoben: {title}", attendee: "Verschoben: {title}" },
+    },
+    lead: {
+      scheduled: { organizer: "Ein neuer Termin wurde gebucht.", attendee: "Ihr Termin wurde gebucht." },
+      request: {
+        organizer: "Eine Buchung wartet auf Ihre Bestätigung.",
+        attendee: "Eine Buchung wartet auf Ihre Bestätigung.",
+      },
+      awaiting: {
+        organizer: "Ihre Buchung wurde eingereicht.",
+        attendee: "Ihre Buchung wurde eingereicht. Sie hören von uns, sobald der Organisator sie bestätigt.",
+      },
+      cancelled: { organizer: "Dieser Termin wurde abgesagt.", attendee: "Dieser Termin wurde abgesagt." },
+      rescheduled: {
+        organizer: "Dieser Termin wurde verschoben.",
+        attendee: "Ihr Termin wurde verschoben.",
+      },
+    },
+    what: "Was",
+    when: "Wann",
+    was: "Bisher",
+    who: "Wer",
+    where: "Wo",
+    notes: "Notizen",
+    reason: "Grund",
+    organizer: "Organisator",
+  },
+} as const;
+
+const languageOf = (locale: string | null): Language =>
+  locale?.toLowerCase().startsWith("de") ? "de" : "en";
+
+/** "Monday, 7 December 2026, 10:00 – 10:30 (Europe/Berlin)", in the recipient's zone. */
+export function formatSpan(start: Date, end: Date, timeZone: string, language: Language = "en"): string {
+  const tag = language === "de" ? "de-DE" : "en-GB";
+  const day = new Intl.DateTimeFormat(tag, {
+    timeZone,
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  });
+  const time = new Intl.DateTimeFormat(tag, {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  return `${day.format(start)}, ${time.format(start)} – ${time.format(end)} (${timeZone})`;
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+const person = (p: { name: string; email: string }) => (p.name ? `${p.name} <${p.email}>` : p.email);
+
+/** A recipient's time zone, or UTC when what is stored is not one Intl knows. */
+const zoneOf = (timeZone: string): string => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone });
+    return timeZone;
+  } catch {
+    return "UTC";
+  }
+};
+
+export function renderMessage(
+  facts: MessageFacts,
+  side: "organizer" | "attendee",
+  to: Recipient,
+): RenderedMessage {
+  const language = languageOf(to.locale);
+  const words = WORDS[language];
+  const zone = zoneOf(to.timeZone);
+  const when = formatSpan(facts.start, facts.end, zone, language);
+  const subject = `${words.subject[facts.kind][side].replace("{title}", facts.title)} – ${when}`;
+  const rows: [string, string][] = [
+    [words.what, facts.title],
+    [words.when, when],
+    ...(facts.previous
+      ? [
+          [words.was, formatSpan(facts.previous.start, facts.previous.end, zone, language)] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
+    [
+      words.who,
+      [`${person(facts.organizer)} (${words.organizer})`, ...facts.attendees.map(person)].join("\n"),
+    ],
+    ...(facts.location ? [[words.where, facts.location] as [string, string]] : []),
+    ...(facts.description ? [[words.notes, facts.description] as [string, string]] : []),
+    ...(facts.kind === "cancelled" && facts.reason ? [[words.reason, facts.reason] as [string, string]] : []),
+  ];
+  const lead = words.lead[facts.kind][side];
+  const text = `${lead}\n\n${rows.map(([label, value]) => `${label}:\n  ${value.replaceAll("\n", "\n  ")}`).join("\n")}\n`;
+  const html =
+    `<!doctype html><html lang="${language}"><body><p>${escapeHtml(lead)}</p><table>` +
+    rows
+      .map(
+        ([label, value]) =>
+          `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value).replaceAll("\n", "<br>")}</td></tr>`,
+      )
+      .join("") +
+    "</table></body></html>";
+  return { subject, text, html };
+}

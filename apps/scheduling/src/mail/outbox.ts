@@ -1,0 +1,259 @@
+// The mail outbox (docs/adr/0222): what a booking change writes, in its own transaction (a
+// rolled-back booking leaves no row; the insert's trigger wakes every sender at commit), and
+// what `mail:dead` / `mail:resend` read and put back. The sender (sender.ts) sends the rows.
+import type { Prisma, PrismaClient } from "@app/db";
+import { type InviteEvent, inviteIcs } from "./invite.ts";
+import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
+
+/** The NOTIFY channel the outbox's insert trigger (and `mail:resend`) wakes senders on. */
+export const MAIL_CHANNEL = "scheduling_mail";
+
+type Tx = Prisma.TransactionClient;
+
+/** What happened to a booking, as its e-mails tell it. */
+export type BookingChange =
+  | { kind: "created"; bookingId: number; noEmail: boolean }
+  | {
+      kind: "rescheduled";
+      bookingId: number;
+      noEmail: boolean;
+      original: { id: number; uid: string; start: Date; end: Date };
+    }
+  | { kind: "cancelled"; bookingId: number; reason: string | null }
+  /** Bookers who took seats in a seated booking that already existed (v1's createNewSeat). */
+  | { kind: "seated"; bookingId: number; noEmail: boolean; newAttendees: string[] };
+
+const bookingSelect = {
+  id: true,
+  uid: true,
+  title: true,
+  description: true,
+  location: true,
+  startTime: true,
+  endTime: true,
+  status: true,
+  dynamicGroupSlugRef: true,
+  user: { select: { name: true, email: true, timeZone: true, locale: true } },
+  attendees: { select: { name: true, email: true, timeZone: true, locale: true }, orderBy: { id: "asc" } },
+  eventType: {
+    select: { schedulingType: true, hosts: { select: { user: { select: { email: true } } } } },
+  },
+} as const satisfies Prisma.BookingSelect;
+
+type LoadedBooking = Prisma.BookingGetPayload<{ select: typeof bookingSelect }>;
+
+type Row = Prisma.MailOutboxCreateManyInput;
+
+/**
+ * Writes the e-mails a booking change sends (v1's rules, docs/adr/0223) into the outbox, and
+ * moves the booking's calendar event on (its UID, SEQUENCE + 1). Call inside the change's transaction.
+ */
+export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise<number> {
+  const booking = await tx.booking.findUniqueOrThrow({
+    where: { id: change.bookingId },
+    select: bookingSelect,
+  });
+  const invite = await nextInvite(tx, change);
+  if (change.kind !== "cancelled" && change.noEmail) return 0;
+  const { organizer, hosts, isHost } = await sidesOf(tx, booking);
+  // A new seat tells only its own booker (v1's sendScheduledSeatsEmails), the others heard before.
+  const joined = change.kind === "seated" ? new Set(change.newAttendees.map((e) => e.toLowerCase())) : null;
+  const attendees = booking.attendees.filter(
+    (a) => !isHost(a.email) && (joined === null || joined.has(a.email.toLowerCase())),
+  );
+  const pending = booking.status === "PENDING";
+  const facts: Omit<MessageFacts, "kind"> = {
+    title: booking.title,
+    description: booking.description,
+    location: booking.location,
+    start: booking.startTime,
+    end: booking.endTime,
+    organizer,
+    attendees: booking.attendees.map(({ name, email }) => ({ name, email })),
+    ...(change.kind === "rescheduled"
+      ? { previous: { start: change.original.start, end: change.original.end } }
+      : {}),
+    ...(change.kind === "cancelled" ? { reason: change.reason } : {}),
+  };
+  const inviteFacts: InviteEvent = {
+    uid: invite.icalUid,
+    sequence: invite.sequence,
+    method: change.kind === "cancelled" ? "CANCEL" : "REQUEST",
+    title: booking.title,
+    description: booking.description,
+    location: booking.location,
+    start: booking.startTime,
+    end: booking.endTime,
+    organizer,
+    attendees: booking.attendees,
+    stamp: new Date(),
+  };
+  const ics = inviteIcs(inviteFacts);
+  const organizerSide = [organizer, ...hosts].filter((r) => r.email !== "");
+  const rows: Row[] = [];
+  const add = (
+    kind: MailKind,
+    side: "organizer" | "attendee",
+    to: Recipient,
+    invite: string | null,
+    about: Omit<MessageFacts, "kind"> = facts,
+  ) => {
+    if (rows.some((row) => row.recipient.toLowerCase() === to.email.toLowerCase())) return;
+    const message = renderMessage({ ...about, kind }, side, to);
+    rows.push({
+      bookingUid: booking.uid,
+      kind,
+      recipient: to.email,
+      subject: message.subject,
+      textBody: message.text,
+      htmlBody: message.html,
+      ics: invite,
+    });
+  };
+  if (change.kind !== "cancelled" && pending) {
+    // v1: a booking that needs confirmation asks the organizer (and a team's hosts), and tells
+    // the booker alone that it waits; no invite until it is confirmed.
+    for (const to of organizerSide) add("request", "organizer", to, null);
+    if (attendees[0]) add("awaiting", "attendee", attendees[0], null);
+  } else if (change.kind === "rescheduled" && booking.eventType?.schedulingType === "ROUND_ROBIN") {
+    // v1's round-robin reschedule may change hosts: those kept hear of the move, a new one of a
+    // new event, one dropped of a cancellation (of the original time, with a CANCEL invite).
+    const original = await tx.booking.findUniqueOrThrow({
+      where: { id: change.original.id },
+      select: bookingSelect,
+    });
+    const before = await sidesOf(tx, original);
+    const was = [before.organizer, ...before.hosts].filter((r) => r.email !== "");
+    const had = new Set(was.map((r) => r.email.toLowerCase()));
+    const has = new Set(organizerSide.map((r) => r.email.toLowerCase()));
+    for (const to of organizerSide)
+      add(had.has(to.email.toLowerCase()) ? "rescheduled" : "scheduled", "organizer", to, ics);
+    const dropped = inviteIcs({
+      ...inviteFacts,
+      method: "CANCEL",
+      start: original.startTime,
+      end: original.endTime,
+    });
+    const originalFacts = { ...facts, start: original.startTime, end: original.endTime, previous: undefined };
+    for (const to of was)
+      if (!has.has(to.email.toLowerCase())) add("cancelled", "organizer", to, dropped, originalFacts);
+    for (const to of attendees) add("rescheduled", "attendee", to, ics);
+  } else {
+    const kind: MailKind = change.kind === "created" || change.kind === "seated" ? "scheduled" : change.kind;
+    for (const to of organizerSide) add(kind, "organizer", to, ics);
+    for (const to of attendees) add(kind, "attendee", to, ics);
+  }
+  if (rows.length > 0) await tx.mailOutbox.createMany({ data: rows });
+  return rows.length;
+}
+
+/**
+ * The calendar event's next state: a new booking starts its own (UID = its uid, SEQUENCE 0); a
+ * reschedule continues the original's (same UID, SEQUENCE + 1, as v1's iCalUID/iCalSequence); a
+ * cancel, or a new seat (the attendees changed), moves its booking's on by one. Stored for the next change.
+ */
+async function nextInvite(tx: Tx, change: BookingChange): Promise<{ icalUid: string; sequence: number }> {
+  if (change.kind === "cancelled" || change.kind === "seated") {
+    const current = await tx.bookingInvite.findUnique({ where: { bookingId: change.bookingId } });
+    const uid =
+      current?.icalUid ??
+      (await tx.booking.findUniqueOrThrow({ where: { id: change.bookingId }, select: { uid: true } })).uid;
+    const next = { icalUid: uid, sequence: (current?.sequence ?? 0) + 1 };
+    await tx.bookingInvite.upsert({
+      where: { bookingId: change.bookingId },
+      create: { bookingId: change.bookingId, ...next },
+      update: { sequence: next.sequence },
+    });
+    return next;
+  }
+  let next: { icalUid: string; sequence: number };
+  if (change.kind === "rescheduled") {
+    const original = await tx.bookingInvite.findUnique({ where: { bookingId: change.original.id } });
+    next = { icalUid: original?.icalUid ?? change.original.uid, sequence: (original?.sequence ?? 0) + 1 };
+  } else {
+    const { uid } = await tx.booking.findUniqueOrThrow({
+      where: { id: change.bookingId },
+      select: { uid: true },
+    });
+    next = { icalUid: uid, sequence: 0 };
+  }
+  await tx.bookingInvite.create({ data: { bookingId: change.bookingId, ...next } });
+  return next;
+}
+
+/**
+ * The booking's organizer side: its organizer, and its other hosts among its attendees (v1's
+ * team members, who get the organizer's e-mail); everyone else on it gets the attendee's.
+ */
+async function sidesOf(tx: Tx, booking: LoadedBooking) {
+  const organizer: Recipient = booking.user
+    ? {
+        name: booking.user.name ?? "",
+        email: booking.user.email,
+        timeZone: booking.user.timeZone,
+        locale: booking.user.locale,
+      }
+    : { name: "", email: "", timeZone: "UTC", locale: null };
+  const hostEmails = await hostEmailsOf(tx, booking);
+  const isHost = (email: string) => hostEmails.has(email.toLowerCase());
+  return { organizer, hosts: booking.attendees.filter((a) => isHost(a.email)), isHost };
+}
+
+/** The e-mail addresses of the booking's other hosts: its team event type's, or its dynamic group's users. */
+async function hostEmailsOf(tx: Tx, booking: LoadedBooking): Promise<Set<string>> {
+  const emails = (booking.eventType?.hosts ?? []).map((host) => host.user.email);
+  if (booking.dynamicGroupSlugRef) {
+    const users = await tx.user.findMany({
+      where: { username: { in: booking.dynamicGroupSlugRef.split("+") } },
+      select: { email: true },
+    });
+    emails.push(...users.map((user) => user.email));
+  }
+  const organizer = booking.user?.email.toLowerCase();
+  return new Set(emails.map((email) => email.toLowerCase()).filter((email) => email !== organizer));
+}
+
+export interface DeadMail {
+  id: string;
+  bookingUid: string;
+  kind: string;
+  recipient: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+}
+
+/** Dead e-mails, oldest first: what `mail:dead` lists. */
+export function listDeadMail(prisma: PrismaClient): Promise<DeadMail[]> {
+  return prisma.mailOutbox.findMany({
+    where: { status: "DEAD" },
+    select: {
+      id: true,
+      bookingUid: true,
+      kind: true,
+      recipient: true,
+      attempts: true,
+      lastError: true,
+      createdAt: true,
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}
+
+/**
+ * Puts dead e-mails back (one by id, or all): pending, due now, with their attempts counted
+ * afresh; wakes the senders. Answers how many were put back (a row that is not dead is not touched).
+ */
+export async function resendDeadMail(
+  prisma: PrismaClient,
+  which: { id: string } | { all: true },
+): Promise<number> {
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.mailOutbox.updateMany({
+      where: { status: "DEAD", ...("id" in which ? { id: which.id } : {}) },
+      data: { status: "PENDING", attempts: 0, nextAttemptAt: new Date(), lastError: null },
+    });
+    if (count > 0) await tx.$executeRaw`SELECT pg_notify(${MAIL_CHANNEL}, '')`;
+    return count;
+  });
+}

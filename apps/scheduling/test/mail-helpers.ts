@@ -1,0 +1,105 @@
+// Shared by the booking e-mail tests: a real SMTP server (smtp-server) in the test process,
+// whose answer to a message can be switched (accept, 4xx, 5xx, stall), and the messages it
+// accepted, parsed back (mailparser).
+import type { AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export type SmtpMode = "accept" | "4xx" | "5xx" | "stall";
+
+export interface Delivery {
+  envelopeTo: string[];
+  raw: string;
+  mail: ParsedMail;
+}
+
+export interface TestSmtp {
+  port: number;
+  url: string;
+  /** What the server accepted, in order. */
+  deliveries: Delivery[];
+  /** DATA commands received, whatever the answer. */
+  attempts: number;
+  /** Messages received in "stall" mode and never answered. */
+  stalledRaw: string[];
+  mode: SmtpMode;
+  /** Answers the stalled messages at last: accepted (recorded as deliveries) or refused. */
+  releaseStalled(accept: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An SMTP server on a free port; with `auth`, it requires that user and password. */
+export async function startSmtp(
+  mode: SmtpMode = "accept",
+  auth?: { user: string; pass: string },
+): Promise<TestSmtp> {
+  const stalled: ((accept: boolean) => Promise<void>)[] = [];
+  const state: TestSmtp = {
+    port: 0,
+    url: "",
+    deliveries: [],
+    attempts: 0,
+    stalledRaw: [],
+    mode,
+    releaseStalled: async (accept) => {
+      for (const release of stalled.splice(0)) await release(accept);
+    },
+    close: async () => {},
+  };
+  const server = new SMTPServer({
+    // Plain SMTP on localhost: no STARTTLS (a self-signed certificate nodemailer would refuse).
+    disabledCommands: auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    allowInsecureAuth: true,
+    authOptional: !auth,
+    logger: false,
+    onAuth(credentials, _session, callback) {
+      if (auth && credentials.username === auth.user && credentials.password === auth.pass)
+        return callback(null, { user: auth.user });
+      const refused = Object.assign(new Error("Invalid username or password"), { responseCode: 535 });
+      return callback(refused);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        state.attempts++;
+        const raw = Buffer.concat(chunks).toString("utf8");
+        if (state.mode === "stall") {
+          // The message arrived and is never answered: the sender is in doubt.
+          state.stalledRaw.push(raw);
+          stalled.push(async (accept) => {
+            if (!accept) return callback(new Error("closing"));
+            const mail = await simpleParser(raw);
+            state.deliveries.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, mail });
+            callback();
+          });
+          return;
+        }
+        if (state.mode === "4xx")
+          return callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+        if (state.mode === "5xx")
+          return callback(Object.assign(new Error("No such mailbox"), { responseCode: 550 }));
+        void simpleParser(raw).then((mail) => {
+          state.deliveries.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, mail });
+          callback();
+        }, callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.port = (server.server.address() as AddressInfo).port;
+  state.url = auth
+    ? `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${state.port}`
+    : `smtp://127.0.0.1:${state.port}`;
+  state.close = async () => {
+    await state.releaseStalled(false);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return state;
+}
+
+/** The invite a delivery carries (its text/calendar part), or undefined. */
+export function inviteOf(delivery: Delivery): string | undefined {
+  const attachment = delivery.mail.attachments.find((a) => a.contentType.startsWith("text/calendar"));
+  return attachment?.content.toString("utf8");
+}

@@ -1,0 +1,744 @@
+// Booking e-mails (docs/adr/0222, 0223) against a real SMTP server in this process: what a
+// booking, a request for confirmation, a cancel and a reschedule send, to whom, in whose time
+// zone, with which invite (parsed back by ical.js); the outbox written in the booking's own
+// transaction; retries after 4xx and refused connections, the dead state after a 5xx or
+// MAIL_MAX_ATTEMPTS, mail:dead and mail:resend; and, with two instances sharing one outbox and
+// 20 bookings at once, every e-mail delivered exactly once. Waits are on conditions only.
+import { Writable } from "node:stream";
+import { createPrisma, type PrismaClient } from "@app/db";
+import { runCliInProcess } from "@app/testing/cli";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
+import ICAL from "ical.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { buildApp, type SchedulingApp } from "../src/app.ts";
+import { schedulingCli } from "../src/cli.ts";
+import { loadConfig, type SchedulingConfig } from "../src/config.ts";
+import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "./booking-helpers.ts";
+import { createUser, REDIS_PREFIX, withKey } from "./helpers.ts";
+import { type Delivery, inviteOf, startSmtp, type TestSmtp } from "./mail-helpers.ts";
+
+/** Generous: a loaded two-core machine; the wait ends as soon as the condition holds. */
+const UNTIL = { timeout: 60_000, interval: 25 } as const;
+const FROM = "Bookings <bookings@mail.example.test>";
+
+let database: TestDatabase;
+let prisma: PrismaClient;
+const opened: { app: SchedulingApp; prisma: PrismaClient }[] = [];
+const servers: TestSmtp[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  prisma = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl });
+});
+afterEach(async () => {
+  for (const { app, prisma: own } of opened.splice(0)) {
+    await app.close();
+    await own.$disconnect();
+  }
+  for (const server of servers.splice(0)) await server.close();
+  // Each test starts from an empty outbox.
+  await prisma.mailOutbox.deleteMany({});
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await database?.drop();
+});
+
+async function smtp(...args: Parameters<typeof startSmtp>): Promise<TestSmtp> {
+  const server = await startSmtp(...args);
+  servers.push(server);
+  return server;
+}
+
+function mailConfig(overrides: Partial<SchedulingConfig> = {}): SchedulingConfig {
+  return {
+    ...loadConfig({}),
+    RATE_LIMIT_MAX: 100_000,
+    RATE_LIMIT_REDIS_PREFIX: REDIS_PREFIX,
+    MAIL_FROM: FROM,
+    MAIL_RETRY_BASE_MS: 20,
+    MAIL_POLL_MS: 50,
+    MAIL_SEND_TIMEOUT_MS: 10_000,
+    ...overrides,
+  };
+}
+
+/** An app instance of its own (own pool, own sender) on the test database; logs into `lines`. */
+async function instance(overrides: Partial<SchedulingConfig>, lines: string[] = []): Promise<SchedulingApp> {
+  const own = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl });
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const app = await buildApp({
+    config: mailConfig(overrides),
+    prisma: own,
+    logger: { level: "info", stream },
+  });
+  await app.ready();
+  opened.push({ app, prisma: own });
+  return app;
+}
+
+const outbox = () => prisma.mailOutbox.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+
+async function book(app: SchedulingApp, apiKey: string, body: Record<string, unknown>) {
+  const response = await app.inject({ method: "POST", url: withKey("/v1/bookings", apiKey), payload: body });
+  return response;
+}
+
+function bookingBody(eventTypeId: number, start: Date, extra: Record<string, unknown> = {}) {
+  return {
+    eventTypeId,
+    start: start.toISOString(),
+    timeZone: "Europe/Berlin",
+    language: "en",
+    metadata: {},
+    responses: { name: "Bea Booker", email: "bea@example.com", guests: ["gus@example.com"] },
+    ...extra,
+  };
+}
+
+/** Host user with a name, a time zone, a schedule and a 30-minute event type. */
+async function host(options: { timeZone?: string; requiresConfirmation?: boolean } = {}) {
+  const made = await createUser(prisma);
+  const eventType = await makeHost(prisma, made.user.id, {
+    requiresConfirmation: options.requiresConfirmation ?? false,
+  });
+  await prisma.user.update({
+    where: { id: made.user.id },
+    data: { name: "Hope Host", timeZone: options.timeZone ?? "America/New_York" },
+  });
+  return { ...made, eventType };
+}
+
+const to = (delivery: Delivery) => delivery.envelopeTo.join(",");
+const hhmm = (date: Date, timeZone: string) =>
+  new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+    date,
+  );
+
+function parseInvite(text: string) {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  const event = calendar.getFirstSubcomponent("vevent")!;
+  return {
+    method: calendar.getFirstPropertyValue("method"),
+    uid: event.getFirstPropertyValue("uid"),
+    sequence: event.getFirstPropertyValue("sequence"),
+    status: event.getFirstPropertyValue("status"),
+    summary: event.getFirstPropertyValue("summary"),
+    start: (event.getFirstPropertyValue("dtstart") as unknown as { toJSDate(): Date }).toJSDate(),
+    end: (event.getFirstPropertyValue("dtend") as unknown as { toJSDate(): Date }).toJSDate(),
+    // A URI's scheme is case-insensitive (ical-generator writes MAILTO:).
+    organizer: String(event.getFirstPropertyValue("organizer")).replace(/^mailto:/i, "mailto:"),
+    organizerName: event.getFirstProperty("organizer")!.getParameter("cn"),
+    attendees: event.getAllProperties("attendee").map((p) => ({
+      address: String(p.getFirstValue()).replace(/^mailto:/i, "mailto:"),
+      name: p.getParameter("cn"),
+      role: p.getParameter("role"),
+      partstat: p.getParameter("partstat"),
+    })),
+  };
+}
+
+describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
+  it("a booking: the organizer and each attendee get one e-mail each, text and HTML in their own zone, with a REQUEST invite", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host({ timeZone: "America/New_York" });
+    const start = at(futureMonday(), 60);
+    const response = await book(app, organizer.apiKey, bookingBody(organizer.eventType.id, start));
+    expect(response.statusCode, response.body).toBe(201);
+    const booking = response.json() as { id: number; uid: string; title: string };
+    // The 201 came with its rows (written in its transaction).
+    const rows = await outbox();
+    expect(rows.map((r) => [r.kind, r.recipient]).sort()).toEqual(
+      [
+        ["scheduled", organizer.user.email],
+        ["scheduled", "bea@example.com"],
+        ["scheduled", "gus@example.com"],
+      ].sort(),
+    );
+    // Marked in the claim's transaction, just after the server accepted.
+    await vi.waitFor(
+      async () => expect((await outbox()).every((r) => r.status === "SENT")).toBe(true),
+      UNTIL,
+    );
+    const sent = await outbox();
+    expect(server.deliveries).toHaveLength(3);
+    for (const row of sent) {
+      expect(row).toMatchObject({ status: "SENT", attempts: 1, messageId: `<${row.id}@mail.example.test>` });
+      expect(row.sentAt).toBeInstanceOf(Date);
+    }
+    const byRecipient = new Map(server.deliveries.map((d) => [to(d), d]));
+    expect([...byRecipient.keys()].sort()).toEqual(
+      [organizer.user.email, "bea@example.com", "gus@example.com"].sort(),
+    );
+    for (const row of sent) expect(byRecipient.get(row.recipient)!.mail.messageId).toBe(row.messageId);
+
+    const hostMail = byRecipient.get(organizer.user.email)!.mail;
+    expect(hostMail.from?.text).toContain("bookings@mail.example.test");
+    expect(hostMail.subject).toContain(`New event: ${booking.title}`);
+    // The organizer's zone (America/New_York), the attendee's (Europe/Berlin, from the booking).
+    expect(hostMail.text).toContain(
+      `${hhmm(start, "America/New_York")} – ${hhmm(at(start, 30), "America/New_York")}`,
+    );
+    expect(hostMail.text).toContain("(America/New_York)");
+    expect(hostMail.html).toContain("America/New_York");
+    const beaMail = byRecipient.get("bea@example.com")!.mail;
+    expect(beaMail.subject).toContain(`Confirmed: ${booking.title}`);
+    expect(beaMail.text).toContain(
+      `${hhmm(start, "Europe/Berlin")} – ${hhmm(at(start, 30), "Europe/Berlin")} (Europe/Berlin)`,
+    );
+    expect(beaMail.html).toMatch(/<html/);
+
+    const invite = parseInvite(inviteOf(byRecipient.get("bea@example.com")!)!);
+    expect(invite).toEqual({
+      method: "REQUEST",
+      uid: booking.uid,
+      sequence: 0,
+      status: "CONFIRMED",
+      summary: booking.title,
+      start,
+      end: at(start, 30),
+      organizer: `mailto:${organizer.user.email}`,
+      organizerName: "Hope Host",
+      attendees: [
+        {
+          address: "mailto:bea@example.com",
+          name: "Bea Booker",
+          role: "REQ-PARTICIPANT",
+          partstat: "ACCEPTED",
+        },
+        // A guest has no name: the address stands for it.
+        {
+          address: "mailto:gus@example.com",
+          name: "gus@example.com",
+          role: "REQ-PARTICIPANT",
+          partstat: "ACCEPTED",
+        },
+      ],
+    });
+    // Every recipient's invite is the same event.
+    for (const delivery of server.deliveries) expect(parseInvite(inviteOf(delivery)!).uid).toBe(booking.uid);
+  });
+
+  it("a booker whose language is de gets German words; the organizer, in English, their own", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 420), {
+        language: "de",
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const bea = server.deliveries.find((d) => to(d) === "bea@example.com")!.mail;
+    expect(bea.subject).toMatch(/^Bestätigt: /);
+    expect(bea.text).toContain("Wann:");
+    expect(bea.html).toContain('lang="de"');
+    const hostMail = server.deliveries.find((d) => to(d) === organizer.user.email)!.mail;
+    expect(hostMail.subject).toMatch(/^New event: /);
+  });
+
+  it("noEmail: true writes no e-mail (v1: noEmail !== true gates them)", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 90), { noEmail: true }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it("requires confirmation: a request to the organizer, 'awaiting confirmation' to the booker alone, no invite", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host({ requiresConfirmation: true });
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 120)),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const kinds = (await outbox()).map((r) => [r.kind, r.recipient, r.ics]).sort();
+    expect(kinds).toEqual(
+      [
+        ["awaiting", "bea@example.com", null],
+        ["request", organizer.user.email, null],
+      ].sort(),
+    );
+    for (const delivery of server.deliveries) expect(inviteOf(delivery)).toBeUndefined();
+  });
+
+  it("a COLLECTIVE team event: every host gets the organizer's e-mail, the booker the attendee's", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const [a, b] = [await createUser(prisma), await createUser(prisma)];
+    await giveSchedule(prisma, a.user.id);
+    await giveSchedule(prisma, b.user.id);
+    const { eventType } = await makeTeamEvent(prisma, "COLLECTIVE", [
+      { userId: a.user.id },
+      { userId: b.user.id },
+    ]);
+    const response = await book(
+      app,
+      a.apiKey,
+      bookingBody(eventType.id, at(futureMonday(), 150), {
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(3), UNTIL);
+    const rows = (await outbox()).map((r) => [r.recipient, r.subject.split(":")[0]]).sort();
+    expect(rows).toEqual(
+      [
+        [a.user.email, "New event"],
+        [b.user.email, "New event"],
+        ["bea@example.com", "Confirmed"],
+      ].sort(),
+    );
+  });
+
+  it("a cancel sends cancellations with METHOD:CANCEL, the same UID and SEQUENCE 1; a reschedule keeps the UID, SEQUENCE + 1", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    const monday = futureMonday(3);
+    const first = (
+      await book(app, organizer.apiKey, bookingBody(organizer.eventType.id, at(monday, 60)))
+    ).json() as {
+      id: number;
+      uid: string;
+    };
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(3), UNTIL);
+
+    // Reschedule: the new booking's invite continues the original's event.
+    const moved = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(monday, 180), { rescheduleUid: first.uid }),
+    );
+    expect(moved.statusCode, moved.body).toBe(201);
+    const second = moved.json() as { id: number; uid: string };
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(6), UNTIL);
+    const rescheduled = server.deliveries.slice(3);
+    for (const delivery of rescheduled) {
+      expect(delivery.mail.subject).toMatch(/^Rescheduled: /);
+      const invite = parseInvite(inviteOf(delivery)!);
+      expect(invite).toMatchObject({
+        method: "REQUEST",
+        uid: first.uid,
+        sequence: 1,
+        start: at(monday, 180),
+      });
+    }
+    const beaMoved = rescheduled.find((d) => to(d) === "bea@example.com")!;
+    expect(beaMoved.mail.text).toContain(`Previously:\n  `);
+    expect(beaMoved.mail.text).toContain(hhmm(at(monday, 60), "Europe/Berlin"));
+
+    // Cancel the new booking: its event (the original's UID) is cancelled, SEQUENCE 2.
+    const cancel = await app.inject({
+      method: "DELETE",
+      url: withKey(
+        `/v1/bookings/${second.id}/cancel?cancellationReason=${encodeURIComponent("Ill")}`,
+        organizer.apiKey,
+      ),
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(9), UNTIL);
+    const cancelled = server.deliveries.slice(6);
+    expect(cancelled.map(to).sort()).toEqual(
+      [organizer.user.email, "bea@example.com", "gus@example.com"].sort(),
+    );
+    for (const delivery of cancelled) {
+      expect(delivery.mail.subject).toMatch(/^Cancelled: /);
+      expect(delivery.mail.text).toContain("Reason:\n  Ill");
+      const invite = parseInvite(inviteOf(delivery)!);
+      expect(invite).toMatchObject({ method: "CANCEL", uid: first.uid, sequence: 2, status: "CANCELLED" });
+      expect(invite.attendees.every((a) => a.partstat === "DECLINED")).toBe(true);
+    }
+    expect(await prisma.bookingInvite.findUnique({ where: { bookingId: second.id } })).toEqual({
+      bookingId: second.id,
+      icalUid: first.uid,
+      sequence: 2,
+    });
+  });
+
+  it("a ROUND_ROBIN reschedule that changes host: the new host a new event, the old one a cancellation of the original time, the booker the move", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const [a, b] = [await createUser(prisma), await createUser(prisma)];
+    await giveSchedule(prisma, a.user.id);
+    await giveSchedule(prisma, b.user.id);
+    const { eventType } = await makeTeamEvent(prisma, "ROUND_ROBIN", [
+      { userId: a.user.id },
+      { userId: b.user.id },
+    ]);
+    const monday = futureMonday(5);
+    const first = await book(
+      app,
+      a.apiKey,
+      bookingBody(eventType.id, at(monday, 60), {
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    const original = first.json() as { uid: string; userId: number };
+    const [was, next] = original.userId === a.user.id ? [a, b] : [b, a];
+    // The first host is busy at the new time: v1's rule must pick the other.
+    await prisma.booking.create({
+      data: {
+        uid: `busy-${Date.now()}`,
+        userId: was.user.id,
+        title: "Busy",
+        startTime: at(monday, 240),
+        endTime: at(monday, 270),
+      },
+    });
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const moved = await book(
+      app,
+      a.apiKey,
+      bookingBody(eventType.id, at(monday, 240), {
+        rescheduleUid: original.uid,
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(moved.statusCode, moved.body).toBe(201);
+    expect((moved.json() as { userId: number }).userId).toBe(next.user.id);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(5), UNTIL);
+    const byRecipient = new Map(server.deliveries.slice(2).map((d) => [to(d), d]));
+    expect(byRecipient.get(next.user.email)!.mail.subject).toMatch(/^New event: /);
+    expect(byRecipient.get("bea@example.com")!.mail.subject).toMatch(/^Rescheduled: /);
+    const dropped = byRecipient.get(was.user.email)!;
+    expect(dropped.mail.subject).toMatch(/^Cancelled: /);
+    expect(parseInvite(inviteOf(dropped)!)).toMatchObject({
+      method: "CANCEL",
+      uid: original.uid,
+      sequence: 1,
+      start: at(monday, 60),
+    });
+    expect(parseInvite(inviteOf(byRecipient.get(next.user.email)!)!)).toMatchObject({
+      method: "REQUEST",
+      uid: original.uid,
+      sequence: 1,
+      start: at(monday, 240),
+    });
+  });
+
+  it("a seat taken in an existing booking: the organizer and the new booker alone, invite SEQUENCE + 1 with every seat (createNewSeat)", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const made = await createUser(prisma);
+    const eventType = await makeHost(prisma, made.user.id, { seatsPerTimeSlot: 3 });
+    const start = at(futureMonday(), 240);
+    const first = await book(
+      app,
+      made.apiKey,
+      bookingBody(eventType.id, start, { responses: { name: "Ann", email: "ann@example.com" } }),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const second = await book(
+      app,
+      made.apiKey,
+      bookingBody(eventType.id, start, { responses: { name: "Ben", email: "ben@example.com" } }),
+    );
+    expect(second.statusCode, second.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const joined = server.deliveries.slice(2);
+    expect(joined.map(to).sort()).toEqual([made.user.email, "ben@example.com"].sort());
+    const invite = parseInvite(inviteOf(joined[0]!)!);
+    expect(invite).toMatchObject({
+      method: "REQUEST",
+      uid: (first.json() as { uid: string }).uid,
+      sequence: 1,
+    });
+    expect(invite.attendees.map((a) => a.address)).toEqual([
+      "mailto:ann@example.com",
+      "mailto:ben@example.com",
+    ]);
+  });
+
+  it("cancelling a series with allRemainingBookings=true sends each cancelled booking's cancellations", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    await prisma.eventType.update({
+      where: { id: organizer.eventType.id },
+      data: { recurringEvent: { freq: 2, count: 4, interval: 1 } },
+    });
+    const first = futureMonday(6);
+    const ids: number[] = [];
+    for (const week of [0, 1]) {
+      const response = await book(
+        app,
+        organizer.apiKey,
+        bookingBody(organizer.eventType.id, at(first, week * 7 * 24 * 60), {
+          recurringEventId: "series-mail-1",
+          recurringCount: 4,
+          noEmail: true,
+          responses: { name: "Bea Booker", email: "bea@example.com" },
+        }),
+      );
+      expect(response.statusCode, response.body).toBe(201);
+      ids.push((response.json() as { id: number }).id);
+    }
+    const cancel = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${ids[0]}/cancel?allRemainingBookings=true`, organizer.apiKey),
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const rows = await outbox();
+    expect(rows.map((r) => [r.kind, r.recipient]).sort()).toEqual(
+      [
+        ["cancelled", organizer.user.email],
+        ["cancelled", organizer.user.email],
+        ["cancelled", "bea@example.com"],
+        ["cancelled", "bea@example.com"],
+      ].sort(),
+    );
+    const uids = new Set(server.deliveries.map((d) => parseInvite(inviteOf(d)!).uid));
+    expect(uids.size).toBe(2);
+    for (const d of server.deliveries) expect(d.mail.text).toContain("Reason:\n  Not Provided");
+  });
+
+  it("a booking whose transaction rolls back leaves no e-mail", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    // A failure after the outbox rows were written, inside the booking's transaction.
+    await prisma.$executeRawUnsafe(`
+      CREATE FUNCTION "scheduling"."test_refuse_mail"() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.recipient = 'boom@example.com' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await prisma.$executeRawUnsafe(`
+      CREATE TRIGGER "test_refuse_mail" BEFORE INSERT ON "scheduling"."mail_outbox"
+      FOR EACH ROW EXECUTE FUNCTION "scheduling"."test_refuse_mail"()`);
+    try {
+      const start = at(futureMonday(), 210);
+      const response = await book(
+        app,
+        organizer.apiKey,
+        bookingBody(organizer.eventType.id, start, {
+          responses: { name: "Boom", email: "boom@example.com" },
+        }),
+      );
+      expect(response.statusCode).toBe(500);
+      expect(
+        await prisma.booking.count({ where: { eventTypeId: organizer.eventType.id, startTime: start } }),
+      ).toBe(0);
+      expect(await outbox()).toEqual([]);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_mail" ON "scheduling"."mail_outbox"`);
+      await prisma.$executeRawUnsafe(`DROP FUNCTION "scheduling"."test_refuse_mail"()`);
+    }
+  });
+});
+
+describe("delivery: retries, the dead state, exactly once", () => {
+  it("a 4xx is retried with backoff until the server accepts; delivered once", async () => {
+    const server = await smtp("4xx");
+    const app = await instance({ SMTP_URL: server.url, MAIL_MAX_ATTEMPTS: 100 });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 240), {
+        responses: { name: "B", email: "b@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(async () => {
+      const rows = await outbox();
+      expect(rows.every((r) => r.attempts >= 2 && r.status === "PENDING")).toBe(true);
+      expect(rows[0]!.lastError).toContain("451");
+    }, UNTIL);
+    server.mode = "accept";
+    // Due now rather than after however long the backoff has grown: the test waits on no clock.
+    await prisma.mailOutbox.updateMany({
+      where: { status: "PENDING" },
+      data: { nextAttemptAt: new Date(0) },
+    });
+    await vi.waitFor(
+      async () => expect((await outbox()).every((r) => r.status === "SENT")).toBe(true),
+      UNTIL,
+    );
+    expect(server.deliveries.map(to).sort()).toEqual([organizer.user.email, "b@example.com"].sort());
+  });
+
+  it("a 5xx makes the e-mail dead at once; mail:dead lists it, mail:resend --id puts it back and it is sent", async () => {
+    const server = await smtp("5xx");
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 270), {
+        responses: { name: "B", email: "b@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(
+      async () => expect((await outbox()).every((r) => r.status === "DEAD")).toBe(true),
+      UNTIL,
+    );
+    expect((await outbox()).map((r) => r.attempts)).toEqual([1, 1]);
+    const env = { DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl };
+    const listed = await runCliInProcess(schedulingCli, ["mail:dead", "--json"], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const dead = JSON.parse(listed.stdout) as { id: string; recipient: string; lastError: string }[];
+    expect(dead.map((d) => d.recipient).sort()).toEqual([organizer.user.email, "b@example.com"].sort());
+    expect(dead[0]!.lastError).toContain("550");
+    const table = await runCliInProcess(schedulingCli, ["mail:dead"], env);
+    expect(table.stdout).toContain("ATTEMPTS");
+
+    server.mode = "accept";
+    const one = await runCliInProcess(schedulingCli, ["mail:resend", "--id", dead[0]!.id, "--json"], env);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toEqual({ resent: 1 });
+    await vi.waitFor(() => expect(server.deliveries.map(to)).toEqual([dead[0]!.recipient]), UNTIL);
+    const rest = await runCliInProcess(schedulingCli, ["mail:resend", "--all"], env);
+    expect(rest.stdout).toContain("1 e-mail put back");
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const usage = await runCliInProcess(schedulingCli, ["mail:resend"], env);
+    expect(usage.code).toBe(2);
+  });
+
+  it("a refused connection (closed port) is retried MAIL_MAX_ATTEMPTS times, then dead", async () => {
+    const closed = await smtp();
+    await closed.close();
+    servers.splice(servers.indexOf(closed), 1);
+    const app = await instance({ SMTP_URL: closed.url, MAIL_MAX_ATTEMPTS: 3 });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 300), { noEmail: false }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(
+      async () => expect((await outbox()).every((r) => r.status === "DEAD")).toBe(true),
+      UNTIL,
+    );
+    for (const row of await outbox()) {
+      expect(row.attempts).toBe(3);
+      expect(row.lastError).toMatch(/ECONNREFUSED|ECONNECTION/);
+      expect(row.sentAt).toBeNull();
+    }
+  });
+
+  it("closing the app waits for the send in flight and records it", async () => {
+    const server = await smtp("stall");
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 450), {
+        responses: { name: "B", email: "b@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(() => expect(server.stalledRaw).toHaveLength(1), UNTIL);
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    // Still waiting for the server's answer: the close has not finished.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    await server.releaseStalled(true);
+    await closing;
+    const rows = await outbox();
+    expect(rows.filter((r) => r.status === "SENT")).toHaveLength(1);
+    // The other was not started: it waits for the next instance.
+    expect(rows.filter((r) => r.status === "PENDING")).toHaveLength(1);
+    expect(server.deliveries).toHaveLength(1);
+  });
+
+  it("20 bookings at once over two instances sharing one outbox: every e-mail delivered exactly once", async () => {
+    const server = await smtp();
+    const [one, two] = [await instance({ SMTP_URL: server.url }), await instance({ SMTP_URL: server.url })];
+    const organizers = await Promise.all(Array.from({ length: 4 }, () => host()));
+    const monday = futureMonday(4);
+    const requests = Array.from({ length: 20 }, (_, i) => {
+      const organizer = organizers[i % 4]!;
+      const app = i % 2 === 0 ? one : two;
+      return book(
+        app,
+        organizer.apiKey,
+        bookingBody(organizer.eventType.id, at(monday, 30 * Math.floor(i / 4)), {
+          responses: { name: `Booker ${i}`, email: `booker${i}@example.com` },
+        }),
+      );
+    });
+    const responses = await Promise.all(requests);
+    for (const response of responses) expect(response.statusCode, response.body).toBe(201);
+    // Each booking: its organizer and its booker.
+    await vi.waitFor(
+      async () => expect((await outbox()).every((r) => r.status === "SENT")).toBe(true),
+      UNTIL,
+    );
+    const rows = await outbox();
+    expect(rows).toHaveLength(40);
+    expect(server.deliveries).toHaveLength(40);
+    const ids = server.deliveries.map((d) => d.mail.messageId);
+    expect(new Set(ids).size).toBe(40);
+    expect(ids.sort()).toEqual(rows.map((r) => r.messageId).sort());
+    expect(server.attempts).toBe(40);
+  });
+});
+
+describe("configuration and logs", () => {
+  it("without SMTP_URL nothing is written and the start-up line says so", async () => {
+    const lines: string[] = [];
+    const app = await instance({ SMTP_URL: undefined, MAIL_FROM: undefined }, lines);
+    expect(app.mail).toBeNull();
+    expect(lines.join("\n")).toContain("mail: off (no SMTP_URL)");
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 330)),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it("the SMTP password is in no log line, whether the server takes it or refuses it", async () => {
+    const password = "s3cret-smtp-Passw0rd";
+    const server = await smtp("accept", { user: "mailer", pass: password });
+    const lines: string[] = [];
+    const good = await instance({ SMTP_URL: server.url }, lines);
+    const organizer = await host();
+    await book(good, organizer.apiKey, bookingBody(organizer.eventType.id, at(futureMonday(), 360)));
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(3), UNTIL);
+    const first = opened.pop()!;
+    await first.app.close();
+    await first.prisma.$disconnect();
+    // A wrong password: refused (535, dead).
+    const wrong = server.url.replace(encodeURIComponent(password), `${password}-wrong`);
+    const bad = await instance({ SMTP_URL: wrong }, lines);
+    await book(bad, organizer.apiKey, bookingBody(organizer.eventType.id, at(futureMonday(), 390)));
+    await vi.waitFor(async () => expect((await outbox()).some((r) => r.status === "DEAD")).toBe(true), UNTIL);
+    const log = lines.join("\n");
+    expect(log).toContain("mail: sent");
+    expect(log).toContain("mail: given up");
+    expect(log).toContain(`smtp://127.0.0.1:${server.port}`);
+    expect(log).not.toContain(password);
+    const dead = (await outbox()).filter((r) => r.status === "DEAD");
+    for (const row of dead) expect(row.lastError).not.toContain(password);
+  });
+});
