@@ -388,10 +388,12 @@ function pgbackrest(args: string[], config: string | undefined, io: Io): Promise
   return new Promise((resolve, reject) => {
     const child = spawn(command, full, { stdio: ["ignore", "pipe", "pipe"] });
     let last = "";
+    let error = "";
     const lines = (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n").filter(Boolean)) {
         io.stdout(line);
         last = line;
+        if (/^ERROR: /.test(line)) error = line;
       }
     };
     child.stdout.on("data", lines);
@@ -403,6 +405,19 @@ function pgbackrest(args: string[], config: string | undefined, io: Io): Promise
           : error,
       ),
     );
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Refusal(`pgbackrest: ${last}`))));
+    child.on("close", (code) => {
+      if (code === 0) return resolve();
+      // No stanza, or one without a cluster or a repository: say what to set, not pgBackRest's hint.
+      if (/requires option: (pg1-path|repo1-path)|does not exist|missing stanza path/i.test(error)) {
+        return reject(
+          new Refusal(
+            `pgBackRest has no usable stanza here (${error.replace(/^ERROR: \[\d+\]: /, "")}): set the stanza's ` +
+              "pg1-path and the repository's repo1-path in pgbackrest.conf (or --config), then run " +
+              "`pgbackrest --stanza <name> stanza-create` (docs/operations.md#pgbackrest-on-a-plain-postgresql)",
+          ),
+        );
+      }
+      reject(new Refusal(`pgbackrest: ${error || last}`));
+    });
   });
 }

@@ -423,4 +423,21 @@ describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE
     expect(await restoreCommand([path.join(root, "missing.dump")], { DATA_DIR: root }, restore)).toBe(1);
     expect(restore.err).toEqual([`cannot restore: ${path.join(root, "missing.dump")} is not a file`]);
   });
+
+  it.skipIf(!pgbackrestBinary)(
+    "says what to set when pgBackRest has no such stanza or repository, in one line",
+    async () => {
+      // An empty configuration: no stanza, no cluster, no repository.
+      const config = path.join(root, "empty-pgbackrest.conf");
+      writeFileSync(config, "");
+      chmodSync(config, 0o644);
+      const io = captured();
+      expect(await backupCommand(["--stanza", "app", "--config", config], { DATA_DIR: root }, io)).toBe(1);
+      expect(io.err).toEqual([
+        expect.stringMatching(
+          /^cannot back up: pgBackRest has no usable stanza here \(.+\): set the stanza's pg1-path and the repository's repo1-path in pgbackrest\.conf .*stanza-create/,
+        ),
+      ]);
+    },
+  );
 });
