@@ -49,6 +49,8 @@ describe("docker-compose.yml", () => {
     ]);
     // `--profile backup`: pgBackRest backups of PostgreSQL (docs/adr/0217).
     expect(inProfile("backup")).toEqual(["backup"]);
+    // `--profile mail`: MailDev, for developers to read the booking e-mails.
+    expect(inProfile("mail")).toEqual(["mail"]);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
     }
