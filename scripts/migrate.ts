@@ -18,7 +18,7 @@ try {
   const database = await openDatabase({
     ...databaseOptions(config),
     log: (line) => console.log(line),
-    contractSteps: args.includes("--contract"),
+    contractSteps: args.includes("--contract") ? true : "unless-in-use",
   });
   await database.close();
 } catch (error) {

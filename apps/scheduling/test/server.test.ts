@@ -2,14 +2,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { readMigrations } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
+import { sql } from "@app/testing/postgres-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase();
+  // A new database: the start migrates it whole.
+  database = await createTestDatabase({ empty: true });
 });
 afterAll(async () => {
   await database?.drop();
@@ -55,6 +58,15 @@ describe("server.ts", () => {
       expect(await home.json()).toEqual({ message: expect.stringContaining("/docs") });
       const guarded = await fetch(`${url}/v1/users`);
       expect(guarded.status).toBe(401);
+      // On a new database no older release can be serving: contract steps are applied too, and
+      // so is every migration after one (the mail outbox after the domains' contract step).
+      const applied = await sql<{ migration_name: string }>(
+        database.directUrl,
+        'SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name',
+      );
+      expect(applied.map((row) => row.migration_name)).toEqual(
+        (await readMigrations()).map((file) => file.name),
+      );
     } finally {
       const exited = once(child, "exit");
       child.kill("SIGTERM");

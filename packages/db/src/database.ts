@@ -2,7 +2,7 @@ import path from "node:path";
 import { createPrisma } from "./client.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
 import type { PrismaClient } from "./generated/prisma/client.ts";
-import { migrate } from "./migrate.ts";
+import { type ContractSteps, migrate } from "./migrate.ts";
 
 export interface DatabaseOptions {
   /** A PostgreSQL URL; without one an embedded server is started under `dataDir`. */
@@ -13,10 +13,11 @@ export interface DatabaseOptions {
   dataDir: string;
   log?: (line: string) => void;
   /**
-   * Whether contract steps are applied too (docs/adr/0218). False for a service starting: an
-   * older release may still be serving beside it. Default true (one-shot tools, tests).
+   * Whether contract steps are applied too (docs/adr/0218): "unless-in-use" for a service
+   * starting (an older release may still be serving beside it, unless the database is new).
+   * Default true (one-shot tools, tests).
    */
-  contractSteps?: boolean;
+  contractSteps?: ContractSteps;
 }
 
 export interface Database {

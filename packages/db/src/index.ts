@@ -31,6 +31,7 @@ export {
 export * from "./generated/prisma/client.ts";
 export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
 export {
+  type ContractSteps,
   DatabaseUnreachable,
   defaultMigrationsDir,
   isContractStep,

@@ -28,7 +28,7 @@ export interface MigrationFile {
 export interface MigrateResult {
   applied: string[];
   alreadyApplied: string[];
-  /** Contract steps left for `pnpm db:migrate --contract` (and what follows them), in order. */
+  /** Contract steps left for `pnpm db:migrate --contract`, in order. */
   deferred: string[];
 }
 
@@ -80,11 +80,18 @@ export class DatabaseUnreachable extends Error {
 }
 
 /**
+ * Whether contract steps run: `true` (one-shot tools, tests, `pnpm db:migrate --contract`),
+ * `false` (never), or `"unless-in-use"` (a service starting, `pnpm db:migrate`): only on a
+ * database no migration has touched yet, which no older release can be serving.
+ */
+export type ContractSteps = boolean | "unless-in-use";
+
+/**
  * Applies the pending migrations in name order, each in its own transaction, under a
  * session advisory lock so that two processes starting at once never both migrate.
- * Refuses to start when an applied migration's file has changed since. With
- * `contractSteps: false` (a service starting, `pnpm db:migrate`), it stops before the first
- * pending contract step: that one and the rest are `deferred`.
+ * Refuses to start when an applied migration's file has changed since. A contract step that
+ * `contractSteps` holds back is `deferred`, and the migrations after it still run: they are
+ * expand steps, which the check (`pnpm migrations:check`) keeps from removing anything.
  */
 export async function migrate(
   connectionString: string,
@@ -92,7 +99,7 @@ export async function migrate(
     dir = defaultMigrationsDir,
     log = (_line: string) => {},
     contractSteps = true,
-  }: { dir?: string; log?: (line: string) => void; contractSteps?: boolean } = {},
+  }: { dir?: string; log?: (line: string) => void; contractSteps?: ContractSteps } = {},
 ): Promise<MigrateResult> {
   const files = await readMigrations(dir);
   // A connect timeout, but no statement timeout: waiting for another process's migration is fine.
@@ -112,12 +119,10 @@ export async function migrate(
     );
     const done = new Map(rows.map((r) => [r.migration_name, r.checksum]));
     const result: MigrateResult = { applied: [], alreadyApplied: [], deferred: [] };
+    const applyContractSteps = contractSteps === "unless-in-use" ? done.size === 0 : contractSteps;
     for (const file of files) {
       const recorded = done.get(file.name);
-      if (
-        recorded === undefined &&
-        (result.deferred.length > 0 || (!contractSteps && isContractStep(file)))
-      ) {
+      if (recorded === undefined && !applyContractSteps && isContractStep(file)) {
         result.deferred.push(file.name);
         continue;
       }
@@ -153,7 +158,7 @@ export async function migrate(
     }
     if (result.deferred.length > 0) {
       log(
-        `contract step ${result.deferred[0]} not applied (${result.deferred.length} migration(s) wait for it): ` +
+        `contract step(s) not applied: ${result.deferred.join(", ")}: ` +
           "run `pnpm db:migrate --contract` once every instance runs this release",
       );
     }

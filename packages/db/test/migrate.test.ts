@@ -16,6 +16,13 @@ afterEach(async () => {
   await Promise.all(databases.splice(0).map((db) => db.drop()));
 });
 
+/** A copy of the migrations folder `dir` with only the migrations `names`. */
+async function only(dir: string, names: string[]): Promise<string> {
+  const copy = await mkdtemp(path.join(tmpdir(), "migrations-"));
+  for (const name of names) await cp(path.join(dir, name), path.join(copy, name), { recursive: true });
+  return copy;
+}
+
 async function history(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -32,8 +39,7 @@ async function history(url: string) {
 }
 
 describe("migration runner", () => {
-  it("defers a contract step, and what follows it, until asked for contract steps (docs/adr/0218)", async () => {
-    const url = await emptyDatabase();
+  it("defers a contract step until asked for contract steps, and applies the expand steps after it (docs/adr/0218)", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
     const write = async (name: string, sql: string) => {
       await mkdir(path.join(dir, name));
@@ -45,13 +51,29 @@ describe("migration runner", () => {
       '-- contract step: the release before this one reads "old" no more\nALTER TABLE "t" DROP COLUMN "old";',
     );
     await write("3_after", 'CREATE TABLE "u" ("id" int);');
+    // A database in use (a migration applied): a service starting beside an older release.
+    const url = await emptyDatabase();
+    await migrate(url, { dir: await only(dir, ["1_expand"]) });
     const lines: string[] = [];
-    const started = await migrate(url, { dir, contractSteps: false, log: (line) => lines.push(line) });
-    expect(started).toMatchObject({ applied: ["1_expand"], deferred: ["2_contract", "3_after"] });
+    const started = await migrate(url, {
+      dir,
+      contractSteps: "unless-in-use",
+      log: (line) => lines.push(line),
+    });
+    expect(started).toMatchObject({ applied: ["3_after"], deferred: ["2_contract"] });
     expect(lines).toContainEqual(expect.stringContaining("pnpm db:migrate --contract"));
-    expect((await history(url)).map((row) => row.migration_name)).toEqual(["1_expand"]);
+    expect((await history(url)).map((row) => row.migration_name)).toEqual(["1_expand", "3_after"]);
     const contracted = await migrate(url, { dir });
-    expect(contracted).toMatchObject({ applied: ["2_contract", "3_after"], deferred: [] });
+    expect(contracted).toMatchObject({ applied: ["2_contract"], deferred: [] });
+    // A new database: no older release can be serving on it, so everything is applied.
+    const fresh = await emptyDatabase();
+    expect(await migrate(fresh, { dir, contractSteps: "unless-in-use" })).toMatchObject({
+      applied: ["1_expand", "2_contract", "3_after"],
+      deferred: [],
+    });
+    // Never, when asked so (a test of the state before the contract step).
+    const never = await emptyDatabase();
+    expect(await migrate(never, { dir, contractSteps: false })).toMatchObject({ deferred: ["2_contract"] });
   });
 
   it("applies every migration to a fresh database and records it as Prisma Migrate does", async () => {

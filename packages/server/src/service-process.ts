@@ -127,8 +127,12 @@ export async function runServices(plan: (environment: NodeJS.ProcessEnv) => Proc
     const warning = unknownVariablesWarning(environment, variables);
     if (warning) console.warn(warning);
     // Contract steps wait for `pnpm db:migrate --contract`: in a rolling upgrade the previous
-    // release is still serving beside this process (docs/adr/0218).
-    database = await openDatabase({ ...where, log: (line) => console.log(line), contractSteps: false });
+    // release is still serving beside this process (docs/adr/0218). A new database has none.
+    database = await openDatabase({
+      ...where,
+      log: (line) => console.log(line),
+      contractSteps: "unless-in-use",
+    });
     for (const start of starts) {
       const prisma = createPrisma(database.url, { directUrl: database.directUrl });
       clients.push(prisma);
