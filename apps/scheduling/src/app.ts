@@ -74,6 +74,9 @@ export async function buildApp({
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     rewriteUrl: createRewriteUrl(API_SEGMENTS).rewriteUrl,
     schemaController: zodSchemaController,
+    // A request that reaches a closing server (on a connection it had accepted) is served:
+    // the planned stop keeps the proxy from sending one, and a 503 would be a client error.
+    return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Selected-calendar ids embed an external calendar id, which can be long.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },

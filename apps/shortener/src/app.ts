@@ -65,7 +65,9 @@ export async function buildApp({
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: config.BODY_LIMIT,
     schemaController: zodSchemaController,
-    return503OnClosing: true,
+    // A request that reaches a closing server (on a connection it had accepted) is served:
+    // the planned stop keeps the proxy from sending one, and a 503 would be a client error.
+    return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(clientErrorBody),
     // Every path parameter a request line can carry reaches its route, which answers 404 for a
     // name or id too long to exist (after authentication, as any other unknown id). The

@@ -179,7 +179,12 @@ declare module "fastify" {
 export interface PlannedStop {
   readonly requested: boolean;
   request(): void;
+  /** Milliseconds since the last request other than a probe (`/ready`, `/health`) began. */
+  quietForMs(): number;
 }
+
+/** The probes a proxy or orchestrator sends whether or not it routes traffic here. */
+const PROBES = new Set(["/ready", "/health"]);
 
 /**
  * A planned stop no client notices (issue 38, docs/adr/0215). Once `app.plannedStop.request()`
@@ -192,6 +197,7 @@ export interface PlannedStop {
  */
 export function drainOnStop(app: FastifyInstance): void {
   let requested = false;
+  let lastRequestAt = Date.now();
   app.decorate("plannedStop", {
     get requested() {
       return requested;
@@ -199,6 +205,12 @@ export function drainOnStop(app: FastifyInstance): void {
     request() {
       requested = true;
     },
+    quietForMs: () => Date.now() - lastRequestAt,
+  });
+  // Synchronous hooks: the cheapest Fastify offers, on every request of the hot paths.
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (!PROBES.has(request.url)) lastRequestAt = Date.now();
+    done();
   });
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (requested) reply.header("connection", "close");

@@ -16,6 +16,9 @@ import { closeGracefully, type ShutdownCause } from "./shutdown.ts";
  */
 export const DRAIN_MS = 15_000;
 
+/** No request (other than a probe) for this long after STOP_WAIT_MS: the proxy has taken the instance out. */
+export const QUIET_MS = 1_000;
+
 export interface ListenOptions {
   /** The service's name, for the line that says where it listens. */
   service: string;
@@ -94,13 +97,28 @@ export async function runServices(plan: (environment: NodeJS.ProcessEnv) => Proc
           `stopping: not ready, serving for ${stopWaitMs} ms while the proxy takes this instance out of rotation`,
         );
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, stopWaitMs);
-        endWait = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      let ended = false;
+      const pause = (ms: number) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          endWait = () => {
+            ended = true;
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      await pause(stopWaitMs);
+      // A busy proxy checks late: serve on while requests still arrive, until none has for
+      // QUIET_MS (it has taken this instance out), for at most STOP_WAIT_MS more. Closing
+      // the listener while the proxy still connects resets the connections it had accepted.
+      const until = Date.now() + stopWaitMs;
+      while (
+        !ended &&
+        Date.now() < until &&
+        Math.min(...services.map((s) => s.plannedStop.quietForMs())) < QUIET_MS
+      ) {
+        await pause(50);
+      }
       endWait = undefined;
     }
     if (!err) for (const service of services) service.log.info({ signal }, "shutting down");
