@@ -5,7 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -186,6 +186,24 @@ function parseStat(csv: string): ServerState[] {
     }));
 }
 
+/** A free port on `host`, held (listening) until `release()`: no other process takes it meanwhile. */
+async function reservePort(host: string): Promise<{ port: number; release(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+  let released: Promise<void> | undefined;
+  return {
+    port,
+    release: () => {
+      released ??= new Promise<void>((resolve) => server.close(() => resolve()));
+      return released;
+    },
+  };
+}
+
 async function stopProcess(
   child: ChildProcess,
   exited: Promise<unknown>,
@@ -205,9 +223,18 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const host = options.host ?? "127.0.0.1";
   const workDir = mkdtempSync(path.join(tmpdir(), "scale-"));
   const statsSocket = path.join(workDir, "admin.sock");
+  // The proxy binds its ports only once every instance is ready, which takes a while on a busy
+  // machine: a port merely found free now was taken by another process meanwhile (seen in two
+  // CI runs at once). So a free one is held until HAProxy is about to bind it.
+  const held = await Promise.all(
+    (["shortener", "scheduling"] as const).map(async (service) =>
+      options.ports?.[service] === undefined ? reservePort(host) : undefined,
+    ),
+  );
+  const releaseHeld = () => Promise.all(held.map((reservation) => reservation?.release()));
   const proxyPorts: Record<ServiceName, number> = {
-    shortener: options.ports?.shortener ?? (await freePort()),
-    scheduling: options.ports?.scheduling ?? (await freePort()),
+    shortener: options.ports?.shortener ?? held[0]!.port,
+    scheduling: options.ports?.scheduling ?? held[1]!.port,
   };
   const url = {
     shortener: `http://${host}:${proxyPorts.shortener}`,
@@ -225,6 +252,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 
   const stop = async () => {
     process.removeListener("exit", killAll);
+    await releaseHeld();
     if (proxy) await stopProcess(proxy.process, proxy.exited, "SIGUSR1", 15_000);
     await Promise.all(
       [...instances.shortener, ...instances.scheduling].map((instance) =>
@@ -319,6 +347,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     // -db: foreground, no daemon; its exit is this child's. Its own process group: Ctrl-C in a
     // terminal signals the whole foreground group, and SIGINT stops HAProxy at once, cutting the
     // answers in flight; `stop()` sends it SIGUSR1 (a soft stop) instead.
+    await releaseHeld();
     const child = spawn(haproxy, ["-db", "-f", configFile], {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
