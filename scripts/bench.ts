@@ -56,8 +56,8 @@ interface Run {
   errors: number;
 }
 
-// wrk (Debian's package) when installed, as the issue's table was measured: 2 threads, not
-// pinned. Otherwise autocannon (a dev dependency) in its own process, pinned to core 1.
+// wrk (Debian's package) when installed, as the issues' tables were measured: 2 threads, on
+// core 1. Otherwise autocannon (a dev dependency) in its own process, pinned to core 1.
 const WRK = (() => {
   try {
     execFileSync("wrk", ["--version"], { stdio: "ignore" });
@@ -134,8 +134,11 @@ function cannonWithHeader(url: string, header: string, connections: number, seco
 }
 
 function wrk(url: string, connections: number, seconds: number, until?: AbortSignal): Promise<Run> {
-  const argv = ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", WRK_REPORT, url];
-  return collect("wrk", argv, until, (r) => ({
+  const args = ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", WRK_REPORT, url];
+  // On its own core, the servers on the other (issue 39's method): wrk then never takes the
+  // servers' core, and each row's figure is what one core of server answers.
+  const [command, argv] = pin ? ["taskset", ["-c", "1", "wrk", ...args]] : ["wrk", args];
+  return collect(command, argv as string[], until, (r) => ({
     rps: r.requests / (r.duration_us / 1e6),
     p50: r.p50_ms,
     p99: r.p99_ms,
