@@ -24,6 +24,7 @@ const CITUS_PLAN: Record<string, Placement> = {
   visit_hour_values: { distributedBy: "short_id" },
   visit_day_values: { distributedBy: "short_id" },
   visit_day_visitors: { distributedBy: "short_id" },
+  visit_pending_sums: { distributedBy: "short_id" },
   visit_value_totals: { distributedBy: "short_id" },
   visit_user_hours: { distributedBy: "user_id" },
   visit_user_hour_values: { distributedBy: "user_id" },

@@ -26,6 +26,7 @@ describe("the visit log's batches", () => {
     };
     await Promise.all(Array.from({ length: CLIENTS }, client));
     await log.drain();
+    await log.settle();
 
     const total = CLIENTS * ROUNDS;
     expect(sizes[0]).toBe(1);
@@ -71,6 +72,7 @@ describe("the visit log's batches", () => {
       };
       const outcomes = await Promise.allSettled(Array.from({ length: CLIENTS }, (_, i) => client(i)));
       await log.drain();
+      await log.settle();
       expect(outcomes.filter((outcome) => outcome.status === "rejected")).toEqual([]);
       const [stored] = await ctx.prisma.$queryRaw<{ rows: number; hours: number }[]>`
         SELECT (SELECT count(*)::int FROM "shortener"."short_logs" WHERE "short_id" = ${shortId}::uuid) AS "rows",

@@ -95,6 +95,7 @@ function expectedType(f: DmmfField): string {
   else if (native === "Time") base = `time(${n ?? 6}) without time zone`;
   else if (native === "Date") base = "date";
   else if (native === "SmallInt") base = "smallint";
+  else if (native === "Json") base = "json";
   else if (native) throw new Error(`add native type ${native} to this test`);
   else
     base = {

@@ -118,6 +118,8 @@ export interface ShortsServiceOptions {
   onDeleted?: () => void;
   /** Hashes the passwords of protected shorts. */
   passwords: PasswordHasher;
+  /** Folds the visits' pending sums in: called before a visit count is read (docs/adr/0236). */
+  settleVisits?: () => Promise<void>;
 }
 
 /** Shorts and their visit logs, always scoped to one owner. */
@@ -185,6 +187,7 @@ export class ShortsService {
     order: { by: Prisma.Sql; visitsOfAll?: boolean },
     page: { limit?: number | undefined; offset?: number | undefined } = {},
   ): Promise<Short[]> {
+    await this.options.settleVisits?.();
     const visits = order.visitsOfAll
       ? Prisma.sql`LEFT JOIN (
           SELECT "short_id", sum("visits") AS "visits" FROM (
@@ -433,10 +436,15 @@ export class ShortsService {
         });
         if (typeof edit.maxVisits === "number") {
           // A limit counts every visit of the short, those before it too: the count starts at
-          // the visits stored so far (the aggregates equal them).
+          // the visits stored so far (the aggregates and the sums not folded yet: one statement
+          // sees a fold's whole move from one to the other, or none of it; docs/adr/0236).
           await tx.$executeRaw`
             UPDATE "shortener"."shorts" SET "counted_visits" = (
               SELECT COALESCE(sum("visits"), 0) FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid
+            ) + (
+              SELECT COALESCE(sum((t ->> 1)::int), 0)
+                FROM "shortener"."visit_pending_sums" p, json_array_elements(p."sums" -> 't') t
+               WHERE p."short_id" = ${shortId}::uuid
             ) WHERE "id" = ${shortId}::uuid`;
         }
         return before;
@@ -633,6 +641,7 @@ async function shortsPlugin(
       reads: app.reads,
       onDeleted,
       passwords: app.passwords,
+      settleVisits: () => app.visitLog.settle(),
     }),
   );
 }
@@ -640,5 +649,5 @@ async function shortsPlugin(
 export default fp(shortsPlugin, {
   name: "shorts",
   fastify: "5.x",
-  decorators: { fastify: ["prisma", "reads", "visitMaintenance", "passwords"] },
+  decorators: { fastify: ["prisma", "reads", "visitMaintenance", "passwords", "visitLog"] },
 });

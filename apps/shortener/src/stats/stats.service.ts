@@ -172,6 +172,8 @@ export class StatsService {
     private readonly reads?: ReplicaReads,
     /** The most candidates top shorts sums one short at a time (see topShorts). */
     private readonly topShortsCandidates = TOP_SHORTS_CANDIDATES,
+    /** Folds the visits' pending sums in: called before the aggregates are read (docs/adr/0236). */
+    private readonly settleVisits: () => Promise<void> = async () => {},
   ) {}
 
   /**
@@ -211,13 +213,16 @@ export class StatsService {
   }
 
   async forShort(shortId: string, query: StatsQuery): Promise<ShortStats> {
-    return this.stats({ shortId }, statsRange(query));
+    const range = statsRange(query);
+    await this.settleVisits();
+    return this.stats({ shortId }, range);
   }
 
   /** The user's statistics; with `domain`, of their shorts on that domain (null: an unknown one). */
   async forUser(userId: string, query: StatsQuery, domain?: { id: string | null }): Promise<UserStats> {
     const range = statsRange(query);
     const scope = domain === undefined ? { userId } : { userId, domainId: domain.id };
+    await this.settleVisits();
     const [stats, shorts] = await Promise.all([this.stats(scope, range), this.topShorts(scope, range)]);
     return { ...stats, shorts };
   }
@@ -512,11 +517,14 @@ interface TopValue {
 }
 
 async function statsPlugin(app: FastifyInstance, { shortBaseUrl }: { shortBaseUrl: string }): Promise<void> {
-  app.decorate("stats", new StatsService(app.prisma, shortBaseUrl, app.reads));
+  app.decorate(
+    "stats",
+    new StatsService(app.prisma, shortBaseUrl, app.reads, TOP_SHORTS_CANDIDATES, () => app.visitLog.settle()),
+  );
 }
 
 export default fp(statsPlugin, {
   name: "stats",
   fastify: "5.x",
-  decorators: { fastify: ["prisma", "reads"] },
+  decorators: { fastify: ["prisma", "reads", "visitLog"] },
 });

@@ -6,6 +6,8 @@ import { Gauge, Histogram, type Registry } from "@app/server/metrics";
 export interface VisitLogObserver {
   batchCommitted(size: number, seconds: number): void;
   batchFailed?(size: number): void;
+  /** A fold of pending sums failed (they stay pending, for the next fold). */
+  foldFailed?(error: unknown): void;
 }
 
 export function visitLogMetrics(registry: Registry, depth: () => number): VisitLogObserver {

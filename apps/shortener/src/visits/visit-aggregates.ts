@@ -181,3 +181,159 @@ export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
   for (const visit of visits) sums.add(visit.shortId, visit.at, visit);
   return sums.sorted();
 }
+
+/**
+ * One short's part of a batch's aggregates, as the batch stores it for the fold (visit-log.ts):
+ * hours as epoch milliseconds, days as YYYY-MM-DD. t: [hour, visits, humans]; v: [hour,
+ * dimension, value, visits, humans]; d: [day, dimension, value, visits, humans]; u: [day,
+ * visitor, first hour].
+ */
+export interface PendingSums {
+  t: [number, number, number][];
+  v: [number, string, string, number, number][];
+  d: [string, string, string, number, number][];
+  u: [string, string, number][];
+}
+
+/** The batch's aggregates split per short: the shorts in order, and each one's JSON. */
+export function pendingPerShort(sums: BatchAggregates): { shortIds: string[]; sums: string[] } {
+  const byShort = new Map<string, PendingSums>();
+  const of = (shortId: string) => {
+    let entry = byShort.get(shortId);
+    if (entry === undefined) {
+      entry = { t: [], v: [], d: [], u: [] };
+      byShort.set(shortId, entry);
+    }
+    return entry;
+  };
+  const { totals, values, dayValues, visitors } = sums;
+  for (let i = 0; i < totals.shortId.length; i++) {
+    of(totals.shortId[i]!).t.push([totals.hour[i]!.getTime(), totals.visits[i]!, totals.humans[i]!]);
+  }
+  for (let i = 0; i < values.shortId.length; i++) {
+    of(values.shortId[i]!).v.push([
+      values.hour[i]!.getTime(),
+      values.dimension[i]!,
+      values.value[i]!,
+      values.visits[i]!,
+      values.humans[i]!,
+    ]);
+  }
+  for (let i = 0; i < dayValues.shortId.length; i++) {
+    of(dayValues.shortId[i]!).d.push([
+      dayValues.day[i]!,
+      dayValues.dimension[i]!,
+      dayValues.value[i]!,
+      dayValues.visits[i]!,
+      dayValues.humans[i]!,
+    ]);
+  }
+  for (let i = 0; i < visitors.shortId.length; i++) {
+    of(visitors.shortId[i]!).u.push([visitors.day[i]!, visitors.visitor[i]!, visitors.hour[i]!.getTime()]);
+  }
+  const shortIds = [...byShort.keys()];
+  return { shortIds, sums: shortIds.map((id) => JSON.stringify(byShort.get(id))) };
+}
+
+/**
+ * Pending sums of many batches added up (what one fold writes), in the order BatchSums.sorted()
+ * gives: concurrent folds and batches lock aggregate rows in one order.
+ */
+export class PendingMerge {
+  private readonly totals = new Map<string, { shortId: string; hour: number; sum: Sum }>();
+  private readonly values = new Map<
+    string,
+    { shortId: string; hour: number; dimension: string; value: string; sum: Sum }
+  >();
+  private readonly dayValues = new Map<
+    string,
+    { shortId: string; day: string; dimension: string; value: string; sum: Sum }
+  >();
+  private readonly visitors = new Map<
+    string,
+    { shortId: string; day: string; visitor: string; hour: number }
+  >();
+
+  add(shortId: string, sums: PendingSums): void {
+    for (const [hour, visits, humans] of sums.t) {
+      const key = `${shortId} ${hour}`;
+      const entry = this.totals.get(key);
+      if (entry) addSum(entry.sum, visits, humans);
+      else this.totals.set(key, { shortId, hour, sum: { visits, humans } });
+    }
+    for (const [hour, dimension, value, visits, humans] of sums.v) {
+      const key = `${shortId} ${hour} ${dimension} ${value}`;
+      const entry = this.values.get(key);
+      if (entry) addSum(entry.sum, visits, humans);
+      else this.values.set(key, { shortId, hour, dimension, value, sum: { visits, humans } });
+    }
+    for (const [day, dimension, value, visits, humans] of sums.d) {
+      const key = `${shortId} ${day} ${dimension} ${value}`;
+      const entry = this.dayValues.get(key);
+      if (entry) addSum(entry.sum, visits, humans);
+      else this.dayValues.set(key, { shortId, day, dimension, value, sum: { visits, humans } });
+    }
+    for (const [day, visitor, hour] of sums.u) {
+      const key = `${shortId} ${day} ${visitor}`;
+      const entry = this.visitors.get(key);
+      if (entry === undefined) this.visitors.set(key, { shortId, day, visitor, hour });
+      else if (hour < entry.hour) entry.hour = hour;
+    }
+  }
+
+  sorted(): BatchAggregates {
+    const totals = [...this.totals.values()].sort((a, b) => byText(a.shortId, b.shortId) || a.hour - b.hour);
+    const values = [...this.values.values()].sort(
+      (a, b) =>
+        byText(a.shortId, b.shortId) ||
+        a.hour - b.hour ||
+        byText(a.dimension, b.dimension) ||
+        byText(a.value, b.value),
+    );
+    const dayValues = [...this.dayValues.values()].sort(
+      (a, b) =>
+        byText(a.shortId, b.shortId) ||
+        byText(a.day, b.day) ||
+        byText(a.dimension, b.dimension) ||
+        byText(a.value, b.value),
+    );
+    const visitors = [...this.visitors.values()].sort(
+      (a, b) => byText(a.shortId, b.shortId) || byText(a.day, b.day) || byText(a.visitor, b.visitor),
+    );
+    return {
+      totals: {
+        shortId: totals.map((e) => e.shortId),
+        hour: totals.map((e) => new Date(e.hour)),
+        visits: totals.map((e) => e.sum.visits),
+        humans: totals.map((e) => e.sum.humans),
+      },
+      values: {
+        shortId: values.map((e) => e.shortId),
+        hour: values.map((e) => new Date(e.hour)),
+        dimension: values.map((e) => e.dimension),
+        value: values.map((e) => e.value),
+        visits: values.map((e) => e.sum.visits),
+        humans: values.map((e) => e.sum.humans),
+      },
+      dayValues: {
+        shortId: dayValues.map((e) => e.shortId),
+        day: dayValues.map((e) => e.day),
+        dimension: dayValues.map((e) => e.dimension),
+        value: dayValues.map((e) => e.value),
+        visits: dayValues.map((e) => e.sum.visits),
+        humans: dayValues.map((e) => e.sum.humans),
+      },
+      visitors: {
+        shortId: visitors.map((e) => e.shortId),
+        day: visitors.map((e) => e.day),
+        visitor: visitors.map((e) => e.visitor),
+        hour: visitors.map((e) => new Date(e.hour)),
+      },
+    };
+  }
+}
+
+function addSum(sum: Sum, visits: number, humans: number): void {
+  sum.visits += visits;
+  sum.humans += humans;
+}

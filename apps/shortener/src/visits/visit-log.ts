@@ -1,9 +1,15 @@
-import { isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
+import { inTransaction, isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { plainArray, textArray, timeArray } from "./array-literals.ts";
 import { type VisitLogObserver, visitLogMetrics } from "./metrics.ts";
-import { aggregateBatch, BatchSums } from "./visit-aggregates.ts";
+import {
+  aggregateBatch,
+  BatchSums,
+  PendingMerge,
+  type PendingSums,
+  pendingPerShort,
+} from "./visit-aggregates.ts";
 import { type Enrichment, VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
 import { ROLLUP_AGE_DAYS } from "./visit-rollup.ts";
 
@@ -48,6 +54,13 @@ export interface VisitLogOptions {
   observer?: VisitLogObserver;
   /** What the rows keep of the visitor's address (VISIT_IP); default "full". */
   ipMode?: VisitIpMode;
+  /**
+   * How long after a batch of today's visits is stored its aggregates are folded in (the fold
+   * gathers every batch stored meanwhile into one statement); default 50 ms.
+   */
+  foldDelayMs?: number;
+  /** How often pending sums any instance left behind are looked for; default 5 s. */
+  foldSweepMs?: number;
 }
 
 /**
@@ -95,10 +108,25 @@ export class VisitLog {
   private readonly pool: ReturnType<typeof poolOf>;
   private readonly enricher: VisitEnricher;
   private readonly salts: VisitorSalts;
+  private readonly foldDelayMs: number;
+  private readonly foldSweepMs: number;
+  /** The fold running now, if any: one at a time per instance. */
+  private folding: Promise<void> | undefined;
+  private foldTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  /** Set by stop(): no fold is scheduled any more. */
+  private stopped = false;
 
   constructor(
     prisma: PrismaClient,
-    { maxBatch = 1000, concurrency = 1, observer, ipMode = "full" }: VisitLogOptions = {},
+    {
+      maxBatch = 1000,
+      concurrency = 1,
+      observer,
+      ipMode = "full",
+      foldDelayMs = 50,
+      foldSweepMs = 5_000,
+    }: VisitLogOptions = {},
   ) {
     // The write path is one statement per batch on the driver itself: Prisma's createMany
     // costs more per row than the INSERT does (docs/performance.md).
@@ -108,6 +136,127 @@ export class VisitLog {
     this.observer = observer;
     this.enricher = new VisitEnricher(ipMode);
     this.salts = new VisitorSalts(prisma);
+    this.foldDelayMs = foldDelayMs;
+    this.foldSweepMs = foldSweepMs;
+  }
+
+  /** Starts the sweep for pending sums that an instance stopped without folding (at start, then every foldSweepMs). */
+  start(): void {
+    const sweep = () => {
+      this.foldSoon(0);
+      this.sweepTimer = setTimeout(sweep, this.foldSweepMs).unref();
+    };
+    sweep();
+  }
+
+  /**
+   * The aggregates of every visit stored before this call, folded in (docs/adr/0236): what a
+   * reader of the aggregate tables calls first, so the figures it reads equal the stored rows.
+   * Folds what is pending, waiting for the folds of other instances that hold some of it.
+   */
+  async settle(): Promise<void> {
+    const { rows } = await this.pool.query<{ last: string | null }>({
+      name: "pending_visit_sums_last",
+      text: `SELECT max("id")::text AS "last" FROM "shortener"."visit_pending_sums"`,
+    });
+    const last = rows[0]?.last;
+    if (last == null) return;
+    while ((await this.foldOnce({ upTo: last })) > 0) {
+      // Until nothing up to `last` is left: a claim can come back empty while others fold.
+    }
+  }
+
+  /** Folds pending sums `foldDelayMs` from now (unless a fold is due or running). */
+  private foldSoon(delay = this.foldDelayMs): void {
+    if (this.stopped || this.foldTimer !== undefined) return;
+    this.foldTimer = setTimeout(() => {
+      this.foldTimer = undefined;
+      if (this.folding) {
+        // Running: the batches stored meanwhile are folded after it.
+        void this.folding.finally(() => this.foldSoon());
+        return;
+      }
+      this.folding = this.foldAll()
+        .catch((error: unknown) => this.observer?.foldFailed?.(error))
+        .finally(() => {
+          this.folding = undefined;
+        });
+    }, delay);
+    this.foldTimer.unref();
+  }
+
+  /** Folds what no other fold holds, FOLD_LIMIT rows at a time, until none is left. */
+  private async foldAll(): Promise<void> {
+    while (!this.stopped && (await this.foldOnce({})) === FOLD_LIMIT) {
+      // A full claim: more may be pending.
+    }
+  }
+
+  /**
+   * One fold: claims up to FOLD_LIMIT pending rows (those another fold holds are skipped, or
+   * with `upTo`, waited for: they are gone once it commits), adds them up and writes their
+   * aggregates, deleting the rows in the same transaction: each batch's aggregates are added
+   * exactly once. Returns how many rows it folded.
+   */
+  private async foldOnce({ upTo }: { upTo?: string }, attempt = 0, withDailyRows = false): Promise<number> {
+    try {
+      return await inTransaction(this.pool, async (client) => {
+        const claimed = await client.query<{ short_id: string; id: string; sums: PendingSums }>(
+          upTo === undefined
+            ? { ...CLAIM_PENDING, values: [FOLD_LIMIT] }
+            : { ...CLAIM_PENDING_UP_TO, values: [FOLD_LIMIT, upTo] },
+        );
+        if (claimed.rows.length === 0) return 0;
+        const merge = new PendingMerge();
+        for (const row of claimed.rows) merge.add(row.short_id, row.sums);
+        const { totals, values, dayValues, visitors } = merge.sorted();
+        const firstDay = [...totals.hour].reduce(
+          (first, hour) => (first === undefined || hour < first ? hour : first),
+          undefined as Date | undefined,
+        );
+        const statement = withDailyRows ? FOLD : FOLD_RECENT;
+        const all: unknown[] = [];
+        all[1] = plainArray([...new Set(claimed.rows.map((row) => row.short_id))].sort());
+        all[14] = plainArray(totals.shortId);
+        all[15] = timeArray(totals.hour);
+        all[16] = plainArray(totals.visits);
+        all[17] = plainArray(totals.humans);
+        all[18] = plainArray(values.shortId);
+        all[19] = timeArray(values.hour);
+        all[20] = textArray(values.dimension);
+        all[21] = textArray(values.value);
+        all[22] = plainArray(values.visits);
+        all[23] = plainArray(values.humans);
+        all[24] = plainArray(visitors.shortId);
+        all[25] = plainArray(visitors.day);
+        all[26] = plainArray(visitors.visitor);
+        all[27] = timeArray(visitors.hour);
+        all[28] = withDailyRows ? plainArray(dayValues.shortId) : utcDay((firstDay ?? new Date()).getTime());
+        all[29] = plainArray(dayValues.day);
+        all[30] = textArray(dayValues.dimension);
+        all[31] = textArray(dayValues.value);
+        all[32] = plainArray(dayValues.visits);
+        all[33] = plainArray(dayValues.humans);
+        all[34] = plainArray(claimed.rows.map((row) => row.short_id));
+        all[35] = plainArray(claimed.rows.map((row) => row.id));
+        await client.query({
+          name: statement.name,
+          text: statement.text,
+          values: statement.params.map((i) => all[i]),
+        });
+        return claimed.rows.length;
+      });
+    } catch (error) {
+      // A day of these sums was closed (rolled up) since they were stored: folded with their
+      // daily rows, as a late visit is.
+      if ((error as { code?: unknown }).code === ROLLED_UP && !withDailyRows) {
+        return this.foldOnce({ upTo }, attempt, true);
+      }
+      if (isTransactionConflict(error) && attempt < CONFLICT_RETRIES) {
+        return this.foldOnce({ upTo }, attempt + 1, withDailyRows);
+      }
+      throw error;
+    }
   }
 
   /** Visits waiting for their row, queued or being written. */
@@ -190,6 +339,20 @@ export class VisitLog {
     const forget = () => this.outside.delete(write);
     write.then(forget, forget);
     return write;
+  }
+
+  /**
+   * Stops folding: the visits recorded so far are written (drain) and what is pending is
+   * folded, unless the database is gone (then the next instance, or reader, folds it).
+   */
+  async stop(): Promise<void> {
+    await this.drain();
+    this.stopped = true;
+    clearTimeout(this.foldTimer);
+    clearTimeout(this.sweepTimer);
+    this.foldTimer = undefined;
+    await this.folding;
+    await this.settle().catch((error: unknown) => this.observer?.foldFailed?.(error));
   }
 
   /** Resolves when every visit recorded so far is written (or has failed). */
@@ -287,22 +450,29 @@ export class VisitLog {
       // durable together when it returns.
       // Named: prepared once per connection, so each batch skips parsing and planning the
       // statement (measured: 1.06 vs 1.45 ms for a batch of 64).
-      const stored = await this.pool.query<{ short_id: string }>({
-        ...chosen,
-        values: [
-          plainArray([...new Set(shortIds)]),
-          plainArray(shortIds),
-          textArray(rows.map((r) => r.ipAddress)),
-          textArray(visits.map((v) => v.userAgent)),
-          textArray(visits.map((v) => v.referer)),
-          plainArray(rows.map((r) => r.isBot)),
-          textArray(rows.map((r) => r.browser)),
-          textArray(rows.map((r) => r.os)),
-          textArray(rows.map((r) => r.device)),
-          textArray(rows.map((r) => r.country)),
-          textArray(rows.map((r) => r.referrerHost)),
-          plainArray(rows.map((r) => r.visitor)),
-          timeArray(visits.map((v) => v.at)),
+      const rowValues = [
+        plainArray([...new Set(shortIds)]),
+        plainArray(shortIds),
+        textArray(rows.map((r) => r.ipAddress)),
+        textArray(visits.map((v) => v.userAgent)),
+        textArray(visits.map((v) => v.referer)),
+        plainArray(rows.map((r) => r.isBot)),
+        textArray(rows.map((r) => r.browser)),
+        textArray(rows.map((r) => r.os)),
+        textArray(rows.map((r) => r.device)),
+        textArray(rows.map((r) => r.country)),
+        textArray(rows.map((r) => r.referrerHost)),
+        plainArray(rows.map((r) => r.visitor)),
+        timeArray(visits.map((v) => v.at)),
+      ];
+      let aggregateValues: unknown[];
+      if (chosen === PENDING) {
+        // Today's visits (the usual batch): their aggregates are stored beside them, per short,
+        // and folded in after the redirects are answered (docs/adr/0236).
+        const pending = pendingPerShort({ totals, values, dayValues, visitors });
+        aggregateValues = [plainArray(pending.shortIds), textArray(pending.sums)];
+      } else {
+        aggregateValues = [
           plainArray(totals.shortId),
           timeArray(totals.hour),
           plainArray(totals.visits),
@@ -327,9 +497,14 @@ export class VisitLog {
                 plainArray(dayValues.visits),
                 plainArray(dayValues.humans),
               ]),
-        ],
+        ];
+      }
+      const stored = await this.pool.query<{ short_id: string }>({
+        ...chosen,
+        values: [...rowValues, ...aggregateValues],
       });
       release?.();
+      if (chosen === PENDING) this.foldSoon();
       const kept = new Set(stored.rows.map((row) => row.short_id));
       const written = batch.filter((p) => kept.has(p.visit.shortId));
       this.written += written.length;
@@ -581,22 +756,100 @@ function recentOf(statement: Statement, name: string, liveCondition: string): St
   };
 }
 
-const RECENT = recentOf(BATCHED, "insert_recent_visits", `AND "max_visits" IS NULL`);
 const COUNTED_RECENT = recentOf(
   COUNTED,
   "insert_recent_counted_visit",
   `AND "counted_visits" < "max_visits"`,
 );
+
+/** INSERT_VISITS up to its rows: the statements below keep them and say what comes after. */
+const ROWS_END = "\n), first_visits AS (";
+if (!INSERT_VISITS.includes(ROWS_END)) throw new Error("visit-log: INSERT_VISITS has no first_visits");
+
+/**
+ * A batch of today's visits: its rows, and its aggregates per short as they are (the sums the
+ * app made, as JSON: visit-aggregates.ts's PendingSums), in one statement, committed on its own.
+ * It writes no aggregate row, so it takes no lock another batch waits for: two go at once, and
+ * each one's commit is a plain insert's (docs/adr/0236). The fold adds the sums in later.
+ */
+const PENDING: Statement = {
+  name: "insert_visits_pending",
+  text: `${INSERT_VISITS.slice(0, INSERT_VISITS.indexOf(ROWS_END))}
+), pending AS (
+  INSERT INTO "shortener"."visit_pending_sums" ("short_id", "sums")
+  SELECT * FROM unnest($14::uuid[], $15::json[]) AS p("short_id", "sums")
+  WHERE p."short_id" IN (SELECT "id" FROM live)
+)
+SELECT "id" AS "short_id" FROM live`,
+};
+
+/** A statement whose parameters are numbered from 1 without gaps; `params`: the original numbers. */
+type Compacted = Statement & { params: number[] };
+
+/** Renumbers the parameters `text` uses as $1, $2, … in the order of their original numbers. */
+function compacted(name: string, text: string): Compacted {
+  const params = [...new Set([...text.matchAll(/\$(\d+)::/g)].map((m) => Number(m[1])))].sort(
+    (a, b) => a - b,
+  );
+  const renumbered = text.replace(/\$(\d+)::/g, (_, n: string) => `$${params.indexOf(Number(n)) + 1}::`);
+  return { name, text: renumbered, params };
+}
+
+/**
+ * The fold: INSERT_VISITS's aggregate writes for pending sums added up ($1, $14-$33 as there),
+ * deleting the pending rows they came from ($34, $35: short ids and ids) in the same statement.
+ * `live` takes every short still there, a limited one too (its visits were stored before the
+ * limit was set); a short deleted since has its sums dropped with its rows.
+ */
+const FOLD_TEXT = INSERT_VISITS.replace(
+  BATCHED_LIVE,
+  `WITH live AS MATERIALIZED (
+  SELECT "id", "user_id" FROM "shortener"."shorts" WHERE "id" = ANY($1::uuid[]) AND true
+  ORDER BY "id" FOR KEY SHARE
+)`,
+)
+  .replace(/\n\), visits AS \([\s\S]*?(?=\n\), first_visits AS \()/, "")
+  .replace(
+    /\n\)\nSELECT "id" AS "short_id" FROM live$/,
+    `
+), claimed AS (
+  DELETE FROM "shortener"."visit_pending_sums"
+  WHERE ("short_id", "id") IN (SELECT * FROM unnest($34::uuid[], $35::int8[]))
+)
+SELECT "id" AS "short_id" FROM live`,
+  );
+if (FOLD_TEXT.includes("short_logs") || !FOLD_TEXT.includes("claimed AS")) {
+  throw new Error("visit-log: the fold could not be made from INSERT_VISITS");
+}
+const FOLD = compacted("fold_visit_sums", FOLD_TEXT);
+const FOLD_RECENT = (() => {
+  const recent = recentOf({ name: "", text: FOLD_TEXT }, "", `= ANY($1::uuid[]) AND true`);
+  return compacted("fold_recent_visit_sums", recent.text);
+})();
+
+/** Most pending rows one fold adds up. */
+const FOLD_LIMIT = 1000;
+
+/** Pending rows no other fold holds, in key order (as every fold locks them). */
+const CLAIM_PENDING: Statement = {
+  name: "claim_visit_sums",
+  text: `SELECT "short_id", "id"::text AS "id", "sums" FROM "shortener"."visit_pending_sums"
+  ORDER BY "short_id", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+};
+/** Pending rows up to an id, waiting for those another fold holds. */
+const CLAIM_PENDING_UP_TO: Statement = {
+  name: "claim_visit_sums_up_to",
+  text: `SELECT "short_id", "id"::text AS "id", "sums" FROM "shortener"."visit_pending_sums"
+  WHERE "id" <= $2::int8 ORDER BY "short_id", "id" LIMIT $1 FOR UPDATE`,
+};
+
 /** Each statement's variant for a batch of today's visits. */
 const RECENT_VARIANTS = new Map<Statement, Statement>([
-  [BATCHED, RECENT],
+  [BATCHED, PENDING],
   [COUNTED, COUNTED_RECENT],
 ]);
 /** What stores a batch that a variant refused: its statement, as it is (a copy: no variant). */
-const REFUSED = new Map<Statement, Statement>([
-  [RECENT, { ...BATCHED }],
-  [COUNTED_RECENT, { ...COUNTED }],
-]);
+const REFUSED = new Map<Statement, Statement>([[COUNTED_RECENT, { ...COUNTED }]]);
 
 /**
  * The app's `visitLog`, with its metrics; as the service stops, in-flight requests finish first
@@ -604,7 +857,11 @@ const REFUSED = new Map<Statement, Statement>([
  */
 async function visitLogPlugin(app: FastifyInstance, { ipMode }: { ipMode: VisitIpMode }): Promise<void> {
   const visitLog: VisitLog = new VisitLog(app.prisma, {
-    observer: visitLogMetrics(app.metrics, () => visitLog.depth),
+    observer: {
+      ...visitLogMetrics(app.metrics, () => visitLog.depth),
+      foldFailed: (err) =>
+        app.log.warn({ err }, "visit sums: fold failed; they stay pending for the next one"),
+    },
     ipMode,
   });
   app.decorate("visitLog", visitLog);
@@ -612,7 +869,8 @@ async function visitLogPlugin(app: FastifyInstance, { ipMode }: { ipMode: VisitI
     visitLog.writtenAtStop = visitLog.written;
     done();
   });
-  app.addHook("onClose", () => visitLog.drain());
+  app.addHook("onReady", () => visitLog.start());
+  app.addHook("onClose", () => visitLog.stop());
 }
 
 export default fp(visitLogPlugin, {
