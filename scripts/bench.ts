@@ -20,6 +20,7 @@ import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "@app/scheduling/hosting/secrets";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
+import pg from "pg";
 import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { startupRows } from "./bench-startup.ts";
@@ -79,8 +80,10 @@ function cannon(
   seconds: number,
   rate?: number,
   until?: AbortSignal,
+  /** A Host header to send instead of the URL's (a registered domain's). */
+  host?: string,
 ): Promise<Run> {
-  if (WRK && !rate) return wrk(url, connections, until ? 3600 : seconds, until);
+  if (WRK && !rate) return wrk(url, connections, until ? 3600 : seconds, until, host);
   const args = until
     ? ["-e", STOPPABLE_AUTOCANNON, autocannon, url, String(connections)]
     : [
@@ -91,6 +94,7 @@ function cannon(
         "-d",
         String(seconds),
         ...(rate ? ["-R", String(rate)] : []),
+        ...(host ? ["-H", `host=${host}`] : []),
         url,
       ];
   const [command, argv] = pin
@@ -133,8 +137,22 @@ function cannonWithHeader(url: string, header: string, connections: number, seco
   }));
 }
 
-function wrk(url: string, connections: number, seconds: number, until?: AbortSignal): Promise<Run> {
-  const args = ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", WRK_REPORT, url];
+function wrk(
+  url: string,
+  connections: number,
+  seconds: number,
+  until?: AbortSignal,
+  host?: string,
+): Promise<Run> {
+  const args = [
+    "-t2",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    ...(host ? ["-H", `Host: ${host}`] : []),
+    "-s",
+    WRK_REPORT,
+    url,
+  ];
   // On its own core, the servers on the other (issue 39's method): wrk then never takes the
   // servers' core, and each row's figure is what one core of server answers.
   const [command, argv] = pin ? ["taskset", ["-c", "1", "wrk", ...args]] : ["wrk", args];
@@ -188,16 +206,21 @@ const servers: ChildProcess[] = [];
 // the license-key lookup and the per-tenant client are what it adds.
 const TENANT_SECRET = randomBytes(32).toString("hex");
 
-async function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(
+  kind: string,
+  databaseUrl = database.url,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const script = path.join(root, "dist/bench-server.js");
   // The tenant's pool is the default database's (10), so the row measures the routing alone.
   const hosted =
     kind === "schedulingHosted" ? { HOSTED_MODE: "on", TENANT_SECRET, TENANT_POOL_MAX: "10" } : {};
-  const child = fork(script, [kind === "schedulingHosted" ? "scheduling" : kind, String(port)], {
+  const serverKind =
+    kind === "schedulingHosted" ? "scheduling" : kind === "shortenerDomains" ? "shortener" : kind;
+  const child = fork(script, [serverKind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
     execArgv: pin ? ["-c", "0", process.execPath, "--enable-source-maps"] : ["--enable-source-maps"],
-    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...hosted },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", ...hosted },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   servers.push(child);
@@ -206,6 +229,40 @@ async function startServer(kind: string): Promise<{ url: string; child: ChildPro
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, child };
+}
+
+const DOMAIN_HOST = "links.bench.example";
+let domainsPrisma: ReturnType<typeof createPrisma> | undefined;
+
+/**
+ * The bench database's twin with one registered domain and a short on it (created once, kept
+ * for later runs): the "domains on" row's server runs on it.
+ */
+async function domainsDatabase(stamp: number) {
+  const name = `${new URL(database.url).pathname.slice(1) || "postgres"}_domains`;
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (rowCount === 0) await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(database.url);
+  url.pathname = `/${name}`;
+  await openDatabase({ databaseUrl: url.toString(), dataDir: tmp ?? ".data" });
+  domainsPrisma = createPrisma(url.toString());
+  const user = await createUser(domainsPrisma, `bench-${stamp}@example.com`);
+  const domain = await domainsPrisma.shortDomain.upsert({
+    where: { host: DOMAIN_HOST },
+    create: { host: DOMAIN_HOST },
+    update: {},
+  });
+  const shortName = `bd${stamp}`;
+  const short = await domainsPrisma.short.create({
+    data: { userId: user.id, domainId: domain.id, name: shortName, url: "https://example.com/" },
+  });
+  return { url: url.toString(), prisma: domainsPrisma, name: shortName, shortId: short.id };
 }
 
 /**
@@ -473,21 +530,31 @@ try {
     },
   });
 
+  // Domains on: a database of its own (a registered domain makes every other Host 404, ADR
+  // 0221), with the short on a registered domain; its redirects send that domain's Host.
+  const domains = await domainsDatabase(stamp);
+
   const kinds = [
     "bare302",
     "select302",
     "naive302",
     "prototype302",
     "shortener",
+    "shortenerDomains",
     "selectJson",
     "scheduling",
     "schedulingHosted",
   ] as const;
   const started = Object.fromEntries(
-    await Promise.all(kinds.map(async (k) => [k, await startServer(k)] as const)),
+    await Promise.all(
+      kinds.map(
+        async (k) =>
+          [k, await startServer(k, k === "shortenerDomains" ? domains.url : database.url)] as const,
+      ),
+    ),
   );
   const path302 = (k: keyof typeof names) => `${started[k]!.url}/${names[k]}`;
-  const targets: { label: string; kind: string; url: string; connections: number }[] = [
+  const targets: { label: string; kind: string; url: string; connections: number; host?: string }[] = [
     { label: "bare Fastify 302, no database", kind: "bare302", url: path302("bare302"), connections: 64 },
     { label: "Fastify + one pg SELECT", kind: "select302", url: path302("select302"), connections: 64 },
     {
@@ -508,7 +575,20 @@ try {
       url: path302("shortener"),
       connections: 64,
     },
+    {
+      label: "shortener, domains on",
+      kind: "shortenerDomains",
+      url: `${started.shortenerDomains!.url}/${domains.name}`,
+      connections: 64,
+      host: DOMAIN_HOST,
+    },
     { label: "bare Fastify 302 @256", kind: "bare302", url: path302("bare302"), connections: 256 },
+    {
+      label: "prototype @256",
+      kind: "prototype302",
+      url: path302("prototype302"),
+      connections: 256,
+    },
     { label: "shortener redirect @256", kind: "shortener", url: path302("shortener"), connections: 256 },
     {
       label: "bare Fastify + pg SELECT, JSON",
@@ -532,7 +612,7 @@ try {
 
   // --only: the redirect rows (kinds bare302 … shortener) or the scheduling ones, each with its baseline.
   const GROUPS: Record<string, string[]> = {
-    redirect: ["bare302", "select302", "naive302", "prototype302", "shortener"],
+    redirect: ["bare302", "select302", "naive302", "prototype302", "shortener", "shortenerDomains"],
     scheduling: ["selectJson", "scheduling", "schedulingHosted"],
     stats: [],
     drop: [],
@@ -576,7 +656,9 @@ try {
         `${ROUNDS} round(s) × ${SECONDS} s, interleaved, after a ${QUICK ? 1 : 3} s warm-up each; ` +
         `about ${Math.ceil((targets.length * ROUNDS * (SECONDS + (QUICK ? 1 : 3)) + 30) / 60)} min in all\n`,
     );
-    const rowsBefore = await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } });
+    const rowsBefore =
+      (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
+      (await domains.prisma.shortLog.count({ where: { shortId: domains.shortId } }));
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
     // Not in the figures, but their visits are stored too: counted against the rows.
     const warmUps = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
@@ -585,34 +667,49 @@ try {
         // Each run right after its own warm-up: a server idle while the other rows ran (a
         // minute or more) first spends about half a second growing its heap back and
         // reconnecting, which is not the steady state this table is about (docs/performance.md).
-        warmUps.get(target.label)!.push(await cannon(target.url, target.connections, QUICK ? 1 : 3));
+        warmUps
+          .get(target.label)!
+          .push(
+            await cannon(target.url, target.connections, QUICK ? 1 : 3, undefined, undefined, target.host),
+          );
         await settle();
-        runs.get(target.label)!.push(await cannon(target.url, target.connections, SECONDS));
+        runs
+          .get(target.label)!
+          .push(await cannon(target.url, target.connections, SECONDS, undefined, undefined, target.host));
       }
     }
-    const rowsAfter = await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } });
+    const rowsAfter =
+      (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
+      (await domains.prisma.shortLog.count({ where: { shortId: domains.shortId } }));
 
     const baseOf: Record<string, string> = {
       "bare Fastify 302 @256": "bare Fastify 302 @256",
       "shortener redirect @256": "bare Fastify 302 @256",
+      "prototype @256": "bare Fastify 302 @256",
       "bare Fastify + pg SELECT, JSON": "bare Fastify + pg SELECT, JSON",
       "scheduling GET /v1/event-types": "bare Fastify + pg SELECT, JSON",
       "same, hosted mode (?key=, a tenant)": "bare Fastify + pg SELECT, JSON",
     };
     const medianRps = (label: string) => median(runs.get(label)!.map((r) => r.rps));
+    // The redirect rows against the issue-8 prototype at the same connections (issue 39's target).
+    const prototypeOf = (target: { kind: string; connections: number }) =>
+      target.kind.startsWith("shortener")
+        ? targets.find((t) => t.kind === "prototype302" && t.connections === target.connections)?.label
+        : undefined;
     console.log(
-      `${"route".padEnd(38)} ${"req/s".padStart(7)} ${"(min-max)".padStart(17)}  p50 ms  p99 ms   × base`,
+      `${"route".padEnd(38)} ${"req/s".padStart(7)} ${"(min-max)".padStart(17)}  p50 ms  p99 ms   × base  × proto`,
     );
     for (const target of targets) {
       const rs = runs.get(target.label)!;
       const base = baseOf[target.label] ?? "bare Fastify 302, no database";
       const ratio = medianRps(target.label) / medianRps(base);
+      const prototype = prototypeOf(target);
       console.log(
-        `${target.label.padEnd(38)} ${fmt(medianRps(target.label))} ${`(${Math.min(...rs.map((r) => r.rps)).toFixed(0)}-${Math.max(...rs.map((r) => r.rps)).toFixed(0)})`.padStart(17)}  ${String(median(rs.map((r) => r.p50))).padStart(6)}  ${String(median(rs.map((r) => r.p99))).padStart(6)}   ${ratio.toFixed(2)}`,
+        `${target.label.padEnd(38)} ${fmt(medianRps(target.label))} ${`(${Math.min(...rs.map((r) => r.rps)).toFixed(0)}-${Math.max(...rs.map((r) => r.rps)).toFixed(0)})`.padStart(17)}  ${String(median(rs.map((r) => r.p50))).padStart(6)}  ${String(median(rs.map((r) => r.p99))).padStart(6)}   ${ratio.toFixed(2)}${prototype ? `     ${(medianRps(target.label) / medianRps(prototype)).toFixed(2)}` : ""}`,
       );
     }
     const shortenerRuns = targets
-      .filter((t) => t.kind === "shortener")
+      .filter((t) => t.kind.startsWith("shortener"))
       .flatMap((t) => [...runs.get(t.label)!, ...warmUps.get(t.label)!]);
     const answered302 = shortenerRuns.reduce((n, r) => n + (r.status["302"] ?? 0), 0);
     const other = shortenerRuns.reduce(
@@ -646,6 +743,7 @@ try {
     servers.map((s) => new Promise((r) => (s.exitCode === null ? s.once("exit", r) : r(null)))),
   );
   await prisma.$disconnect();
+  await domainsPrisma?.$disconnect();
   await database.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 }
