@@ -421,6 +421,9 @@ describe("statistics by domain", () => {
         [onDefault.json().id, 2],
       ],
     ]);
+    // Each top short says its domain, as a Short does: absent on the default one.
+    const all = (await ctx.app.inject({ url: "/api/stats", headers: user.headers })).json();
+    expect(all.shorts.map((short: { domain?: string }) => short.domain)).toEqual(["b.example", undefined]);
     expect(await stats("?domain=B.example")).toEqual([3, [[onB.json().id, 3]]]);
     expect(await stats("?domain=sho.rt&interval=hour")).toEqual([2, [[onDefault.json().id, 2]]]);
     expect(await stats("?domain=unknown.example")).toEqual([0, []]);

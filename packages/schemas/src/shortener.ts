@@ -552,7 +552,18 @@ export const STATS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
 export const UserStats = ShortStats.extend({
   shorts: z
-    .array(z.object({ id: z.string(), name: z.string(), visits: Count, humans: Count }))
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        domain: z
+          .string()
+          .optional()
+          .describe("The short's domain; absent on the default domain (as in Short)"),
+        visits: Count,
+        humans: Count,
+      }),
+    )
     .describe("Top 10 shorts by visits in the range"),
 }).meta({ id: "UserStats" });
 export type UserStats = z.infer<typeof UserStats>;

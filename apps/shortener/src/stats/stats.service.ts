@@ -359,7 +359,7 @@ export class StatsService {
     scope: { userId: string } | { userId: string; domainId: string | null },
     range: Range,
   ): Promise<UserStats["shorts"]> {
-    return this.query<{ id: string; name: string; visits: string; humans: string }>(
+    return this.query<{ id: string; name: string; host: string | null; visits: string; humans: string }>(
       scope,
       range,
       `WITH bounds AS MATERIALIZED (
@@ -387,7 +387,7 @@ export class StatsService {
        ), few AS (
          SELECT coalesce(cardinality("ids"), 0) <= ${this.topShortsCandidates} AS "few" FROM candidates
        )
-       SELECT s."id", s."name", t."visits", t."humans" FROM (
+       SELECT s."id", s."name", d."host", t."visits", t."humans" FROM (
          -- A few candidates: each one's sums. (Each branch's condition is checked once, before
          -- it reads a row: PostgreSQL runs only the branch that holds.)
          (SELECT * FROM (${rangeSumsOf("candidates")}) AS c WHERE (SELECT "few" FROM few) AND "visits" > 0)
@@ -406,11 +406,13 @@ export class StatsService {
          GROUP BY 1 HAVING sum("visits") > 0
            AND NOT EXISTS (SELECT FROM "shortener"."deleted_shorts" d WHERE d."short_id" = v."short_id"))
          ORDER BY 2 DESC, 1 LIMIT ${TOP}
-       ) AS t JOIN "shortener"."shorts" s ON s."id" = t."short_id" ORDER BY t."visits" DESC, s."id"`,
+       ) AS t JOIN "shortener"."shorts" s ON s."id" = t."short_id"
+       JOIN "shortener"."domains" d ON d."id" = s."domain_id" ORDER BY t."visits" DESC, s."id"`,
     ).then((rows) =>
       rows.map((row) => ({
         id: row.id,
         name: row.name,
+        ...(row.host !== null ? { domain: row.host } : {}),
         visits: Number(row.visits),
         humans: Number(row.humans),
       })),
