@@ -731,6 +731,8 @@ export interface components {
             }[];
             /** @description Top 10 shorts by visits in the range */
             shorts: {
+                /** @description The short's domain; absent on the default domain (as in Short) */
+                domain?: string;
                 humans: number;
                 id: string;
                 name: string;
