@@ -7,9 +7,19 @@ import type { Enrichment } from "./visit-enrichment.ts";
 export interface EnrichedVisit extends Enrichment {
   shortId: string;
   at: Date;
+  /** The redirect rule that sent it (1 is the first); null or absent: the short's url. */
+  rule?: number | null;
 }
 
-export const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
+/**
+ * `rule` is the redirect rule that sent the visit ("default" or "1".."10"): kept per short only,
+ * since a rule's number means nothing across shorts (visit-log.ts leaves it out of the per-user
+ * aggregates).
+ */
+export const DIMENSIONS = ["browser", "os", "device", "country", "referrer", "rule"] as const;
+
+/** A visit's value of the rule dimension. */
+export const ruleValue = (rule: number | null | undefined) => (rule == null ? "default" : String(rule));
 
 export interface BatchAggregates {
   totals: { shortId: string[]; hour: Date[]; visits: number[]; humans: number[] };
@@ -85,7 +95,7 @@ export class BatchSums {
   // Visits of a batch mostly share their short and hour: the last group is looked up once.
   private last: HourGroup | undefined;
 
-  add(shortId: string, at: Date, visit: Enrichment): void {
+  add(shortId: string, at: Date, visit: Enrichment, rule?: number | null): void {
     const hour = Math.floor(at.getTime() / HOUR) * HOUR;
     let group = this.last;
     if (group === undefined || group.hour !== hour || group.shortId !== shortId) {
@@ -95,7 +105,14 @@ export class BatchSums {
     const human = visit.isBot ? 0 : 1;
     group.total.visits++;
     group.total.humans += human;
-    const values = [visit.browser, visit.os, visit.device, visit.country, visit.referrerHost];
+    const values = [
+      visit.browser,
+      visit.os,
+      visit.device,
+      visit.country,
+      visit.referrerHost,
+      ruleValue(rule),
+    ];
     for (let i = 0; i < values.length; i++) {
       bump(group.values[i]!, values[i]!, human);
       bump(group.day.values[i]!, values[i]!, human);
@@ -178,6 +195,6 @@ function eachValue(sums: DimensionSums, each: (dimension: string, value: string,
 /** The sums of a whole batch at once. */
 export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
   const sums = new BatchSums();
-  for (const visit of visits) sums.add(visit.shortId, visit.at, visit);
+  for (const visit of visits) sums.add(visit.shortId, visit.at, visit, visit.rule);
   return sums.sorted();
 }

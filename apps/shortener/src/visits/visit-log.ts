@@ -14,6 +14,8 @@ export interface Visit {
   referer: string;
   /** When the redirect was asked for; default: when `record()` is called. */
   at?: Date;
+  /** The redirect rule that sent it (1 is the first); null or absent: the short's url. */
+  rule?: number | null;
 }
 
 /** The short was deleted between the redirect's lookup and the write of its visit. */
@@ -93,7 +95,8 @@ export class VisitLog {
   private readonly concurrency: number;
   private readonly observer: VisitLogObserver | undefined;
   private readonly pool: ReturnType<typeof poolOf>;
-  private readonly enricher: VisitEnricher;
+  /** Public for the redirect rules, which read the same memoised user agents and countries. */
+  readonly enricher: VisitEnricher;
   private readonly salts: VisitorSalts;
 
   constructor(
@@ -127,16 +130,16 @@ export class VisitLog {
         batch = { pending: [], sums: new BatchSums() };
         this.batches.push(batch);
       }
-      const { shortId, ipAddress, userAgent, referer } = visit;
+      const { shortId, ipAddress, userAgent, referer, rule = null } = visit;
       batch.pending.push({
-        visit: { shortId, ipAddress, userAgent, referer, at },
+        visit: { shortId, ipAddress, userAgent, referer, at, rule },
         enriched,
         resolve,
         reject,
       });
       this.queued++;
       if (enriched === undefined) batch.sums = undefined;
-      else batch.sums?.add(shortId, at, enriched);
+      else batch.sums?.add(shortId, at, enriched, rule);
       this.pump();
     });
   }
@@ -281,7 +284,14 @@ export class VisitLog {
       // Summed as the visits joined, unless one came before the day's salt was in memory.
       const { totals, values, dayValues, visitors } =
         sums?.sorted() ??
-        aggregateBatch(rows.map((row, i) => ({ ...row, shortId: visits[i]!.shortId, at: visits[i]!.at })));
+        aggregateBatch(
+          rows.map((row, i) => ({
+            ...row,
+            shortId: visits[i]!.shortId,
+            at: visits[i]!.at,
+            rule: visits[i]!.rule,
+          })),
+        );
       const shortIds = visits.map((v) => v.shortId);
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
@@ -327,6 +337,7 @@ export class VisitLog {
                 plainArray(dayValues.visits),
                 plainArray(dayValues.humans),
               ]),
+          plainArray(visits.map((v) => v.rule ?? "NULL")),
         ],
       });
       release?.();
@@ -366,7 +377,7 @@ function sumsOf(pending: Pending[]): BatchSums | undefined {
   const sums = new BatchSums();
   for (const { visit, enriched } of pending) {
     if (enriched === undefined) return undefined;
-    sums.add(visit.shortId, visit.at, enriched);
+    sums.add(visit.shortId, visit.at, enriched, visit.rule);
   }
   return sums;
 }
@@ -393,12 +404,13 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
-     "referrer_host", "visitor", "created_at")
+     "referrer_host", "visitor", "created_at", "rule")
   SELECT v."short_id", v."ip", v."agent", v."referer", v."bot", v."browser", v."os", v."device", v."country", v."host",
-    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at"
+    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at", v."rule"
   FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
-    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[])
-    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at")
+    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[], $34::int2[])
+    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at",
+      "rule")
   WHERE v."short_id" IN (SELECT "id" FROM live)
 ), first_visits AS (
   -- A visitor counts once per short and day, in the hour of its first visit: the insert that
@@ -477,6 +489,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($18::uuid[], $19::timestamptz[], $20::varchar[], $21::varchar[], $22::int[], $23::int[])
     AS a("short_id", "hour", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
+  WHERE a."dimension" <> 'rule' -- a rule's number means nothing across shorts
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("user_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
@@ -496,7 +509,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
-  WHERE a."day" <= (SELECT "totals_through" FROM rolled)
+  WHERE a."day" <= (SELECT "totals_through" FROM rolled) AND a."dimension" <> 'rule'
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT ("user_id", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
@@ -506,7 +519,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
-  WHERE a."day" <= (SELECT "rolled_through" FROM rolled)
+  WHERE a."day" <= (SELECT "rolled_through" FROM rolled) AND a."dimension" <> 'rule'
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("user_id", "day", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
@@ -577,7 +590,10 @@ function recentOf(statement: Statement, name: string, liveCondition: string): St
   if (!text.includes(liveCondition)) throw new Error(`visit-log: ${statement.name} has no ${liveCondition}`);
   return {
     name,
-    text: text.replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`),
+    text: text
+      .replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`)
+      // The visits' rules follow $28 here (the daily rows' $29-$33 are gone with their writes).
+      .replace("$34::int2[]", "$29::int2[]"),
   };
 }
 
