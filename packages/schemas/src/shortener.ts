@@ -246,7 +246,7 @@ export const RedirectCondition = z
           .regex(LANGUAGE_TAG_PATTERN, "language must be a BCP 47 language tag such as de or pt-BR"),
       })
       .describe(
-        "The visitor's preferred language (Accept-Language, by q-value, then order; q=0 is refused " +
+        "The visitor's preferred language (Accept-Language, by q-value, then order; q=0 is not acceptable " +
           "and * matches nothing): of the languages the short's rules name, the first the header " +
           "prefers is the visitor's, and this condition holds when it names that one. A tag matches " +
           "itself and its subtags, in any letter case: de matches de, de-CH and de-AT; de-CH only de-CH.",
