@@ -101,7 +101,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
   const destination = (request: FastifyRequest, target: Target): RuleChoice =>
     target.redirectRules
       ? chooseTarget(target.url, target.redirectRules, visitorOf(request))
-      : { url: target.url, rule: null };
+      : { url: target.url };
 
   const redirectTo = (reply: FastifyReply, url: string) =>
     reply.header("cache-control", NO_CACHE).redirect(url, 302);

@@ -413,6 +413,35 @@ describe("the rule each visit followed", () => {
     ]);
   });
 
+  it("is counted only while the short has rules: none for a short without, and none before they were set", async () => {
+    const short = await create({ url: "https://example.com/default" });
+    await locationOf(`/${short.name}`, { ua: UA.iphoneSafari });
+    const statsOf = async () =>
+      (await ctx.app.inject({ url: `/api/shorts/${short.id}/stats`, headers: owner.headers })).json();
+    expect((await statsOf()).rules).toEqual([]);
+    const ruleRows = () =>
+      ctx.prisma.visitHourValue.count({ where: { shortId: short.id, dimension: "rule" } });
+    expect(await ruleRows()).toBe(0);
+    const patched = await ctx.app.inject({
+      method: "PATCH",
+      url: `/api/shorts/${short.id}`,
+      headers: owner.headers,
+      payload: {
+        redirectRules: [{ url: "https://example.com/ios", conditions: [{ type: "device", value: "ios" }] }],
+      },
+    });
+    expect(patched.statusCode).toBe(200);
+    await locationOf(`/${short.name}`, { ua: UA.iphoneSafari });
+    await locationOf(`/${short.name}`, { ua: UA.windowsChrome });
+    const stats = await statsOf();
+    expect(stats.totals.visits).toBe(3);
+    expect(stats.rules).toEqual([
+      { value: "1", visits: 1, humans: 1 },
+      { value: "default", visits: 1, humans: 1 },
+    ]);
+    expect(await rulesOf(short.id)).toEqual([null, 1, null]);
+  });
+
   it("is left out of an account's statistics and its aggregates", async () => {
     const user = await newUser(ctx.prisma);
     const short = await create(

@@ -760,7 +760,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
   async function dailyRowsAgainstVisits(userId: string, shortIds: string[], through: string) {
     const dimension = (column: string, name: string) =>
       `SELECT "short_id", ("created_at" AT TIME ZONE 'UTC')::date AS "day", '${name}' AS "dimension",
-         ${column.includes("(") ? column : `"${column}"`} AS "value", "is_bot" FROM "shortener"."short_logs"
+         "${column}" AS "value", "is_bot" FROM "shortener"."short_logs"
        WHERE "short_id" = ANY($1::uuid[]) AND "created_at" < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`;
     const visits = [
       ["browser", "browser"],
@@ -771,8 +771,6 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
     ]
       .map(([column, name]) => dimension(column!, name!))
       .join(" UNION ALL ");
-    // The rule that sent each visit: a short's dimension only (docs/adr/0235).
-    const shortVisits = `${visits} UNION ALL ${dimension(`coalesce("rule"::text, 'default')`, "rule")}`;
     const query = (sql: string, ...args: unknown[]) =>
       ctx.prisma
         .$queryRawUnsafe<Record<string, unknown>[]>(sql, ...args)
@@ -820,7 +818,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
       await Promise.all([
         query(
           `SELECT "short_id", "day"::text, "dimension", "value", count(*)::int AS "visits",
-           count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${shortVisits}) v GROUP BY 1, 2, 3, 4`,
+           count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${visits}) v GROUP BY 1, 2, 3, 4`,
           shortIds,
           through,
         ),
@@ -844,7 +842,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
         ),
         query(
           `SELECT "short_id", "dimension", "value", count(*)::int AS "visits",
-           count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${shortVisits}) v GROUP BY 1, 2, 3`,
+           count(*) FILTER (WHERE NOT "is_bot")::int AS "humans" FROM (${visits}) v GROUP BY 1, 2, 3`,
           shortIds,
           through,
         ),

@@ -68,6 +68,9 @@ function groupBy(visits: EnrichedVisit[]) {
     v.referrerHost,
     ruleValue(v.rule),
   ];
+  // The rule dimension only for the visits of a short with rules (rule not undefined).
+  const keyed = (v: EnrichedVisit, at: string) =>
+    DIMENSIONS.flatMap((d, i) => (values(v)[i] === undefined ? [] : [[v.shortId, at, d, values(v)[i]!]]));
   const firstHour = new Map<string, { key: [string, string, string]; hour: number }>();
   for (const v of visits) {
     const text = [v.shortId, dayOf(v), v.visitor].join("\u0000");
@@ -77,8 +80,8 @@ function groupBy(visits: EnrichedVisit[]) {
   }
   return {
     totals: sum((v) => [[v.shortId, String(hourOf(v))]]),
-    values: sum((v) => DIMENSIONS.map((d, i) => [v.shortId, String(hourOf(v)), d, values(v)[i]!])),
-    dayValues: sum((v) => DIMENSIONS.map((d, i) => [v.shortId, dayOf(v), d, values(v)[i]!])),
+    values: sum((v) => keyed(v, String(hourOf(v)))),
+    dayValues: sum((v) => keyed(v, dayOf(v))),
     visitors: [...firstHour].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s),
   };
 }

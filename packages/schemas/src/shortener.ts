@@ -663,8 +663,10 @@ export const ShortStats = z
       .optional()
       .describe(
         'Visits by the redirect rule that sent them, every one with a visit in the range: "default" ' +
-          '(the short\'s url) or "1" to "10" (the rule\'s position when visited), by visits. Absent ' +
-          "from an account's statistics (a rule's number means nothing across shorts).",
+          '(the short\'s url, chosen by none of its rules) or "1" to "10" (the rule\'s position when ' +
+          "visited), by visits. Only the visits made while the short had rules are counted ([] for a " +
+          "short that never had any). Absent from an account's statistics (a rule's number means " +
+          "nothing across shorts).",
       ),
   })
   .meta({ id: "ShortStats" });

@@ -28,10 +28,13 @@ export interface VisitorFacts {
   query(param: string): readonly string[];
 }
 
-/** Where the visit goes, and the rule that sent it (1 is the first; null: the short's url). */
+/**
+ * Where the visit goes, and the rule that sent it: 1 is the first; null: the short's url;
+ * undefined: the short has no rules (its visits are not counted by rule).
+ */
 export interface RuleChoice {
   url: string;
-  rule: number | null;
+  rule?: number | null;
 }
 
 /** The rules as stored (jsonb) made ready for the redirect; undefined when there are none. */
@@ -118,7 +121,11 @@ export function preferredLanguage(
 }
 
 /** The first rule whose conditions all hold, else the default url. */
-export function chooseTarget(defaultUrl: string, compiled: CompiledRules, visitor: VisitorFacts): RuleChoice {
+export function chooseTarget(
+  defaultUrl: string,
+  compiled: CompiledRules,
+  visitor: VisitorFacts,
+): { url: string; rule: number | null } {
   let agent: ReturnType<VisitorFacts["agent"]> | undefined;
   let country: string | undefined;
   let language: string | null | undefined;

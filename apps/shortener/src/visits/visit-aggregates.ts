@@ -7,19 +7,22 @@ import type { Enrichment } from "./visit-enrichment.ts";
 export interface EnrichedVisit extends Enrichment {
   shortId: string;
   at: Date;
-  /** The redirect rule that sent it (1 is the first); null or absent: the short's url. */
+  /** The redirect rule that sent it (1 is the first); null: the short's url; absent: no rules. */
   rule?: number | null;
 }
 
 /**
- * `rule` is the redirect rule that sent the visit ("default" or "1".."10"): kept per short only,
- * since a rule's number means nothing across shorts (visit-log.ts leaves it out of the per-user
- * aggregates).
+ * `rule` is the redirect rule that sent the visit ("default" or "1".."10"), counted only for the
+ * visits of a short with rules (the others would add a row per short and hour for nothing), and
+ * per short only: a rule's number means nothing across shorts (visit-log.ts leaves it out of
+ * the per-user aggregates).
  */
 export const DIMENSIONS = ["browser", "os", "device", "country", "referrer", "rule"] as const;
 
-/** A visit's value of the rule dimension. */
-export const ruleValue = (rule: number | null | undefined) => (rule == null ? "default" : String(rule));
+/** A visit's value of the rule dimension; undefined: the short has no rules, no value. */
+export const ruleValue = (rule: number | null | undefined) =>
+  rule === undefined ? undefined : rule === null ? "default" : String(rule);
+const RULE = DIMENSIONS.indexOf("rule");
 
 export interface BatchAggregates {
   totals: { shortId: string[]; hour: Date[]; visits: number[]; humans: number[] };
@@ -105,17 +108,15 @@ export class BatchSums {
     const human = visit.isBot ? 0 : 1;
     group.total.visits++;
     group.total.humans += human;
-    const values = [
-      visit.browser,
-      visit.os,
-      visit.device,
-      visit.country,
-      visit.referrerHost,
-      ruleValue(rule),
-    ];
+    const values = [visit.browser, visit.os, visit.device, visit.country, visit.referrerHost];
     for (let i = 0; i < values.length; i++) {
       bump(group.values[i]!, values[i]!, human);
       bump(group.day.values[i]!, values[i]!, human);
+    }
+    if (rule !== undefined) {
+      const value = ruleValue(rule)!;
+      bump(group.values[RULE]!, value, human);
+      bump(group.day.values[RULE]!, value, human);
     }
     const first = group.day.visitors.get(visit.visitor);
     if (first === undefined || hour < first) group.day.visitors.set(visit.visitor, hour);

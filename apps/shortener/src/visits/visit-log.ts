@@ -14,7 +14,10 @@ export interface Visit {
   referer: string;
   /** When the redirect was asked for; default: when `record()` is called. */
   at?: Date;
-  /** The redirect rule that sent it (1 is the first); null or absent: the short's url. */
+  /**
+   * The redirect rule that sent it (1 is the first); null: the short's url, chosen by none of
+   * its rules; absent: the short has no rules (not counted by rule).
+   */
   rule?: number | null;
 }
 
@@ -130,7 +133,7 @@ export class VisitLog {
         batch = { pending: [], sums: new BatchSums() };
         this.batches.push(batch);
       }
-      const { shortId, ipAddress, userAgent, referer, rule = null } = visit;
+      const { shortId, ipAddress, userAgent, referer, rule } = visit;
       batch.pending.push({
         visit: { shortId, ipAddress, userAgent, referer, at, rule },
         enriched,

@@ -476,7 +476,7 @@ export interface components {
                 value: string;
                 visits: number;
             }[];
-            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url) or "1" to "10" (the rule's position when visited), by visits. Absent from an account's statistics (a rule's number means nothing across shorts). */
+            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url, chosen by none of its rules) or "1" to "10" (the rule's position when visited), by visits. Only the visits made while the short had rules are counted ([] for a short that never had any). Absent from an account's statistics (a rule's number means nothing across shorts). */
             rules?: {
                 humans: number;
                 value: string;
@@ -723,7 +723,7 @@ export interface components {
                 value: string;
                 visits: number;
             }[];
-            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url) or "1" to "10" (the rule's position when visited), by visits. Absent from an account's statistics (a rule's number means nothing across shorts). */
+            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url, chosen by none of its rules) or "1" to "10" (the rule's position when visited), by visits. Only the visits made while the short had rules are counted ([] for a short that never had any). Absent from an account's statistics (a rule's number means nothing across shorts). */
             rules?: {
                 humans: number;
                 value: string;
@@ -801,7 +801,7 @@ export interface components {
                 value: string;
                 visits: number;
             }[];
-            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url) or "1" to "10" (the rule's position when visited), by visits. Absent from an account's statistics (a rule's number means nothing across shorts). */
+            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url, chosen by none of its rules) or "1" to "10" (the rule's position when visited), by visits. Only the visits made while the short had rules are counted ([] for a short that never had any). Absent from an account's statistics (a rule's number means nothing across shorts). */
             rules?: {
                 humans: number;
                 value: string;
