@@ -6,6 +6,7 @@ import type { DomainEntry } from "./domains/domains.service.ts";
 import { NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
 import { PASSWORD_FORM_CSP, passwordForm } from "./shorts/password-form.ts";
+import { chooseTarget, type RuleChoice, type VisitorFacts } from "./shorts/redirect-rules.ts";
 import type { LimitState } from "./shorts/shorts.service.ts";
 import type { Target, TargetRules } from "./shorts/target-cache.ts";
 import { Turns } from "./shorts/turns.ts";
@@ -14,6 +15,8 @@ import { ShortGone, type Visit } from "./visits/visit-log.ts";
 // Header values are cut to their column sizes rather than refused: a visit is a visit.
 const MAX_USER_AGENT = 1024;
 const MAX_REFERER = 2048;
+// Read by the redirect rules only; a real header is well under this.
+const MAX_ACCEPT_LANGUAGE = 1024;
 // The largest password form a browser sends (a password, a referer, their names).
 const FORM_BODY_LIMIT = 4096;
 // A cached redirect would skip the next visit's log row.
@@ -79,6 +82,26 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
     referer: headerText(referer, MAX_REFERER),
   });
+
+  const { enricher } = visitLog;
+  /** What the redirect rules may ask of the request's visitor, worked out only when they do. */
+  const visitorOf = (request: FastifyRequest): VisitorFacts => ({
+    agent: () => enricher.agentOf(headerText(request.headers["user-agent"], MAX_USER_AGENT)),
+    // From the full address, whatever VISIT_IP keeps of it (as the visit's country is).
+    country: () => enricher.countryOf(request.ip),
+    acceptLanguage: () => headerText(request.headers["accept-language"], MAX_ACCEPT_LANGUAGE),
+    query: (param) => {
+      const query = request.query as Record<string, string | string[] | undefined>;
+      const values = Object.hasOwn(query, param) ? query[param] : undefined;
+      return values === undefined ? [] : Array.isArray(values) ? values : [values];
+    },
+  });
+
+  /** Where the visit goes: the first redirect rule that holds, else the short's url. */
+  const destination = (request: FastifyRequest, target: Target): RuleChoice =>
+    target.redirectRules
+      ? chooseTarget(target.url, target.redirectRules, visitorOf(request))
+      : { url: target.url };
 
   const redirectTo = (reply: FastifyReply, url: string) =>
     reply.header("cache-control", NO_CACHE).redirect(url, 302);
@@ -200,24 +223,38 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         return form(reply, 401, { message: "Wrong password. Try again.", referer });
       }
     }
+    // Past the window, the limit and the password: the redirect rules pick the URL.
+    const choice = destination(request, target);
     if (request.method === "HEAD") {
       const reached = limited ? await limitReached(target) : false;
       if (reached === null) throw new NotFound();
-      return reached ? expired(reply, rules) : redirectTo(reply, target.url);
+      return reached ? expired(reply, rules) : redirectTo(reply, choice.url);
     }
-    const visit = { ...visitOf(request, posted?.referer ?? request.headers.referer), shortId: target.id };
+    const visit = {
+      ...visitOf(request, posted?.referer ?? request.headers.referer),
+      shortId: target.id,
+      rule: choice.rule,
+    };
     const refused = await storeVisit(target, visit);
-    return refused ? expired(reply, refused) : redirectTo(reply, target.url);
+    return refused ? expired(reply, refused) : redirectTo(reply, choice.url);
   };
 
-  /** A short without rules, off the fast path (a POST, or a visit the cache sent the wrong way). */
+  /**
+   * A short without a window, limit or password: one with redirect rules (its visits still
+   * group-committed), or off the fast path (a POST, or a visit the cache sent the wrong way).
+   */
   const followPlain = async (request: FastifyRequest, reply: FastifyReply, target: Target) => {
+    const choice = destination(request, target);
     if (request.method !== "HEAD") {
       // A limit set meanwhile may refuse it: expired, as the database has it.
-      const refused = await storeVisit(target, { ...visitOf(request), shortId: target.id });
+      const refused = await storeVisit(target, {
+        ...visitOf(request),
+        shortId: target.id,
+        rule: choice.rule,
+      });
       if (refused) return expired(reply, refused);
     }
-    return redirectTo(reply, target.url);
+    return redirectTo(reply, choice.url);
   };
 
   app.get(
@@ -233,7 +270,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           BY_HOST +
           "Answers 302 to the target and records one ShortLog row (stored before the answer is sent). " +
-          "HEAD answers the same without recording a visit. Outside the short's validity window or " +
+          "HEAD answers the same without recording a visit. A short with redirect rules sends the " +
+          "visitor to the first rule's url whose conditions all hold (device, language, country, query " +
+          "parameter), else to its url, and the visit records the rule. Outside the short's validity window or " +
           "past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected " +
           "short answers a form instead (200, HTML, no visit), which posts the password back (POST).",
         security: [],
@@ -255,6 +294,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const target = await shorts.findTarget(domain.id, name);
       if (!target) return unknownName(reply, domain);
       if (target.rules) return followRestricted(request, reply, target, undefined);
+      if (target.redirectRules) return followPlain(request, reply, target);
       if (request.method === "GET") {
         try {
           await visitLog.record({

@@ -493,7 +493,7 @@ describe("the access log", () => {
       expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
       const lines = response.body.split("\r\n");
       expect(lines[0]).toBe(
-        "id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost",
+        "id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost,rule",
       );
       expect(lines).toHaveLength(4);
       expect(lines[1]).toContain(",81.2.69.160,");

@@ -1,7 +1,13 @@
 // The visit log's in-app sums (pure logic): compared with a plain GROUP BY written out in
 // JavaScript, on random batches, including their order (the order aggregate rows are locked in).
 import { describe, expect, it } from "vitest";
-import { aggregateBatch, BatchSums, DIMENSIONS, type EnrichedVisit } from "../src/visits/visit-aggregates.ts";
+import {
+  aggregateBatch,
+  BatchSums,
+  DIMENSIONS,
+  type EnrichedVisit,
+  ruleValue,
+} from "../src/visits/visit-aggregates.ts";
 
 const HOUR = 3_600_000;
 const SHORTS = [
@@ -33,6 +39,7 @@ function batch(next: () => number, size: number): EnrichedVisit[] {
     country: pick(["FR", "US", ""]),
     referrerHost: pick(["", "a.com", "b.org", "a.co"]),
     visitor: pick(["-123", "45", "-9223372036854775808", "7"]),
+    rule: pick([null, undefined, 1, 2, 10]),
   }));
 }
 
@@ -53,7 +60,17 @@ function groupBy(visits: EnrichedVisit[]) {
     }
     return [...sums].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s);
   };
-  const values = (v: EnrichedVisit) => [v.browser, v.os, v.device, v.country, v.referrerHost];
+  const values = (v: EnrichedVisit) => [
+    v.browser,
+    v.os,
+    v.device,
+    v.country,
+    v.referrerHost,
+    ruleValue(v.rule),
+  ];
+  // The rule dimension only for the visits of a short with rules (rule not undefined).
+  const keyed = (v: EnrichedVisit, at: string) =>
+    DIMENSIONS.flatMap((d, i) => (values(v)[i] === undefined ? [] : [[v.shortId, at, d, values(v)[i]!]]));
   const firstHour = new Map<string, { key: [string, string, string]; hour: number }>();
   for (const v of visits) {
     const text = [v.shortId, dayOf(v), v.visitor].join("\u0000");
@@ -63,8 +80,8 @@ function groupBy(visits: EnrichedVisit[]) {
   }
   return {
     totals: sum((v) => [[v.shortId, String(hourOf(v))]]),
-    values: sum((v) => DIMENSIONS.map((d, i) => [v.shortId, String(hourOf(v)), d, values(v)[i]!])),
-    dayValues: sum((v) => DIMENSIONS.map((d, i) => [v.shortId, dayOf(v), d, values(v)[i]!])),
+    values: sum((v) => keyed(v, String(hourOf(v)))),
+    dayValues: sum((v) => keyed(v, dayOf(v))),
     visitors: [...firstHour].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s),
   };
 }
@@ -105,7 +122,7 @@ describe("the visit log's batch sums", () => {
     const next = random(7);
     const visits = batch(next, 200);
     const sums = new BatchSums();
-    for (const v of visits) sums.add(v.shortId, v.at, v);
+    for (const v of visits) sums.add(v.shortId, v.at, v, v.rule);
     expect(sums.sorted()).toEqual(aggregateBatch(visits));
   });
 });

@@ -208,6 +208,106 @@ const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
     .optional()
     .describe(describedAs(schema, `null ${cleared}.`));
 
+// Redirect rules (docs/adr/0234): an ordered list of conditions and targets, the first rule
+// whose conditions all hold picks the target.
+
+export const MAX_REDIRECT_RULES = 10;
+export const MAX_RULE_CONDITIONS = 10;
+export const REDIRECT_DEVICES = ["ios", "android", "desktop", "mobile"] as const;
+/** A language range as Accept-Language names one: a primary subtag and optional subtags (BCP 47). */
+export const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/;
+export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
+/**
+ * A query parameter's name or value PostgreSQL can store in jsonb: no NUL, no lone UTF-16
+ * surrogate (unrolled, so it runs in linear time).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is refused.
+const QUERY_TEXT = /^[^\u0000\ud800-\udfff]*(?:[\ud800-\udbff][\udc00-\udfff][^\u0000\ud800-\udfff]*)*$/;
+const MAX_QUERY_TEXT = 256;
+
+export const RedirectCondition = z
+  .discriminatedUnion("type", [
+    z
+      .strictObject({
+        type: z.literal("device"),
+        value: z.enum(REDIRECT_DEVICES, { error: "device must be one of ios, android, desktop, mobile" }),
+      })
+      .describe(
+        "The visitor's device, from its User-Agent: ios (iPhone, iPad, iPod), android, mobile (a " +
+          "phone or tablet of any system, iOS and Android included) or desktop (neither, and not a " +
+          "bot). iPadOS Safari's default user agent is a Mac's: it counts as desktop.",
+      ),
+    z
+      .strictObject({
+        type: z.literal("language"),
+        value: z
+          .string()
+          .max(35, "language must be a BCP 47 language tag such as de or pt-BR")
+          .regex(LANGUAGE_TAG_PATTERN, "language must be a BCP 47 language tag such as de or pt-BR"),
+      })
+      .describe(
+        "The visitor's preferred language (Accept-Language, by q-value, then order; q=0 is not acceptable " +
+          "and * matches nothing): of the languages the short's rules name, the first the header " +
+          "prefers is the visitor's, and this condition holds when it names that one. A tag matches " +
+          "itself and its subtags, in any letter case: de matches de, de-CH and de-AT; de-CH only de-CH.",
+      ),
+    z
+      .strictObject({
+        type: z.literal("country"),
+        value: z
+          .string()
+          .regex(
+            COUNTRY_CODE_PATTERN,
+            "country must be an ISO 3166-1 alpha-2 code in upper case, such as DE",
+          ),
+      })
+      .describe(
+        "The country of the visitor's address (ISO 3166-1 alpha-2, upper case), from the geo " +
+          "database the visit statistics use; an unknown or private address matches none",
+      ),
+    z
+      .strictObject({
+        type: z.literal("query"),
+        param: z
+          .string()
+          .min(1, "param must not be empty")
+          .max(MAX_QUERY_TEXT, `param must be at most ${MAX_QUERY_TEXT} characters`)
+          .regex(QUERY_TEXT, "param must not contain NUL characters or lone UTF-16 surrogates"),
+        value: z
+          .string()
+          .max(MAX_QUERY_TEXT, `value must be at most ${MAX_QUERY_TEXT} characters`)
+          .regex(QUERY_TEXT, "value must not contain NUL characters or lone UTF-16 surrogates"),
+      })
+      .describe(
+        "The request's query parameter `param` has exactly `value` (any of its values when repeated; " +
+          "compared as decoded, letter case included)",
+      ),
+  ])
+  .meta({ id: "RedirectCondition" });
+export type RedirectCondition = z.infer<typeof RedirectCondition>;
+
+/** One rule as a client sends it. */
+export const RedirectRule = z
+  .strictObject({
+    url: TargetUrl.describe("Where the rule sends a visitor; same rules as the short's url"),
+    conditions: z
+      .array(RedirectCondition)
+      .min(1, "a rule needs at least one condition")
+      .max(MAX_RULE_CONDITIONS, `a rule has at most ${MAX_RULE_CONDITIONS} conditions`)
+      .describe(`1-${MAX_RULE_CONDITIONS} conditions, all of which must hold`),
+  })
+  .meta({ id: "RedirectRule" });
+export type RedirectRule = z.infer<typeof RedirectRule>;
+
+export const RedirectRules = z
+  .array(RedirectRule)
+  .max(MAX_REDIRECT_RULES, `at most ${MAX_REDIRECT_RULES} redirect rules`)
+  .describe(
+    `Up to ${MAX_REDIRECT_RULES} rules, in order: the first whose conditions all hold sends the ` +
+      "visitor to its url; when none does, the short's url. The validity window, the visit limit " +
+      "and the password are checked first. Each visit records the rule that sent it (1 is the first).",
+  );
+
 /**
  * What a create or an edit of a short refuses beyond the document's schemas, declared in the
  * operations' descriptions (docs/adr/0214).
@@ -217,7 +317,7 @@ export const SHORT_REFUSALS: readonly DeclaredRefusal[] = [
     status: 400,
     answer: NOT_HTTP_URL,
     rule:
-      "a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern " +
+      "a URL (url, expiredUrl, a redirect rule's url) parses as a WHATWG URL with an http(s) scheme and a host; the pattern " +
       "states the scheme, but a target may be an IRI (non-ASCII), which no format names",
   },
   {
@@ -255,6 +355,9 @@ export const NewShort = z
     domain: DomainHost.optional().describe(
       "Optional; one of the domains GET /domains lists for the caller. Omitted: the default domain",
     ),
+    redirectRules: RedirectRules.optional().describe(
+      describedAs(RedirectRules, "Optional; omitted or []: every visitor goes to url."),
+    ),
   })
   .refine((short) => windowIsOrdered(short.validFrom, short.validUntil), {
     error: WINDOW_ORDER,
@@ -282,6 +385,9 @@ export const ShortEdit = z
       "Moves the short to this domain (one GET /domains lists for the caller): the short URL changes, " +
         "and the old one stops redirecting at once",
     ),
+    redirectRules: RedirectRules.nullable()
+      .optional()
+      .describe(describedAs(RedirectRules, "Replaces the whole list; [] or null removes every rule.")),
   })
   .describe(
     "The fields to change; each one left out stays as it is ({} changes nothing). The redirect " +
@@ -321,6 +427,15 @@ export const Short = z
       .string()
       .optional()
       .describe("The short's domain; absent on the default domain (as before domains existed)"),
+    redirectRules: z
+      .array(
+        z.object({
+          url: z.string().describe("Where the rule sends a visitor"),
+          conditions: z.array(RedirectCondition).describe("All of them must hold"),
+        }),
+      )
+      .optional()
+      .describe("The short's redirect rules, in order (1 is the first); absent when it has none"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -343,6 +458,14 @@ export const ShortLog = z
       .describe('desktop, mobile, tablet, bot, or another ua-parser device type ("" when unknown)'),
     country: z.string().describe('ISO 3166-1 alpha-2 country of the IP address ("" when unknown)'),
     referrerHost: z.string().describe('Host of the Referer header, lower case ("" when none)'),
+    rule: z
+      .int()
+      .min(1)
+      .max(MAX_REDIRECT_RULES)
+      .optional()
+      .describe(
+        "The redirect rule that sent the visit (1 is the first, as the rules were then); absent: the short's url",
+      ),
   })
   .meta({ id: "ShortLog" });
 export type ShortLog = z.infer<typeof ShortLog>;
@@ -535,6 +658,16 @@ export const ShortStats = z
     browsers: TopList("browsers"),
     os: TopList("operating systems"),
     devices: TopList("device types"),
+    rules: z
+      .array(z.object({ value: z.string(), visits: Count, humans: Count }))
+      .optional()
+      .describe(
+        'Visits by the redirect rule that sent them, every one with a visit in the range: "default" ' +
+          '(the short\'s url, chosen by none of its rules) or "1" to "10" (the rule\'s position when ' +
+          "visited), by visits. Only the visits made while the short had rules are counted ([] for a " +
+          "short that never had any). Absent from an account's statistics (a rule's number means " +
+          "nothing across shorts).",
+      ),
   })
   .meta({ id: "ShortStats" });
 export type ShortStats = z.infer<typeof ShortStats>;

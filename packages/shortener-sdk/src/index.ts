@@ -19,6 +19,10 @@ export type NewShortsBulk = Schemas["NewShortsBulk"];
 export type BulkShortResult = Schemas["BulkShortResult"];
 /** What PATCH /api/shorts/{id} takes: any of `url`, `name`, `tags`. */
 export type ShortEdit = Schemas["ShortEdit"];
+/** One of a short's redirect rules: `{ url, conditions }`, the first whose conditions all hold wins. */
+export type RedirectRule = Schemas["RedirectRule"];
+/** A redirect rule's condition: `device`, `language`, `country` or `query` (its `type`). */
+export type RedirectCondition = Schemas["RedirectConditionInput"];
 /** One visit of a short. */
 export type ShortLog = Schemas["ShortLog"];
 /** The current user. */

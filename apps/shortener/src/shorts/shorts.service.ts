@@ -16,6 +16,7 @@ import { DEFAULT_DOMAIN, type DomainRef } from "../default-domain.ts";
 import { BadRequest, Conflict, HttpError, NotFound } from "../errors.ts";
 import { TOTALS_END } from "../visits/visit-rollup.ts";
 import type { PasswordHasher } from "./password-hash.ts";
+import { compileRules, type StoredRule } from "./redirect-rules.ts";
 import {
   createTargetCache,
   SHORT_DELETED_CHANNEL,
@@ -42,12 +43,15 @@ interface ShortRow {
   maxVisits: number | null;
   expiredUrl: string | null;
   hasPassword: boolean;
+  /** Null when none (an edit stores null for [] too). */
+  redirectRules: StoredRule[] | null;
 }
 
 /** What the API shows of a short: never the password hash, only whether there is one. */
 const SHORT_COLUMNS = Prisma.sql`s."id", s."domain_id" AS "domainId", d."host" AS "domainHost", s."name", s."url", s."tags", s."created_at" AS "createdAt",
   s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
-  s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword"`;
+  s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword",
+  s."redirect_rules" AS "redirectRules"`;
 
 /** An ISO date-time as UTC (PostgreSQL takes offsets of at most 15 hours; JavaScript any). */
 const utc = (instant: string | undefined) => (instant === undefined ? null : new Date(instant).toISOString());
@@ -61,10 +65,12 @@ export function targetOf(row: {
   maxVisits: number | null;
   expiredUrl: string | null;
   passwordHash: string | null;
+  redirectRules: unknown;
 }): Target {
   const { id, url, validFrom, validUntil, maxVisits, expiredUrl, passwordHash } = row;
+  const redirectRules = compileRules(row.redirectRules);
   if (validFrom === null && validUntil === null && maxVisits === null && passwordHash === null) {
-    return { id, url };
+    return redirectRules ? { id, url, redirectRules } : { id, url };
   }
   const rules = {
     validFrom: validFrom?.getTime() ?? null,
@@ -73,7 +79,7 @@ export function targetOf(row: {
     expiredUrl,
     passwordHash,
   };
-  return { id, url, rules };
+  return redirectRules ? { id, url, rules, redirectRules } : { id, url, rules };
 }
 
 const TARGET_FIELDS = {
@@ -84,6 +90,7 @@ const TARGET_FIELDS = {
   maxVisits: true,
   expiredUrl: true,
   passwordHash: true,
+  redirectRules: true,
 } as const;
 
 /** A short to insert: what POST /shorts asked for, its password hashed and its domain resolved (prepare). */
@@ -171,6 +178,7 @@ export class ShortsService {
       ...(row.hasPassword ? { hasPassword: true as const } : {}),
       // Only off the default domain: a one-domain instance answers as before domains existed.
       ...(row.domainHost !== null ? { domain: row.domainHost } : {}),
+      ...(row.redirectRules?.length ? { redirectRules: row.redirectRules } : {}),
     };
   }
 
@@ -311,9 +319,9 @@ export class ShortsService {
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<Omit<ShortRow, "domainHost">[]>`
       INSERT INTO "shortener"."shorts" ("id", "user_id", "domain_id", "name", "url", "tags", "valid_from",
-        "valid_until", "max_visits", "expired_url", "password_hash")
+        "valid_until", "max_visits", "expired_url", "password_hash", "redirect_rules")
       SELECT i."id", ${userId}::uuid, i."domain_id", i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
-        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash"
+        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash", i."redirect_rules"
         FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${column((short) => short.domain.id)}::uuid[],
                     ${rows.map((row) => row.name)}::text[],
                     ${column((short) => short.url)}::text[],
@@ -322,14 +330,15 @@ export class ShortsService {
                     ${column((short) => utc(short.validUntil))}::timestamptz[],
                     ${column((short) => short.maxVisits ?? null)}::int[],
                     ${column((short) => short.expiredUrl ?? null)}::text[],
-                    ${column((short) => short.passwordHash)}::text[])
+                    ${column((short) => short.passwordHash)}::text[],
+                    ${column((short) => storedRules(short.redirectRules))}::jsonb[])
           AS i("id", "domain_id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url",
-               "password_hash")
+               "password_hash", "redirect_rules")
        ORDER BY i."name", i."domain_id"
       ON CONFLICT DO NOTHING
       RETURNING "id", "domain_id" AS "domainId", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
         "valid_until" AS "validUntil", "max_visits" AS "maxVisits", "expired_url" AS "expiredUrl",
-        "password_hash" IS NOT NULL AS "hasPassword"`;
+        "password_hash" IS NOT NULL AS "hasPassword", "redirect_rules" AS "redirectRules"`;
   }
 
   /**
@@ -431,6 +440,13 @@ export class ShortsService {
             maxVisits: edit.maxVisits,
             expiredUrl: edit.expiredUrl,
             passwordHash,
+            // [] and null both remove them: the column is null when there are none.
+            redirectRules:
+              edit.redirectRules === undefined
+                ? undefined
+                : edit.redirectRules === null || edit.redirectRules.length === 0
+                  ? Prisma.DbNull
+                  : (edit.redirectRules as Prisma.InputJsonValue),
           },
           select: { id: true },
         });
@@ -567,6 +583,7 @@ interface LogRow {
   device: string;
   country: string;
   referrerHost: string;
+  rule: number | null;
 }
 
 function toShortLog(row: LogRow): ShortLog {
@@ -583,7 +600,13 @@ function toShortLog(row: LogRow): ShortLog {
     device: row.device,
     country: row.country,
     referrerHost: row.referrerHost,
+    ...(row.rule !== null ? { rule: row.rule } : {}),
   };
+}
+
+/** A create's rules as the jsonb[] element of its row: null when there are none. */
+function storedRules(rules: readonly StoredRule[] | undefined): string | null {
+  return rules === undefined || rules.length === 0 ? null : JSON.stringify(rules);
 }
 
 /** `text` matched literally by LIKE/ILIKE: its wildcards and the escape character escaped. */

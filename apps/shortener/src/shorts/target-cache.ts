@@ -1,6 +1,6 @@
 // The redirect's (domain, name) → target cache: a ChangeNotifiedCache (@app/db) on the channel
 // that a short's deletion (shorts.service.ts) and a change of anything the redirect reads (domain,
-// target, name, window, limit, expired URL, password: the shorts_notify_changed trigger) notify
+// target, name, window, limit, expired URL, password, redirect rules: the shorts_notify_changed trigger) notify
 // with the short's old key (targetKey, the database's short_cache_key). A cached target is right until then, and every instance hears of it at
 // commit (the editing instance drops the entry itself before answering); entries also expire
 // after `ttlMs`, and nothing is served while the listening connection is down. Misses are not
@@ -9,6 +9,7 @@
 // batched statement refuses limited shorts, whose visits are counted one by one (visits/visit-log.ts).
 import { ChangeNotifiedCache, type PrismaClient } from "@app/db";
 import { DEFAULT_DOMAIN_ID } from "../default-domain.ts";
+import type { CompiledRules } from "./redirect-rules.ts";
 
 // Named before shorts could be edited; kept, so instances of an earlier release hear of edits too.
 export const SHORT_DELETED_CHANNEL = "shortener_short_deleted";
@@ -29,6 +30,11 @@ export interface Target {
    * other short, whose redirect stays the plain lookup and group-committed visit it always was.
    */
   rules?: TargetRules;
+  /**
+   * The short's redirect rules (redirect-rules.ts), which pick the URL once `rules` let the visit
+   * through; absent when it has none.
+   */
+  redirectRules?: CompiledRules;
 }
 
 /** A short's lifecycle as the redirect reads it: in the cache entry, so checking it costs nothing. */

@@ -40,6 +40,8 @@ const DIMENSIONS = {
   browser: "browsers",
   os: "os",
   device: "devices",
+  // A short's only, each of them (at most 11): the per-user aggregates leave it out.
+  rule: "rules",
 };
 const TOP = 10;
 /**
@@ -273,13 +275,16 @@ export class StatsService {
            ) AS v
            -- A deleted short's visits leave an account's values as they are swept: none left, none shown.
            GROUP BY 1, 2 HAVING sum("visits") > 0
-         ) AS ranked WHERE "rank" <= ${TOP} ORDER BY "dimension", "rank"`,
+         ) AS ranked WHERE "rank" <= ${TOP} OR "dimension" = 'rule' ORDER BY "dimension", "rank"`,
       ),
     ]);
     const visits = Number(totals[0]!.visits);
     const humans = Number(totals[0]!.humans);
     const lists = Object.fromEntries(Object.values(DIMENSIONS).map((name) => [name, [] as TopValue[]]));
+    const ofShort = "shortId" in scope;
     for (const row of top) {
+      // Summed over several shorts (a domain's), a rule's number means nothing.
+      if (row.dimension === "rule" && !ofShort) continue;
       lists[DIMENSIONS[row.dimension]]!.push({
         value: row.value,
         visits: Number(row.visits),
@@ -298,6 +303,7 @@ export class StatsService {
       browsers: lists.browsers!,
       os: lists.os!,
       devices: lists.devices!,
+      ...(ofShort ? { rules: lists.rules! } : {}),
     };
   }
 

@@ -18,6 +18,7 @@ const COLUMNS = [
   "device",
   "country",
   "referrerHost",
+  "rule",
 ] as const;
 
 /**
@@ -69,6 +70,8 @@ interface Row {
   device: string;
   country: string;
   referrer_host: string;
+  /** The redirect rule that sent the visit; null: the short's url (an empty field). */
+  rule: number | null;
 }
 
 const line = (row: Row) =>
@@ -84,6 +87,7 @@ const line = (row: Row) =>
     row.device,
     row.country,
     row.referrer_host,
+    row.rule === null ? "" : String(row.rule),
   ]
     .map(csvField)
     .join(",")}\r\n`;
@@ -97,7 +101,7 @@ export async function streamLogsCsv(
 ): Promise<FastifyReply> {
   const values: unknown[] = [shortId];
   let sql = `SELECT "id"::text AS "id", "created_at", "ip_address", "user_agent", "referer", "is_bot", "browser",
-    "os", "device", "country", "referrer_host" FROM "shortener"."short_logs" WHERE "short_id" = $1::uuid`;
+    "os", "device", "country", "referrer_host", "rule" FROM "shortener"."short_logs" WHERE "short_id" = $1::uuid`;
   if (query.before !== undefined) sql += ` AND "id" < $${values.push(query.before)}::int8`;
   // By the column, not the text of the same name the list selects (which sorts "9" above "31").
   sql += ` ORDER BY "short_logs"."id" DESC`;

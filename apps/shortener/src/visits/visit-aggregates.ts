@@ -7,9 +7,22 @@ import type { Enrichment } from "./visit-enrichment.ts";
 export interface EnrichedVisit extends Enrichment {
   shortId: string;
   at: Date;
+  /** The redirect rule that sent it (1 is the first); null: the short's url; absent: no rules. */
+  rule?: number | null;
 }
 
-export const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
+/**
+ * `rule` is the redirect rule that sent the visit ("default" or "1".."10"), counted only for the
+ * visits of a short with rules (the others would add a row per short and hour for nothing), and
+ * per short only: a rule's number means nothing across shorts (visit-log.ts leaves it out of
+ * the per-user aggregates).
+ */
+export const DIMENSIONS = ["browser", "os", "device", "country", "referrer", "rule"] as const;
+
+/** A visit's value of the rule dimension; undefined: the short has no rules, no value. */
+export const ruleValue = (rule: number | null | undefined) =>
+  rule === undefined ? undefined : rule === null ? "default" : String(rule);
+const RULE = DIMENSIONS.indexOf("rule");
 
 export interface BatchAggregates {
   totals: { shortId: string[]; hour: Date[]; visits: number[]; humans: number[] };
@@ -85,7 +98,7 @@ export class BatchSums {
   // Visits of a batch mostly share their short and hour: the last group is looked up once.
   private last: HourGroup | undefined;
 
-  add(shortId: string, at: Date, visit: Enrichment): void {
+  add(shortId: string, at: Date, visit: Enrichment, rule?: number | null): void {
     const hour = Math.floor(at.getTime() / HOUR) * HOUR;
     let group = this.last;
     if (group === undefined || group.hour !== hour || group.shortId !== shortId) {
@@ -99,6 +112,11 @@ export class BatchSums {
     for (let i = 0; i < values.length; i++) {
       bump(group.values[i]!, values[i]!, human);
       bump(group.day.values[i]!, values[i]!, human);
+    }
+    if (rule !== undefined) {
+      const value = ruleValue(rule)!;
+      bump(group.values[RULE]!, value, human);
+      bump(group.day.values[RULE]!, value, human);
     }
     const first = group.day.visitors.get(visit.visitor);
     if (first === undefined || hour < first) group.day.visitors.set(visit.visitor, hour);
@@ -178,7 +196,7 @@ function eachValue(sums: DimensionSums, each: (dimension: string, value: string,
 /** The sums of a whole batch at once. */
 export function aggregateBatch(visits: EnrichedVisit[]): BatchAggregates {
   const sums = new BatchSums();
-  for (const visit of visits) sums.add(visit.shortId, visit.at, visit);
+  for (const visit of visits) sums.add(visit.shortId, visit.at, visit, visit.rule);
   return sums.sorted();
 }
 

@@ -28,11 +28,14 @@ export interface Enrichment {
   visitor: string;
 }
 
-interface Agent {
+/** What a user agent says, parsed once per distinct one (the redirect rules read it too). */
+export interface Agent {
   isBot: boolean;
   browser: string;
   os: string;
   device: string;
+  /** ua-parser's device type is mobile or tablet (kept for a bot too, whose device is "bot"). */
+  handheld: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -109,6 +112,7 @@ function parseAgent(userAgent: string): Agent {
     os: cut(os.name, 32),
     // ua-parser leaves desktops untyped; an empty user agent says nothing.
     device: bot ? "bot" : cut(device.type ?? (userAgent === "" ? "" : "desktop"), 16),
+    handheld: device.type === "mobile" || device.type === "tablet",
   };
 }
 
@@ -208,6 +212,16 @@ export class VisitEnricher {
 
   constructor(private readonly ipMode: VisitIpMode) {
     countryReader();
+  }
+
+  /** The user agent parsed, from the memo the visits share (the redirect rules' device). */
+  agentOf(userAgent: string): Agent {
+    return this.agents.get(userAgent);
+  }
+
+  /** The full address's country, from the memo the visits share (the redirect rules' country). */
+  countryOf(ipAddress: string): string {
+    return this.countries.get(ipAddress);
   }
 
   enrich(visit: { ipAddress: string; userAgent: string; referer: string }, salt: Buffer): Enrichment {

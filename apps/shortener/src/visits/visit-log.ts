@@ -21,6 +21,11 @@ export interface Visit {
   referer: string;
   /** When the redirect was asked for; default: when `record()` is called. */
   at?: Date;
+  /**
+   * The redirect rule that sent it (1 is the first); null: the short's url, chosen by none of
+   * its rules; absent: the short has no rules (not counted by rule).
+   */
+  rule?: number | null;
 }
 
 /** The short was deleted between the redirect's lookup and the write of its visit. */
@@ -107,7 +112,8 @@ export class VisitLog {
   private readonly concurrency: number;
   private readonly observer: VisitLogObserver | undefined;
   private readonly pool: ReturnType<typeof poolOf>;
-  private readonly enricher: VisitEnricher;
+  /** Public for the redirect rules, which read the same memoised user agents and countries. */
+  readonly enricher: VisitEnricher;
   private readonly salts: VisitorSalts;
   private readonly foldDelayMs: number;
   private readonly foldSweepMs: number;
@@ -262,16 +268,16 @@ export class VisitLog {
         batch = { pending: [], sums: new BatchSums() };
         this.batches.push(batch);
       }
-      const { shortId, ipAddress, userAgent, referer } = visit;
+      const { shortId, ipAddress, userAgent, referer, rule } = visit;
       batch.pending.push({
-        visit: { shortId, ipAddress, userAgent, referer, at },
+        visit: { shortId, ipAddress, userAgent, referer, at, rule },
         enriched,
         resolve,
         reject,
       });
       this.queued++;
       if (enriched === undefined) batch.sums = undefined;
-      else batch.sums?.add(shortId, at, enriched);
+      else batch.sums?.add(shortId, at, enriched, rule);
       this.pump();
     });
   }
@@ -430,7 +436,14 @@ export class VisitLog {
       // Summed as the visits joined, unless one came before the day's salt was in memory.
       const { totals, values, dayValues, visitors } =
         sums?.sorted() ??
-        aggregateBatch(rows.map((row, i) => ({ ...row, shortId: visits[i]!.shortId, at: visits[i]!.at })));
+        aggregateBatch(
+          rows.map((row, i) => ({
+            ...row,
+            shortId: visits[i]!.shortId,
+            at: visits[i]!.at,
+            rule: visits[i]!.rule,
+          })),
+        );
       const shortIds = visits.map((v) => v.shortId);
       // One statement, committed on its own (autocommit): the rows and their aggregates are
       // durable together when it returns.
@@ -452,6 +465,7 @@ export class VisitLog {
       all[11] = textArray(rows.map((r) => r.referrerHost));
       all[12] = plainArray(rows.map((r) => r.visitor));
       all[13] = timeArray(visits.map((v) => v.at));
+      all[PARAMS.rules] = plainArray(visits.map((v) => v.rule ?? "NULL"));
       const aggregates = { totals, values, dayValues, visitors };
       if (chosen === PENDING) {
         // Today's visits (the usual batch): their aggregates are stored beside them, per short,
@@ -505,7 +519,7 @@ function sumsOf(pending: Pending[]): BatchSums | undefined {
   const sums = new BatchSums();
   for (const { visit, enriched } of pending) {
     if (enriched === undefined) return undefined;
-    sums.add(visit.shortId, visit.at, enriched);
+    sums.add(visit.shortId, visit.at, enriched, visit.rule);
   }
   return sums;
 }
@@ -513,6 +527,8 @@ function sumsOf(pending: Pending[]): BatchSums | undefined {
 /** Parameter numbers the statements share beyond INSERT_VISITS's own $1-$33. */
 const PARAMS = {
   shortIds: 1,
+  /** The rows' redirect rules (null: the short's url). */
+  rules: 34,
   /** PENDING: the shorts of the batch, and each one's sums as JSON. */
   pendingShortIds: 35,
   pendingSums: 36,
@@ -578,12 +594,13 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
-     "referrer_host", "visitor", "created_at")
+     "referrer_host", "visitor", "created_at", "rule")
   SELECT v."short_id", v."ip", v."agent", v."referer", v."bot", v."browser", v."os", v."device", v."country", v."host",
-    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at"
+    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at", v."rule"
   FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
-    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[])
-    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at")
+    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[], $34::int2[])
+    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at",
+      "rule")
   WHERE v."short_id" IN (SELECT "id" FROM live)
 ), first_visits AS (
   -- A visitor counts once per short and day, in the hour of its first visit: the insert that
@@ -662,6 +679,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($18::uuid[], $19::timestamptz[], $20::varchar[], $21::varchar[], $22::int[], $23::int[])
     AS a("short_id", "hour", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
+  WHERE a."dimension" <> 'rule' -- a rule's number means nothing across shorts
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("user_id", "hour", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
@@ -681,7 +699,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
-  WHERE a."day" <= (SELECT "totals_through" FROM rolled)
+  WHERE a."day" <= (SELECT "totals_through" FROM rolled) AND a."dimension" <> 'rule'
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT ("user_id", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"
@@ -691,7 +709,7 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
   FROM unnest($28::uuid[], $29::date[], $30::varchar[], $31::varchar[], $32::int[], $33::int[])
     AS a("short_id", "day", "dimension", "value", "visits", "humans")
   JOIN live l ON l."id" = a."short_id"
-  WHERE a."day" <= (SELECT "rolled_through" FROM rolled)
+  WHERE a."day" <= (SELECT "rolled_through" FROM rolled) AND a."dimension" <> 'rule'
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT ("user_id", "day", "dimension", "value")
   DO UPDATE SET "visits" = d."visits" + excluded."visits", "humans" = d."humans" + excluded."humans"

@@ -77,7 +77,7 @@ export interface paths {
          * @description Without `name`, a random 7-character name is generated. A taken name is 409 (a name is taken per domain: `domain`, or the default domain); a reserved one 400.
          *
          *     Refused beyond the schema:
-         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
+         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl, a redirect rule's url) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
@@ -104,7 +104,7 @@ export interface paths {
          * @description A body this document refuses (not an object with an array `shorts` of at most 1000 NewShorts: an item without a valid `url`, with a malformed name or an unknown property) is 400, naming the item (`shorts.3.url`), and creates nothing. Otherwise each item is created as POST /shorts would create it, or refused as POST /shorts would refuse what the stored data decides: the answer is 200 with one result per item, in order, holding the created short (status 201) or the error (400: its name is reserved, or it is a password past the first 10; 409: its name is taken, also by an earlier item), with the same body. The other items are created even when some fail.
          *
          *     Refused beyond the schema:
-         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
+         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl, a redirect rule's url) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
@@ -137,7 +137,7 @@ export interface paths {
          * @description Changes the fields sent, under the rules of create. The redirect follows a new target, name or domain at once, on every instance; the old short URL stops redirecting and its name is free again on its domain. A name taken on the short's (new) domain is 409; a reserved one 400.
          *
          *     Refused beyond the schema:
-         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
+         *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl, a redirect rule's url) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Follow a short URL
-         * @description The name is looked up on the domain the request's Host names (letter case and port ignored; X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is registered. A name the domain has no short of redirects to the domain's URL for unknown names when the operator set one (302, no visit). Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
+         * @description The name is looked up on the domain the request's Host names (letter case and port ignored; X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is registered. A name the domain has no short of redirects to the domain's URL for unknown names when the operator set one (302, no visit). Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. A short with redirect rules sends the visitor to the first rule's url whose conditions all hold (device, language, country, query parameter), else to its url, and the visit records the rule. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
          */
         get: operations["followShort"];
         put?: never;
@@ -397,6 +397,8 @@ export interface components {
              * @example correct horse
              */
             password?: string;
+            /** @description Up to 10 rules, in order: the first whose conditions all hold sends the visitor to its url; when none does, the short's url. The validity window, the visit limit and the password are checked first. Each visit records the rule that sent it (1 is the first). Optional; omitted or []: every visitor goes to url. */
+            redirectRules?: components["schemas"]["RedirectRule"][];
             /**
              * @description Optional; none when omitted
              * @example [
@@ -474,6 +476,12 @@ export interface components {
                 value: string;
                 visits: number;
             }[];
+            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url, chosen by none of its rules) or "1" to "10" (the rule's position when visited), by visits. Only the visits made while the short had rules are counted ([] for a short that never had any). Absent from an account's statistics (a rule's number means nothing across shorts). */
+            rules?: {
+                humans: number;
+                value: string;
+                visits: number;
+            }[];
             /** @description Every bucket of the range, empty ones included */
             timeseries: {
                 humans: number;
@@ -494,6 +502,53 @@ export interface components {
                 uniqueVisitors: number;
                 visits: number;
             };
+        };
+        RedirectCondition: {
+            /** @enum {string} */
+            type: "device";
+            /** @enum {string} */
+            value: "ios" | "android" | "desktop" | "mobile";
+        } | {
+            /** @enum {string} */
+            type: "language";
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "country";
+            value: string;
+        } | {
+            param: string;
+            /** @enum {string} */
+            type: "query";
+            value: string;
+        };
+        RedirectConditionInput: {
+            /** @enum {string} */
+            type: "device";
+            /** @enum {string} */
+            value: "ios" | "android" | "desktop" | "mobile";
+        } | {
+            /** @enum {string} */
+            type: "language";
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "country";
+            value: string;
+        } | {
+            param: string;
+            /** @enum {string} */
+            type: "query";
+            value: string;
+        };
+        RedirectRule: {
+            /** @description 1-10 conditions, all of which must hold */
+            conditions: components["schemas"]["RedirectConditionInput"][];
+            /**
+             * @description Where the rule sends a visitor; same rules as the short's url
+             * @example https://example.com/some/long/path?with=query
+             */
+            url: string;
         };
         Short: {
             /**
@@ -516,6 +571,13 @@ export interface components {
             maxVisits?: number;
             /** @description Name of the short */
             name: string;
+            /** @description The short's redirect rules, in order (1 is the first); absent when it has none */
+            redirectRules?: {
+                /** @description All of them must hold */
+                conditions: components["schemas"]["RedirectCondition"][];
+                /** @description Where the rule sends a visitor */
+                url: string;
+            }[];
             /** @description The resulting short URL */
             shorturl: string;
             /** @description The short's tags, lower case; absent when it has none (as before tags existed) */
@@ -562,6 +624,8 @@ export interface components {
              * @example correct horse
              */
             password?: string | null;
+            /** @description Up to 10 rules, in order: the first whose conditions all hold sends the visitor to its url; when none does, the short's url. The validity window, the visit limit and the password are checked first. Each visit records the rule that sent it (1 is the first). Replaces the whole list; [] or null removes every rule. */
+            redirectRules?: components["schemas"]["RedirectRule"][] | null;
             /**
              * @description Replaces every tag of the short; [] removes them all
              * @example [
@@ -613,6 +677,8 @@ export interface components {
             referer: string;
             /** @description Host of the Referer header, lower case ("" when none) */
             referrerHost: string;
+            /** @description The redirect rule that sent the visit (1 is the first, as the rules were then); absent: the short's url */
+            rule?: number;
             /** @description Identifier of the short */
             shortID: string;
             /** @description Client User-Agent header ("" when absent) */
@@ -653,6 +719,12 @@ export interface components {
             }[];
             /** @description Top 10 referrer hosts by visits ("" is unknown or none) */
             referrers: {
+                humans: number;
+                value: string;
+                visits: number;
+            }[];
+            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url, chosen by none of its rules) or "1" to "10" (the rule's position when visited), by visits. Only the visits made while the short had rules are counted ([] for a short that never had any). Absent from an account's statistics (a rule's number means nothing across shorts). */
+            rules?: {
                 humans: number;
                 value: string;
                 visits: number;
@@ -725,6 +797,12 @@ export interface components {
             }[];
             /** @description Top 10 referrer hosts by visits ("" is unknown or none) */
             referrers: {
+                humans: number;
+                value: string;
+                visits: number;
+            }[];
+            /** @description Visits by the redirect rule that sent them, every one with a visit in the range: "default" (the short's url, chosen by none of its rules) or "1" to "10" (the rule's position when visited), by visits. Only the visits made while the short had rules are counted ([] for a short that never had any). Absent from an account's statistics (a rule's number means nothing across shorts). */
+            rules?: {
                 humans: number;
                 value: string;
                 visits: number;
