@@ -147,6 +147,12 @@ describe("what is counted", () => {
     expect(await values(UNKNOWN_HOST_ID, "host")).toEqual({ "nowhere.example": 2 });
     // The short's own visit is a visit, not an orphan one.
     expect(await ctx.prisma.shortLog.count()).toBe(1);
+    const metric = await ctx.app.metrics.getSingleMetric("orphan_visits_total")!.get();
+    expect(Object.fromEntries(metric.values.map((v) => [v.labels.kind, v.value]))).toEqual({
+      name: 2,
+      root: 1,
+      host: 2,
+    });
   });
 
   it("enriches as a visit is: bot or human, browser, device, country, referrer host", async () => {
