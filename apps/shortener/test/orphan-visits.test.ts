@@ -318,3 +318,27 @@ describe("the operator's CLI", () => {
     expect(await ctx.prisma.orphanVisitHourValue.count({ where: { domainId: id } })).toBe(0);
   });
 });
+
+describe("a flush the database refuses", () => {
+  it("gives its counts back to the next one, which stores them all", async () => {
+    const before = (await kinds(openId)).root?.visits ?? 0;
+    // Every new or updated row refused, as a database that fails the statement would.
+    await ctx.prisma.$executeRawUnsafe(
+      `ALTER TABLE "shortener"."orphan_visit_hours" ADD CONSTRAINT "refuse_all" CHECK ("visits" < 0) NOT VALID`,
+    );
+    try {
+      await get(ctx.app, "/", "b.example");
+      await get(ctx.app, "/", "b.example");
+      await expect(ctx.app.orphanVisits.flush()).rejects.toThrow(/refuse_all/);
+      expect(ctx.app.orphanVisits.pending).toBe(2);
+      await get(ctx.app, "/", "b.example");
+    } finally {
+      await ctx.prisma.$executeRawUnsafe(
+        `ALTER TABLE "shortener"."orphan_visit_hours" DROP CONSTRAINT "refuse_all"`,
+      );
+    }
+    await ctx.app.orphanVisits.flush();
+    expect(ctx.app.orphanVisits.pending).toBe(0);
+    expect((await kinds(openId)).root!.visits - before).toBe(3);
+  });
+});
