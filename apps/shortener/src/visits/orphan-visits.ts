@@ -324,7 +324,15 @@ async function orphanVisitsPlugin(app: FastifyInstance, { ipMode }: { ipMode: Vi
     failed: (error) => app.log.warn({ err: error }, "orphan visits not stored yet; tried again in a second"),
   });
   app.decorate("orphanVisits", orphanVisits);
-  app.addHook("onClose", () => orphanVisits.close());
+  app.addHook("onClose", async () => {
+    try {
+      await orphanVisits.close();
+    } catch (error) {
+      // The stop goes on (the visits' drain and the pool's close come after this hook): what
+      // could not be stored is said, not thrown.
+      app.log.error({ err: error, lost: orphanVisits.pending }, "orphan visits not stored at stop");
+    }
+  });
 }
 
 export default fp(orphanVisitsPlugin, {
