@@ -46,6 +46,9 @@ const CITUS_PLAN: Record<string, Placement> = {
   visitor_salts: { reference: true },
   // One row, read by every batch and statistics statement.
   visit_rollup: { reference: true },
+  // Orphan visits (docs/adr/0227): a few hundred rows per domain and hour at most, read by domain.
+  orphan_visit_hours: { reference: true },
+  orphan_visit_hour_values: { reference: true },
 };
 
 let db: TestDatabase;

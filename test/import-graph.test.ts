@@ -98,6 +98,8 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "listing shorts by visits reads the visit totals up to the roll-up's watermark (TOTALS_END)",
     "stats/stats.service.ts -> visits/visit-rollup.ts":
       "statistics read the daily rows through the roll-up's watermarks and the hourly rows after them",
+    "stats/orphan-stats.ts -> visits/orphan-visits.ts":
+      "orphan visits are read as the counter writes them: its kinds and the unknown hosts' bucket",
   },
 };
 

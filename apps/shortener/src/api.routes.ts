@@ -11,6 +11,8 @@ import {
   MAX_BULK_SHORTS,
   NewShort,
   NewShortsBulk,
+  OrphanVisits,
+  OrphanVisitsQuery,
   QR_SIZE,
   QrCodeQuery,
   SHORT_REFUSALS,
@@ -37,7 +39,8 @@ import { BadRequest, HttpError, NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
 import { idempotencyKeys } from "./shorts/idempotency.ts";
 import { renderQrCode } from "./shorts/qr-code.ts";
-import { STATS_RANGE_REFUSALS } from "./stats/stats.service.ts";
+import { readOrphanVisits } from "./stats/orphan-stats.ts";
+import { STATS_RANGE_REFUSALS, statsRange } from "./stats/stats.service.ts";
 import { streamLogsCsv, wantsCsv } from "./visits/logs-csv.ts";
 
 const unauthorized = plainText("Credentials missing or incorrect (with WWW-Authenticate: Bearer)");
@@ -488,6 +491,43 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       const { domain, ...query } = request.query;
       if (domain === undefined) return stats.forUser(request.user.id, query);
       return stats.forUser(request.user.id, query, { id: await domains.idOf(domain) });
+    },
+  );
+
+  app.get(
+    "/orphan-visits",
+    {
+      schema: {
+        operationId: "getOrphanVisits",
+        tags: ["stats"],
+        summary: "Requests on a domain that reached no short: unknown names and the root",
+        description: withRefusals(
+          "The GET requests on one of the caller's domains (those GET /domains lists) for a name no " +
+            "short of the domain has, and for its root (/), whether or not the domain redirects them: " +
+            "totals per kind, a timeseries and the top values, with the statistics' range rules. " +
+            "Counted per UTC hour, never a row per request; each hour keeps at most 100 distinct names " +
+            '(and values of each other dimension), the rest summed under "(other)". Stored about a ' +
+            "second after the request. Another user's domain, or one that does not exist, is 404.",
+          STATS_RANGE_REFUSALS,
+        ),
+        security,
+        querystring: OrphanVisitsQuery,
+        response: {
+          200: OrphanVisits,
+          400: ErrorBody,
+          401: unauthorized,
+          404: plainText("The caller may not use this domain, or there is none of this name"),
+          default: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { domain: host = domains.defaultHost, ...query } = request.query;
+      const range = statsRange(query);
+      const domain = await domains.usableOrNull(request.user.id, host);
+      if (!domain) throw new NotFound();
+      const { kinds, hosts: _hosts, ...figures } = await readOrphanVisits(app.prisma, domain.id, range);
+      return { domain: host, ...figures, kinds: { unknownName: kinds.unknownName, root: kinds.root } };
     },
   );
 };

@@ -34,6 +34,7 @@ import shortsPlugin from "./shorts/shorts.service.ts";
 import statsPlugin from "./stats/stats.service.ts";
 import { statsPageRoutes } from "./stats/stats-page.routes.ts";
 import "./types.ts";
+import orphanVisitsPlugin from "./visits/orphan-visits.ts";
 import visitLogPlugin from "./visits/visit-log.ts";
 import visitMaintenancePlugin from "./visits/visit-maintenance.ts";
 
@@ -100,6 +101,7 @@ export async function buildApp({
   // the visits the drain stores.
   logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
   await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
+  await app.register(orphanVisitsPlugin, { ipMode: config.VISIT_IP });
   await app.register(statsPlugin, { shortBaseUrl: config.SHORT_BASE_URL });
   await app.register(visitMaintenancePlugin, { retentionDays: config.VISIT_RETENTION_DAYS });
   await app.register(domainsPlugin, { shortBaseUrl: config.SHORT_BASE_URL });

@@ -3,8 +3,8 @@
 // or 2 (a CredentialError is the command failing: exit 1, its message on stderr). This file
 // only parses flags and prints: users and tokens are credentials.ts's, domains domains/domain-registry.ts's.
 import { fileURLToPath } from "node:url";
-import { DomainHost, TargetUrl } from "@app/schemas/shortener";
-import { type Command, flag, runCliProcess, table, UsageError, when } from "@app/server/cli";
+import { DomainHost, StatsQuery, TargetUrl } from "@app/schemas/shortener";
+import { type Command, CommandError, flag, runCliProcess, table, UsageError, when } from "@app/server/cli";
 import { z } from "zod";
 import { loadConfig, type ShortenerConfig } from "./config.ts";
 import { createToken, createUser, listTokens, listUsers, revokeToken } from "./credentials.ts";
@@ -18,6 +18,9 @@ import {
   setDomainRedirects,
   unassignDomain,
 } from "./domains/domain-registry.ts";
+import { BadRequest } from "./errors.ts";
+import { orphanVisitsByDomain } from "./stats/orphan-stats.ts";
+import { statsRange } from "./stats/stats.service.ts";
 
 // Checked here for a usage error (exit 2); an e-mail address is credentials.ts's to refuse (exit 1).
 const nonEmpty = (name: string) => z.string().min(1, `--${name} must not be empty`);
@@ -35,6 +38,13 @@ const redirectFlags = {
 /** A redirect flag: a URL, "" to remove it (null), absent to keep it (undefined). */
 const redirectUrl = (values: Record<string, string | boolean | undefined>, name: string) =>
   values[name] === "" ? null : flag(TargetUrl, values, name);
+
+/** The first few of a top list, as `value (visits)`. */
+const firstOf = (values: { value: string; visits: number }[], most = 5) =>
+  values
+    .slice(0, most)
+    .map((v) => `${v.value === "" ? '""' : v.value} (${v.visits})`)
+    .join(", ");
 
 const domainLine = (d: DomainListing) =>
   `${d.host}: ${d.users.length === 0 ? "open to every user" : `assigned to ${d.users.join(", ")}`}`;
@@ -231,6 +241,48 @@ const commands: Record<string, Command<ShortenerConfig>> = {
         return {
           json: domain,
           text: `${host}: / -> ${shown(domain.rootUrl)}, unknown names -> ${shown(domain.notFoundUrl)}`,
+        };
+      };
+    },
+  },
+  "orphan-visits": {
+    summary: "Requests that reached no short (unknown names, roots, unknown hosts), per domain",
+    usage: "[--domain <host>] [--from <date-time>] [--to <date-time>] [--json]",
+    options: {
+      domain: {
+        type: "string",
+        description: "Only this domain (default: every domain and the unknown hosts)",
+      },
+      from: { type: "string", description: "Start, ISO 8601 (default: 30 days before --to)" },
+      to: { type: "string", description: "End, ISO 8601 (default: now)" },
+    },
+    prepare(values) {
+      const host = flag(DomainHost, values, "domain");
+      const from = flag(StatsQuery.shape.from.unwrap(), values, "from");
+      const to = flag(StatsQuery.shape.to.unwrap(), values, "to");
+      let range: ReturnType<typeof statsRange>;
+      try {
+        range = statsRange({ from, to, interval: "day", timezone: "UTC" });
+      } catch (error) {
+        throw error instanceof BadRequest ? new UsageError(error.message) : error;
+      }
+      return async (prisma, config) => {
+        const found = await orphanVisitsByDomain(prisma, hostOf(config.SHORT_BASE_URL), range, host);
+        if (found === null) throw new CommandError(`no domain ${host} (domain:list shows them)`);
+        return {
+          json: found,
+          text: table(
+            ["DOMAIN", "VISITS", "HUMANS", "UNKNOWN NAMES", "ROOT", "UNKNOWN HOST", "MOST ASKED FOR"],
+            found.map((d) => [
+              d.domain ?? "(unknown hosts)",
+              d.totals.visits,
+              d.totals.humans,
+              d.kinds.unknownName,
+              d.kinds.root,
+              d.kinds.unknownHost,
+              firstOf(d.domain === null ? d.hosts : d.names),
+            ]),
+          ),
         };
       };
     },

@@ -10,6 +10,7 @@ import { chooseTarget, type RuleChoice, type VisitorFacts } from "./shorts/redir
 import type { LimitState } from "./shorts/shorts.service.ts";
 import type { Target, TargetRules } from "./shorts/target-cache.ts";
 import { Turns } from "./shorts/turns.ts";
+import { UNKNOWN_HOST_ID } from "./visits/orphan-visits.ts";
 import { ShortGone, type Visit } from "./visits/visit-log.ts";
 
 // Header values are cut to their column sizes rather than refused: a visit is a visit.
@@ -56,7 +57,8 @@ const BY_HOST =
   "X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the " +
   "default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is " +
   "registered. A name the domain has no short of redirects to the domain's URL for unknown names " +
-  "when the operator set one (302, no visit). ";
+  "when the operator set one (302, no visit). A GET of a name the domain has no short of, of the " +
+  "domain's root, or of a Host that names no domain is counted as an orphan visit (GET /api/orphan-visits). ";
 
 /**
  * The public redirect: resolve the name, store the visit, answer 302. A short with a window, a
@@ -64,7 +66,7 @@ const BY_HOST =
  * a cached lookup and a group-committed visit.
  */
 export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { shorts, domains, visitLog, passwordAttempts, passwords } = app;
+  const { shorts, domains, visitLog, passwordAttempts, passwords, orphanVisits } = app;
   // A limited short's visits, one at a time per short in this instance: they would wait for its
   // row lock in the database anyway (holding a pooled connection each), and once one finds the
   // limit reached, those behind it are answered without the database.
@@ -106,15 +108,22 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
   const redirectTo = (reply: FastifyReply, url: string) =>
     reply.header("cache-control", NO_CACHE).redirect(url, 302);
 
-  /** The domain the request's Host reaches; none: 404. */
+  /** The domain the request's Host reaches; none: 404, an orphan visit (docs/adr/0227). */
   const domainOf = async (request: FastifyRequest): Promise<DomainEntry> => {
     const domain = await domains.forHost(request.hostname);
-    if (!domain) throw new NotFound();
+    if (!domain) {
+      orphanVisits.count("host", UNKNOWN_HOST_ID, request.hostname, request);
+      throw new NotFound();
+    }
     return domain;
   };
 
-  /** A name the domain has no short of: its URL for unknown names, else 404; never a visit. */
-  const unknownName = (reply: FastifyReply, domain: DomainEntry) => {
+  /**
+   * A name the domain has no short of: its URL for unknown names, else 404; never a visit of a
+   * short, an orphan visit either way (docs/adr/0227).
+   */
+  const unknownName = (request: FastifyRequest, reply: FastifyReply, domain: DomainEntry, name: string) => {
+    orphanVisits.count("name", domain.id, name, request);
     if (domain.notFoundUrl === null) throw new NotFound();
     return redirectTo(reply, domain.notFoundUrl);
   };
@@ -292,7 +301,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name } = request.params;
       const domain = await domainOf(request);
       const target = await shorts.findTarget(domain.id, name);
-      if (!target) return unknownName(reply, domain);
+      if (!target) return unknownName(request, reply, domain, name);
       if (target.rules) return followRestricted(request, reply, target, undefined);
       if (target.redirectRules) return followPlain(request, reply, target);
       if (request.method === "GET") {
@@ -356,7 +365,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const domain = await domainOf(request);
       const target = await shorts.findTarget(domain.id, request.params.name);
-      if (!target) return unknownName(reply, domain);
+      if (!target) return unknownName(request, reply, domain, request.params.name);
       return followRestricted(request, reply, target, request.body ?? {});
     },
   );
@@ -371,7 +380,8 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The root of a domain",
         description:
           "Redirects to the URL the operator set for the root of the domain the request's Host names " +
-          "(as for a short), or answers 404 when there is none. HEAD answers the same.",
+          "(as for a short), or answers 404 when there is none. HEAD answers the same. A GET is " +
+          "counted as an orphan visit of the domain (GET /api/orphan-visits).",
         security: [],
         response: {
           302: z
@@ -394,6 +404,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const domain = await domainOf(request);
+      orphanVisits.count("root", domain.id, "", request);
       if (domain.rootUrl === null) throw new NotFound();
       return redirectTo(reply, domain.rootUrl);
     },

@@ -7,6 +7,7 @@ import type { PasswordAttempts } from "./shorts/password-attempts.ts";
 import type { PasswordHasher } from "./shorts/password-hash.ts";
 import type { ShortsService } from "./shorts/shorts.service.ts";
 import type { StatsService } from "./stats/stats.service.ts";
+import type { OrphanVisits } from "./visits/orphan-visits.ts";
 import type { VisitLog } from "./visits/visit-log.ts";
 import type { VisitMaintenance } from "./visits/visit-maintenance.ts";
 
@@ -25,6 +26,8 @@ declare module "fastify" {
     domains: DomainsService;
     stats: StatsService;
     visitLog: VisitLog;
+    /** Requests for unknown names, domain roots and unknown hosts, counted per domain and hour. */
+    orphanVisits: OrphanVisits;
     visitMaintenance: VisitMaintenance;
     /** Attempts at protected shorts' passwords, limited per short and client address. */
     passwordAttempts: PasswordAttempts;

@@ -53,6 +53,7 @@ describe("GET /docs", () => {
         "GET /",
         "GET /api/domains",
         "GET /api/me",
+        "GET /api/orphan-visits",
         "GET /api/shorts",
         "POST /api/shorts",
         "POST /api/shorts/bulk",

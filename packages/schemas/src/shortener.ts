@@ -701,6 +701,50 @@ export const UserStats = ShortStats.extend({
 }).meta({ id: "UserStats" });
 export type UserStats = z.infer<typeof UserStats>;
 
+// ─── GET /orphan-visits (docs/adr/0227, 0228) ───
+
+/** Distinct names (and other values) kept per domain, hour and dimension; the rest are "(other)". */
+export const ORPHAN_VALUES_PER_HOUR = 100;
+
+/** A domain's orphan visits: as the statistics' range, of one domain the caller may use. */
+export const OrphanVisitsQuery = StatsQuery.extend({
+  domain: DomainHost.optional().describe(
+    "The domain, one GET /domains lists (default: the default domain); any other answers 404",
+  ),
+});
+export type OrphanVisitsQuery = z.infer<typeof OrphanVisitsQuery>;
+
+const orphanValues = (what: string, most: number) =>
+  z
+    .array(z.object({ value: z.string(), visits: Count, humans: Count }))
+    .describe(
+      `Top ${most} ${what} by visits ("" is unknown or none). Each hour keeps at most ` +
+        `${ORPHAN_VALUES_PER_HOUR} distinct values per dimension; the rest are summed under "(other)"`,
+    );
+
+export const OrphanVisits = z
+  .object({
+    domain: z.string().describe("The domain's host name"),
+    from: ShortStats.shape.from,
+    to: ShortStats.shape.to,
+    interval: ShortStats.shape.interval,
+    timezone: ShortStats.shape.timezone,
+    totals: z.object({ visits: Count, humans: Count, bots: Count }),
+    kinds: z.object({
+      unknownName: Count.describe("Requests for a name no short of the domain has"),
+      root: Count.describe("Requests for the domain's root (/)"),
+    }),
+    timeseries: ShortStats.shape.timeseries,
+    names: orphanValues("names asked for", ORPHAN_VALUES_PER_HOUR),
+    referrers: orphanValues("referrer hosts", 10),
+    countries: orphanValues("countries", 10),
+    browsers: orphanValues("browsers", 10),
+    os: orphanValues("operating systems", 10),
+    devices: orphanValues("device types", 10),
+  })
+  .meta({ id: "OrphanVisits" });
+export type OrphanVisits = z.infer<typeof OrphanVisits>;
+
 // ─── POST /shorts/bulk (docs/adr/0161) ───
 
 export const MAX_BULK_SHORTS = 1000;

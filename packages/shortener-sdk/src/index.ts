@@ -27,6 +27,8 @@ export type RedirectCondition = Schemas["RedirectConditionInput"];
 export type ShortLog = Schemas["ShortLog"];
 /** The current user. */
 export type User = Schemas["User"];
+/** A domain's orphan visits (GET /api/orphan-visits): requests for unknown names and its root. */
+export type OrphanVisits = Schemas["OrphanVisits"];
 /** The JSON error body: `{ status, error }` (401, 403 and 404 are plain text instead). */
 export type ErrorBody = Schemas["Error"];
 

@@ -267,6 +267,19 @@ describe("the change journal", () => {
     expect(await changeMark(client)).toBe(marks.at(-1));
   });
 
+  it("leaves out the tables it is told to ignore, and journals them again once not told", async () => {
+    await installChangeJournal(client, ["fuzz"], undefined, ["fuzz.rows"]);
+    const mark = await changeMark(client);
+    await client.query("insert into fuzz.rows values (100, null)");
+    expect(await changeMark(client)).toBe(mark);
+    await client.query("insert into fuzz.keys values (100, 'x', null)");
+    expect(await changeMark(client)).not.toBe(mark);
+    await installChangeJournal(client, ["fuzz"]);
+    const again = await changeMark(client);
+    await client.query("delete from fuzz.rows where id = 100");
+    expect(await changeMark(client)).not.toBe(again);
+  });
+
   it("fails a fuzz run on a 5xx, and on a 4xx that changed a table", async () => {
     const app = Fastify();
     app.get("/crash", async (_request, reply) => reply.code(500).send());

@@ -108,7 +108,14 @@ export async function removeDomain(prisma: PrismaClient, defaultHost: string, ho
   const shorts = await count();
   if (shorts > 0) throw hasShorts(host, shorts);
   try {
-    await prisma.shortDomain.delete({ where: { id } });
+    await prisma.$transaction(async (tx) => {
+      await tx.shortDomain.delete({ where: { id } });
+      // Its orphan visits go with it (no foreign key: docs/adr/0227), under the lock the orphan
+      // counter's flushes take, so that none adds a row after this (visits/orphan-visits.ts).
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('shortener.orphan_visits'))`;
+      await tx.$executeRaw`DELETE FROM "shortener"."orphan_visit_hours" WHERE "domain_id" = ${id}::uuid`;
+      await tx.$executeRaw`DELETE FROM "shortener"."orphan_visit_hour_values" WHERE "domain_id" = ${id}::uuid`;
+    });
   } catch (error) {
     // The foreign key (RESTRICT) refuses it when a short was created on it meanwhile.
     const now = await count();

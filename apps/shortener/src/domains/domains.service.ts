@@ -122,11 +122,17 @@ export class DomainsService {
    * does not exist and one that is not the caller's (nothing to learn from the difference).
    */
   async usable(userId: string, host: string): Promise<DomainRef> {
+    const domain = await this.usableOrNull(userId, host);
+    if (!domain) throw new BadRequest(`domain "${host}" is not one you may use`);
+    return domain;
+  }
+
+  /** The domain `host` names, if `userId` may use it (what usableBy lists); null otherwise. */
+  async usableOrNull(userId: string, host: string): Promise<DomainRef | null> {
     if (host === this.defaultHost) return DEFAULT_DOMAIN;
     const [row] = await this.prisma.$queryRaw<{ id: string }[]>`
       SELECT d."id" FROM "shortener"."domains" d WHERE d."host" = ${host} AND ${openTo(userId)}`;
-    if (!row) throw new BadRequest(`domain "${host}" is not one you may use`);
-    return { id: row.id, host };
+    return row ? { id: row.id, host } : null;
   }
 
   /** The id of the domain `host` names, whoever may use it; null when none does. */

@@ -96,7 +96,7 @@ const DOMAIN_TABLES = {
   $firstDailyDay: `(SELECT min("day") FROM "shortener"."visit_day_values" WHERE ${SHORTS_ON_DOMAIN})`,
 };
 
-interface Range {
+export interface Range {
   from: Date;
   to: Date;
   /** The whole UTC days inside the range: [dayStart, dayEnd), empty when dayStart = dayEnd. */
@@ -108,7 +108,7 @@ interface Range {
 
 const DAY = 24 * HOUR;
 /** From an hour's start to its last instant. */
-const LAST_INSTANT = `interval '1 hour' - interval '1 microsecond'`;
+export const LAST_INSTANT = `interval '1 hour' - interval '1 microsecond'`;
 
 /** What a statistics query refuses beyond the document's schemas (docs/adr/0214): rules relating its parameters and the clock. */
 export const STATS_RANGE_REFUSALS: readonly DeclaredRefusal[] = [
@@ -154,12 +154,12 @@ export function statsRange(query: StatsQuery, now = new Date()): Range {
   };
 }
 
-function tooManyBuckets(interval: StatsInterval): BadRequest {
+export function tooManyBuckets(interval: StatsInterval): BadRequest {
   return new BadRequest(`the range holds more than ${MAX_BUCKETS} ${interval} buckets`);
 }
 
 /** `2026-03-29T00:00:00` local and its instant → `2026-03-29T00:00:00+01:00`. */
-function withOffset(local: string, instant: Date): string {
+export function withOffset(local: string, instant: Date): string {
   const minutes = Math.round((Date.parse(`${local}Z`) - instant.getTime()) / 60_000);
   const sign = minutes < 0 ? "-" : "+";
   const abs = Math.abs(minutes);

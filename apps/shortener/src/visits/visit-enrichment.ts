@@ -225,6 +225,14 @@ export class VisitEnricher {
   }
 
   enrich(visit: { ipAddress: string; userAgent: string; referer: string }, salt: Buffer): Enrichment {
+    const enriched = this.describe(visit) as Enrichment;
+    // Added to the object described, not spread into a new one: this runs for every visit.
+    enriched.visitor = visitorHash(salt, visit.ipAddress, visit.userAgent);
+    return enriched;
+  }
+
+  /** All but the visitor hash (orphan visits count no visitors, so need no salt). */
+  describe(visit: { ipAddress: string; userAgent: string; referer: string }): Omit<Enrichment, "visitor"> {
     const agent = this.agents.get(visit.userAgent);
     return {
       ipAddress:
@@ -240,7 +248,6 @@ export class VisitEnricher {
       // From the full address, before anonymizing.
       country: this.countries.get(visit.ipAddress),
       referrerHost: this.referrers.get(visit.referer),
-      visitor: visitorHash(salt, visit.ipAddress, visit.userAgent),
     };
   }
 }
