@@ -8,6 +8,7 @@ import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { SchedulingConfig } from "./config.ts";
 import { resources } from "./resources/index.ts";
 
@@ -63,7 +64,42 @@ const SECURITY_SCHEMES = {
   ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" },
   ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
   BearerAuth: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
+  FeedTokenAuth: {
+    type: "apiKey",
+    in: "query",
+    name: "feedToken",
+    description: "A calendar feed token (POST /v1/feed-tokens): the calendar feed takes it, and nothing else",
+  },
 } as const;
+
+/** The operations that take a feed token instead of an API key (the calendar feed). */
+export const FEED_TOKEN_SECURITY = [{ FeedTokenAuth: [] }];
+
+// zod cannot say "this response is text/calendar", so such a response carries a marker that
+// documentOtherMedia() turns into the document's content entry.
+const MEDIA_MARKER = "x-media-types";
+
+/** A response that is not JSON: its media types and what the body is; sent as it is, never serialized. */
+export const otherMedia = (description: string, content: Record<string, object>) =>
+  z
+    .string()
+    .describe(description)
+    .meta({ [MEDIA_MARKER]: content });
+
+/** Replaces the JSON content the generator wrote for a marked response with the marker's media types. */
+function documentOtherMedia<T extends object>(document: T): T {
+  for (const operation of operationsOf(document)) {
+    for (const response of Object.values(operation.responses ?? {})) {
+      const schema = response.content?.["application/json"]?.schema as Record<string, unknown> | undefined;
+      const media = schema?.[MEDIA_MARKER] as DocumentedResponse["content"] | undefined;
+      if (media) response.content = media;
+    }
+  }
+  return document;
+}
+
+const takesApiKey = (operation: DocumentedOperation) =>
+  operation.security?.some((scheme) => "ApiKeyAuth" in (scheme as object)) ?? false;
 
 /** Any one of them authenticates a request. */
 const API_KEY_SECURITY: Record<string, string[]>[] = [
@@ -100,11 +136,13 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
     },
     transform: jsonSchemaTransform,
     transformObject: (input) =>
-      documentBodyErrors(
-        documentApiKeyPlaces(
-          documentHostedMode(
-            documentAuthErrors(tidyComponents(jsonSchemaTransformObject(input))),
-            hostedMode,
+      documentOtherMedia(
+        documentBodyErrors(
+          documentApiKeyPlaces(
+            documentHostedMode(
+              documentAuthErrors(tidyComponents(jsonSchemaTransformObject(input))),
+              hostedMode,
+            ),
           ),
         ),
       ),
@@ -192,7 +230,7 @@ function addErrors(responses: Record<string, DocumentedResponse>, errors: AddedE
  */
 function documentAuthErrors<T extends object>(document: T): T {
   for (const operation of operationsOf(document)) {
-    if (operation.security?.length && operation.responses) addErrors(operation.responses, AUTH_ERRORS);
+    if (takesApiKey(operation) && operation.responses) addErrors(operation.responses, AUTH_ERRORS);
   }
   return document;
 }
@@ -225,7 +263,7 @@ function documentHostedMode<T extends object>(document: T, mode: HostedMode): T 
  */
 function documentApiKeyPlaces<T extends object>(document: T): T {
   for (const operation of operationsOf(document)) {
-    if (operation.security?.length) operation.security = structuredClone(API_KEY_SECURITY);
+    if (takesApiKey(operation)) operation.security = structuredClone(API_KEY_SECURITY);
   }
   return document;
 }
