@@ -64,16 +64,7 @@ const SECURITY_SCHEMES = {
   ApiKeyAuth: { type: "apiKey", in: "query", name: "apiKey" },
   ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
   BearerAuth: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
-  FeedTokenAuth: {
-    type: "apiKey",
-    in: "query",
-    name: "feedToken",
-    description: "A calendar feed token (POST /v1/feed-tokens): the calendar feed takes it, and nothing else",
-  },
 } as const;
-
-/** The operations that take a feed token instead of an API key (the calendar feed). */
-export const FEED_TOKEN_SECURITY = [{ FeedTokenAuth: [] }];
 
 // zod cannot say "this response is text/calendar", so such a response carries a marker that
 // documentOtherMedia() turns into the document's content entry.
@@ -98,8 +89,15 @@ function documentOtherMedia<T extends object>(document: T): T {
   return document;
 }
 
-const takesApiKey = (operation: DocumentedOperation) =>
-  operation.security?.some((scheme) => "ApiKeyAuth" in (scheme as object)) ?? false;
+const takesApiKey = (operation: DocumentedOperation) => Boolean(operation.security?.length);
+
+/**
+ * The calendar feed declares no security scheme (a scheme's parameter would leave the typed
+ * SDK's query, docs/adr/0229) but its `feedToken` parameter: authenticated all the same.
+ */
+const takesFeedToken = (operation: DocumentedOperation) =>
+  operation.parameters?.some((parameter) => parameter.in === "query" && parameter.name === "feedToken") ??
+  false;
 
 /** Any one of them authenticates a request. */
 const API_KEY_SECURITY: Record<string, string[]>[] = [
@@ -241,7 +239,7 @@ function documentAuthErrors<T extends object>(document: T): T {
  */
 function documentHostedMode<T extends object>(document: T, mode: HostedMode): T {
   for (const operation of operationsOf(document)) {
-    if (!operation.security?.length || !operation.responses) continue;
+    if (!(takesApiKey(operation) || takesFeedToken(operation)) || !operation.responses) continue;
     // The served document describes the running server: with hosted mode off it takes no `key`
     // (one is refused, 400, as any unknown parameter is); with `required`, every such operation needs one.
     const key = operation.parameters?.find(

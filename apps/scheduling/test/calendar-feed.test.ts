@@ -417,6 +417,11 @@ describe("GET /v1/bookings.ics", () => {
     const post = await t.app.inject({ method: "POST", url: feedUrl(token), payload: {} });
     expect(post.statusCode).toBe(405);
     expect(post.headers.allow).toBe("GET");
+    // A locked user's feed stops, as their API keys do.
+    const locked = await createUser(t.prisma);
+    const lockedToken = (await createToken(t.app, locked.apiKey)).token;
+    await t.prisma.user.update({ where: { id: locked.user.id }, data: { locked: true } });
+    expect((await fetchFeed(t.app, lockedToken)).statusCode).toBe(401);
     // The feed token opens nothing else.
     const asKey = await t.app.inject({ url: withKey("/v1/me", token) });
     expect(asKey.statusCode).toBe(401);

@@ -5,7 +5,7 @@ import { CalendarFeedHeaders, CalendarFeedQuery, ErrorResponse } from "@app/sche
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { FEED_TOKEN_SECURITY, otherMedia } from "../openapi.ts";
+import { otherMedia } from "../openapi.ts";
 import {
   type CalendarFeed,
   calendarFeed,
@@ -56,7 +56,8 @@ export async function calendarFeedRoutes(app: FastifyInstance) {
           "its e-mailed invites). Times are UTC. Answers ETag and Last-Modified; If-None-Match (or, without it, " +
           "If-Modified-Since) answers 304 while nothing changed.",
         tags: ["bookings"],
-        security: FEED_TOKEN_SECURITY,
+        // No security scheme: its token is the documented `feedToken` parameter (openapi.ts).
+        security: [],
         querystring: CalendarFeedQuery,
         headers: CalendarFeedHeaders,
         response: {

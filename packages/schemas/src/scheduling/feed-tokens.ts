@@ -38,10 +38,7 @@ export const FeedTokenListQuery = listQuery({});
 
 /** The feed's query: its token, hosted mode's license key, and the /v1 rewrite's marker; never an apiKey. */
 export const CalendarFeedQuery = z.strictObject({
-  feedToken: z
-    .string()
-    .optional()
-    .describe("A feed token from POST /v1/feed-tokens (missing, unknown or revoked: 401)"),
+  feedToken: z.string().describe("A feed token from POST /v1/feed-tokens (missing, unknown or revoked: 401)"),
   key: z
     .string()
     .optional()
