@@ -20,10 +20,8 @@ export function generateFeedToken(): { token: string; hashedToken: string } {
 }
 
 /** The feed's path and query for a token: what a calendar app subscribes to, after the API's origin. */
-export function feedPath(token: string, licenseKey?: string): string {
-  const query = new URLSearchParams({ feedToken: token });
-  if (licenseKey !== undefined) query.set("key", licenseKey);
-  return `/v1/bookings.ics?${query}`;
+export function feedPath(token: string): string {
+  return `/v1/bookings.ics?${new URLSearchParams({ feedToken: token })}`;
 }
 
 export const feedTokenSelect = {

@@ -23,7 +23,7 @@ const createFeedToken: CustomOperation = {
   status: 201,
   response: FeedTokenCreated,
   errors: [400, 401, 403, 404, 429],
-  async handle(ctx, { query, body }) {
+  async handle(ctx, { body }) {
     const input = (body ?? {}) as CreateBody;
     let userId = ctx.auth.userId;
     if (input.userId !== undefined && input.userId !== userId) {
@@ -33,12 +33,11 @@ const createFeedToken: CustomOperation = {
       userId = user.id;
     }
     const { token, record } = await issueFeedToken(ctx.db, { userId, note: input.note ?? null });
-    // Hosted: the feed URL carries the license key too, as every hosted request does.
-    const { key } = query as { key?: string };
+    // Hosted mode's license key is not echoed back (a tenant-wide secret): the caller adds `&key=`.
     return {
       feed_token: record,
       token,
-      path: feedPath(token, key),
+      path: feedPath(token),
       message: "Feed token created successfully",
     };
   },

@@ -1580,7 +1580,7 @@ export interface components {
         FeedTokenCreated: {
             feed_token: components["schemas"]["FeedToken"];
             message: string;
-            /** @description The feed's path and query with the token (and, hosted, your license key): prefix your API's origin */
+            /** @description The feed's path and query with the token: prefix your API's origin (in hosted mode, add `&key=` and your license key) */
             path: string;
             /** @description The secret: shown this once, stored only as a hash */
             token: string;

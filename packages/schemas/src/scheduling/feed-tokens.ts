@@ -28,7 +28,7 @@ export const FeedTokenCreated = z
     path: z
       .string()
       .describe(
-        "The feed's path and query with the token (and, hosted, your license key): prefix your API's origin",
+        "The feed's path and query with the token: prefix your API's origin (in hosted mode, add `&key=` and your license key)",
       ),
     message: z.string(),
   })
