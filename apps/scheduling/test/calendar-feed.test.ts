@@ -541,6 +541,30 @@ describe("with e-mail on", () => {
   });
 });
 
+describe("rate limit", () => {
+  let app: SchedulingApp;
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig({ RATE_LIMIT_MAX: 3 }), prisma: t.prisma });
+    secretScan.watch(app);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("a fetch spends the token's user's budget, shared with their API key; refused tokens spend none", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const { token } = await createToken(app, apiKey);
+    for (let i = 0; i < 5; i++) expect((await fetchFeed(app, `feed_${"B".repeat(43)}`)).statusCode).toBe(401);
+    expect((await fetchFeed(app, token)).headers["x-ratelimit-remaining"]).toBe("1");
+    expect((await fetchFeed(app, token)).statusCode).toBe(200);
+    const over = await fetchFeed(app, token);
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual({ message: "Rate limit exceeded" });
+    expect((await app.inject({ url: withKey("/v1/me", apiKey) })).statusCode).toBe(429);
+  });
+});
+
 describe("hosted mode", () => {
   const TENANT_SECRET = newTenantSecret();
   let tenantDb: TestDatabase;
