@@ -585,7 +585,8 @@ describe("hosted mode", () => {
   });
 
   it("the feed URL carries the license key: the token is the tenant's, found in the tenant's database only", async () => {
-    const tenant = await registerTenant(t.prisma, TENANT_SECRET, tenantDb.url);
+    // Its direct URL: tenant clients open their own pools, not through the test PgBouncer.
+    const tenant = await registerTenant(t.prisma, TENANT_SECRET, tenantDb.directUrl);
     secretScan.remember(tenant.licenseKey);
     const organizer = await host(tenantPrisma);
     const created = await app.inject({
