@@ -89,8 +89,6 @@ function documentOtherMedia<T extends object>(document: T): T {
   return document;
 }
 
-const takesApiKey = (operation: DocumentedOperation) => Boolean(operation.security?.length);
-
 /**
  * The calendar feed declares no security scheme (a scheme's parameter would leave the typed
  * SDK's query, docs/adr/0229) but its `feedToken` parameter: authenticated all the same.
@@ -228,7 +226,7 @@ function addErrors(responses: Record<string, DocumentedResponse>, errors: AddedE
  */
 function documentAuthErrors<T extends object>(document: T): T {
   for (const operation of operationsOf(document)) {
-    if (takesApiKey(operation) && operation.responses) addErrors(operation.responses, AUTH_ERRORS);
+    if (operation.security?.length && operation.responses) addErrors(operation.responses, AUTH_ERRORS);
   }
   return document;
 }
@@ -239,7 +237,7 @@ function documentAuthErrors<T extends object>(document: T): T {
  */
 function documentHostedMode<T extends object>(document: T, mode: HostedMode): T {
   for (const operation of operationsOf(document)) {
-    if (!(takesApiKey(operation) || takesFeedToken(operation)) || !operation.responses) continue;
+    if (!(operation.security?.length || takesFeedToken(operation)) || !operation.responses) continue;
     // The served document describes the running server: with hosted mode off it takes no `key`
     // (one is refused, 400, as any unknown parameter is); with `required`, every such operation needs one.
     const key = operation.parameters?.find(
@@ -261,7 +259,7 @@ function documentHostedMode<T extends object>(document: T, mode: HostedMode): T 
  */
 function documentApiKeyPlaces<T extends object>(document: T): T {
   for (const operation of operationsOf(document)) {
-    if (takesApiKey(operation)) operation.security = structuredClone(API_KEY_SECURITY);
+    if (operation.security?.length) operation.security = structuredClone(API_KEY_SECURITY);
   }
   return document;
 }
