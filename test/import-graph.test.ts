@@ -92,6 +92,8 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
     "resources/booking-operations.ts -> slots/time-zones.ts": "the slot engine's MINUTE",
     "resources/booking-operations.ts -> mail/outbox.ts":
       "a booking change writes its e-mails into the outbox in its own transaction (enqueueBookingMail)",
+    "resources/feed-tokens.ts -> feed/feed-tokens.ts":
+      "the API's create issues a calendar feed token as the CLI does (issueFeedToken, feedPath)",
   },
   shortener: {
     "shorts/shorts.service.ts -> visits/visit-rollup.ts":

@@ -24,6 +24,7 @@ import auth, { AUTH_CACHE_MS } from "./auth.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { clientErrorBody, toResponse } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
+import { calendarFeedRoutes } from "./feed/calendar-feed.routes.ts";
 import { healthRoutes } from "./health.routes.ts";
 import hosting from "./hosting/hosting.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
@@ -122,6 +123,7 @@ export async function buildApp({
   await app.register(meRoutes, { prefix: "/api/v1" });
   await app.register(slotsRoutes, { prefix: "/api/v1" });
   await app.register(availabilityRoutes, { prefix: "/api/v1" });
+  await app.register(calendarFeedRoutes, { prefix: "/api/v1" });
   // Last: every path answers the methods it does not offer with 405 + Allow (after the apiKey
   // check, unless the path is public).
   methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));

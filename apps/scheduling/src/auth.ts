@@ -2,12 +2,13 @@
 // unless its config says `public: true` (deny by default). The key comes from v1's `?apiKey=`,
 // or from `Authorization: Bearer` or `x-api-key` (docs/adr/0149). It authenticates in the
 // request's database, which the hosting plugin's hook (before this one) has set: the default
-// one, or in hosted mode the tenant's.
+// one, or in hosted mode the tenant's. The calendar feed's route takes a feed token instead.
 import type { PrismaClient } from "@app/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hashApiKey } from "./credentials.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
+import { feedTokenUser } from "./feed/feed-tokens.ts";
 import type { AuthContext } from "./types.ts";
 
 export interface AuthOptions {
@@ -126,6 +127,14 @@ async function authPlugin(app: FastifyInstance, { prefix, cacheMs }: AuthOptions
   app.addHook("onRequest", async (request) => {
     // An unknown route has nothing to protect; it answers 404 with or without a key.
     if (request.routeOptions.config.public || request.is404) return;
+    if (request.routeOptions.config.feedToken) {
+      // The calendar feed: its own secret, never an API key. Missing, unknown, revoked or a
+      // locked user's: one answer, which tells nothing of whether the token existed.
+      const userId = await feedTokenUser(request.db, (request.query as { feedToken?: unknown }).feedToken);
+      if (userId === null) throw new Unauthorized("No valid feed token");
+      request.auth = { userId, isAdmin: false, apiKeyId: null };
+      return;
+    }
     request.auth = await authenticate(request.db, request.tenantId ?? "", presentedApiKey(request));
   });
 

@@ -22,6 +22,7 @@ import {
   listUsers,
   revokeApiKeyBy,
 } from "./credentials.ts";
+import { feedPath, issueFeedToken, listFeedTokens, revokeFeedToken, userIdOf } from "./feed/feed-tokens.ts";
 import {
   createTenant,
   databaseOf,
@@ -51,6 +52,13 @@ const tenantName = z
   .max(255, "--name must be at most 255 characters");
 const tenantId = z.uuid("--id must be a tenant id from tenant:list");
 const mailId = z.uuid("--id must be an e-mail id from mail:dead");
+const feedUser = z
+  .string()
+  .regex(/^(\d{1,10}|[^@\s]+@[^@\s]+)$/, "--user must be a user's e-mail address or id");
+const feedTokenId = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, "--id must be a feed token id from feed-token:list")
+  .transform(Number);
 const databaseUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, "--database-url must be a postgresql:// URL");
 const newDatabaseName = z
   .string()
@@ -322,6 +330,57 @@ const commands: Record<string, Command<SchedulingConfig>> = {
             ...users.map((user) => `  ${user.email.padEnd(20)} ${user.role.padEnd(6)} ${user.apiKey}`),
           ].join("\n"),
         };
+      };
+    },
+  },
+  "feed-token:create": {
+    summary: "Give a user a calendar feed token (shown once) and print the feed's path",
+    usage: "--user <e-mail or id> [--note <text>] [--json]",
+    options: {
+      user: { type: "string", description: "The user whose bookings the feed shows: e-mail or id" },
+      note: { type: "string", description: "What the token is for (at most 255 characters)" },
+    },
+    prepare(values) {
+      const user = flag(feedUser, values, "user", true);
+      const text = flag(note, values, "note") ?? null;
+      return async (prisma) => {
+        const userId = await userIdOf(prisma, user);
+        const { token, record } = await issueFeedToken(prisma, { userId, note: text });
+        const path = feedPath(token);
+        return {
+          json: { id: record.id, userId, token, path },
+          text: `Feed token ${record.id} for user ${userId} (shown once): ${token}\nFeed: <API origin>${path}`,
+        };
+      };
+    },
+  },
+  "feed-token:list": {
+    summary: "List calendar feed tokens (id, user, note, created, last used), never the secret",
+    usage: "[--user <e-mail or id>] [--json]",
+    options: { user: { type: "string", description: "Only this user's tokens: e-mail or id" } },
+    prepare(values) {
+      const user = flag(feedUser, values, "user");
+      return async (prisma) => {
+        const rows = await listFeedTokens(prisma, user);
+        return {
+          json: rows,
+          text: table(
+            ["ID", "USER", "EMAIL", "NOTE", "CREATED", "LAST USED"],
+            rows.map((t) => [t.id, t.userId, t.email, t.note, when(t.createdAt), when(t.lastUsedAt)]),
+          ),
+        };
+      };
+    },
+  },
+  "feed-token:revoke": {
+    summary: "Revoke a calendar feed token at once, by its id (from feed-token:list)",
+    usage: "--id <id> [--json]",
+    options: { id: { type: "string", description: "The token's id, as feed-token:list shows it" } },
+    prepare(values) {
+      const id = flag(feedTokenId, values, "id", true);
+      return async (prisma) => {
+        await revokeFeedToken(prisma, id);
+        return { json: { revoked: true }, text: "Feed token revoked" };
       };
     },
   },

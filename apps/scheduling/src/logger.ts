@@ -1,5 +1,5 @@
 // Logger options of the app. Every line names the service (both run in one process under
-// `pnpm start`, with request ids from @app/db/http). API keys and hosted mode's license keys
+// `pnpm start`, with request ids from @app/db/http). API keys, hosted mode's license keys and feed tokens
 // travel in the query string, so the logged URL is rewritten; API keys sent in headers
 // (`Authorization`, `x-api-key`) are redacted wherever headers are logged.
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
@@ -8,8 +8,9 @@ export const SERVICE = "scheduling";
 const REDACTED = "[redacted]";
 
 // `apiKey`, `ApiKey`, `apiKey[]`, `apiKey[0]`, percent-encoded or not: every spelling a query
-// parser may accept; the same for `key` (hosted mode's license key).
-const SECRET_NAME = /^(api)?key(\[[^\]]*\])*$/i;
+// parser may accept; the same for `key` (hosted mode's license key) and `feedToken` (the
+// calendar feed's secret).
+const SECRET_NAME = /^((api)?key|feedtoken)(\[[^\]]*\])*$/i;
 
 function isSecretName(name: string): boolean {
   try {
@@ -20,7 +21,7 @@ function isSecretName(name: string): boolean {
 }
 
 // A secret name with its `=` inside a decoded value: `x=1%26apiKey%3Dcal_…` or `x=1;apiKey=cal_…`.
-const SECRET_INSIDE = /(^|[?&;])(api)?key(\[[^\]]*\])*=/i;
+const SECRET_INSIDE = /(^|[?&;])((api)?key|feedtoken)(\[[^\]]*\])*=/i;
 
 function decoded(text: string): string {
   try {
@@ -80,10 +81,12 @@ export function loggerOptions(logger: LoggerOption, level: string): LoggerOption
         'req.headers["x-api-key"]',
         "req.query.apiKey",
         "req.query.key",
+        "req.query.feedToken",
         "headers.authorization",
         'headers["x-api-key"]',
         "query.apiKey",
         "query.key",
+        "query.feedToken",
         "err.rawPacket",
       ],
       censor: REDACTED,

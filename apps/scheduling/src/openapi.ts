@@ -8,6 +8,7 @@ import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { SchedulingConfig } from "./config.ts";
 import { resources } from "./resources/index.ts";
 
@@ -65,6 +66,37 @@ const SECURITY_SCHEMES = {
   BearerAuth: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
 } as const;
 
+// zod cannot say "this response is text/calendar", so such a response carries a marker that
+// documentOtherMedia() turns into the document's content entry.
+const MEDIA_MARKER = "x-media-types";
+
+/** A response that is not JSON: its media types and what the body is; sent as it is, never serialized. */
+export const otherMedia = (description: string, content: Record<string, object>) =>
+  z
+    .string()
+    .describe(description)
+    .meta({ [MEDIA_MARKER]: content });
+
+/** Replaces the JSON content the generator wrote for a marked response with the marker's media types. */
+function documentOtherMedia<T extends object>(document: T): T {
+  for (const operation of operationsOf(document)) {
+    for (const response of Object.values(operation.responses ?? {})) {
+      const schema = response.content?.["application/json"]?.schema as Record<string, unknown> | undefined;
+      const media = schema?.[MEDIA_MARKER] as DocumentedResponse["content"] | undefined;
+      if (media) response.content = media;
+    }
+  }
+  return document;
+}
+
+/**
+ * The calendar feed declares no security scheme (a scheme's parameter would leave the typed
+ * SDK's query, docs/adr/0229) but its `feedToken` parameter: authenticated all the same.
+ */
+const takesFeedToken = (operation: DocumentedOperation) =>
+  operation.parameters?.some((parameter) => parameter.in === "query" && parameter.name === "feedToken") ??
+  false;
+
 /** Any one of them authenticates a request. */
 const API_KEY_SECURITY: Record<string, string[]>[] = [
   { ApiKeyAuth: [] },
@@ -100,11 +132,13 @@ async function openApiPlugin(app: FastifyInstance, { hostedMode }: { hostedMode:
     },
     transform: jsonSchemaTransform,
     transformObject: (input) =>
-      documentBodyErrors(
-        documentApiKeyPlaces(
-          documentHostedMode(
-            documentAuthErrors(tidyComponents(jsonSchemaTransformObject(input))),
-            hostedMode,
+      documentOtherMedia(
+        documentBodyErrors(
+          documentApiKeyPlaces(
+            documentHostedMode(
+              documentAuthErrors(tidyComponents(jsonSchemaTransformObject(input))),
+              hostedMode,
+            ),
           ),
         ),
       ),
@@ -203,7 +237,7 @@ function documentAuthErrors<T extends object>(document: T): T {
  */
 function documentHostedMode<T extends object>(document: T, mode: HostedMode): T {
   for (const operation of operationsOf(document)) {
-    if (!operation.security?.length || !operation.responses) continue;
+    if (!(operation.security?.length || takesFeedToken(operation)) || !operation.responses) continue;
     // The served document describes the running server: with hosted mode off it takes no `key`
     // (one is refused, 400, as any unknown parameter is); with `required`, every such operation needs one.
     const key = operation.parameters?.find(

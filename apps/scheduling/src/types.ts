@@ -9,7 +9,8 @@ export interface AuthContext {
   userId: number;
   /** `User.role === "ADMIN"`: sees everything and may act for another user with `userId`. */
   isAdmin: boolean;
-  apiKeyId: string;
+  /** The API key's id; null on the calendar feed, which a feed token opens (docs/adr/0229). */
+  apiKeyId: string | null;
 }
 
 declare module "fastify" {
@@ -37,5 +38,7 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The route needs no apiKey. Every route without it requires one (deny by default). */
     public?: boolean;
+    /** The route takes a calendar feed token (`?feedToken=`) instead of an apiKey (docs/adr/0229). */
+    feedToken?: boolean;
   }
 }

@@ -240,6 +240,10 @@ export const fixtures: Record<string, Fixture> = {
     }),
     edit: { error: "token expired", credentialId: 7 },
   },
+  // No edit: a feed token is made, listed, read and revoked (calendar-feed.test.ts).
+  "feed-tokens": {
+    createBody: async () => ({ note: unique("device") }),
+  },
 };
 
 /**

@@ -16,7 +16,10 @@ export type ErrorBody = Schema<"ApiError">;
 export interface SchedulingClientOptions {
   /** The service's origin, e.g. `http://localhost:3001` (its API is under `/api/v1`). */
   baseUrl: string;
-  /** An API key (`cal_…`), sent as the `apiKey` query parameter of every call under `/api/v1/`. */
+  /**
+   * An API key (`cal_…`), sent as the `apiKey` query parameter of every call under `/api/v1/`
+   * but the calendar feed's, which takes its own `feedToken` and refuses an apiKey.
+   */
   apiKey: string;
   /** A fetch to use instead of the global one. */
   fetch?: ClientOptions["fetch"];
@@ -37,8 +40,8 @@ export function createSchedulingClient({
   const client = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}) });
   client.use({
     onRequest({ request, schemaPath }) {
-      // `/`, /docs, /health and /ready take no key.
-      if (!schemaPath.startsWith("/api/v1/")) return request;
+      // `/`, /docs, /health and /ready take no key; the calendar feed takes a feed token.
+      if (!schemaPath.startsWith("/api/v1/") || schemaPath === "/api/v1/bookings.ics") return request;
       const url = new URL(request.url);
       url.searchParams.set("apiKey", apiKey);
       return new Request(url, request);

@@ -10,6 +10,7 @@ import { destinationCalendars } from "./destination-calendars.ts";
 import { eventReferences } from "./event-references.ts";
 import { eventTypes } from "./event-types.ts";
 import { registerResource } from "./factory.ts";
+import { feedTokens } from "./feed-tokens.ts";
 import { memberships } from "./memberships.ts";
 import { payments } from "./payments.ts";
 import type { Resource } from "./resource.ts";
@@ -33,6 +34,7 @@ export const resources: readonly Resource[] = [
   bookingReferences,
   destinationCalendars,
   selectedCalendars,
+  feedTokens,
 ];
 
 /** Every /api/v1 resource route. The app registers this inside its apiKey-authenticated scope. */

@@ -193,6 +193,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bookings.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your bookings as a calendar feed (iCalendar), opened by a feed token
+         * @description A calendar app subscribes to this URL with a token from POST /v1/feed-tokens (never an API key). One VEVENT per accepted (CONFIRMED) or pending (TENTATIVE) booking you organise or attend, ending at most 30 days ago, the soonest 1000 at most; cancelled and rejected bookings leave it, a rescheduled one appears at its new time with the same UID and a higher SEQUENCE (those of its e-mailed invites). Times are UTC. Answers ETag and Last-Modified; If-None-Match (or, without it, If-Modified-Since) answers 304 while nothing changed.
+         */
+        get: operations["getBookingsCalendarFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bookings/{id}": {
         parameters: {
             query?: never;
@@ -409,6 +429,45 @@ export interface paths {
          *     - 400 "give either userId or teamId, not both": an event type has userId or teamId, not both
          */
         patch: operations["editEventTypeById"];
+        trace?: never;
+    };
+    "/api/v1/feed-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the feed tokens you can see */
+        get: operations["listFeedTokens"];
+        put?: never;
+        /**
+         * Create a calendar feed token (shown once)
+         * @description The token opens `GET /v1/bookings.ics?feedToken=...`: your bookings as a calendar to subscribe to. It is answered this once (`token`, and `path`, the feed's path with it) and stored only as a hash; it is no API key and opens nothing else. Admins may make one for another user with `userId`.
+         */
+        post: operations["addFeedToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/feed-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a feed token */
+        get: operations["getFeedTokenById"];
+        put?: never;
+        post?: never;
+        /** Delete a feed token */
+        delete: operations["removeFeedTokenById"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/me": {
@@ -1497,6 +1556,34 @@ export interface components {
             successRedirectUrl?: string | "" | (null);
             timeZone?: components["schemas"]["TimeZone"] | (null);
             title?: string;
+        };
+        /** @description A calendar feed token, without its secret */
+        FeedToken: {
+            /** Format: date-time */
+            createdAt: string;
+            id: number;
+            /**
+             * Format: date-time
+             * @description The feed's last fetch with it, to the minute
+             */
+            lastUsedAt: string | null;
+            /** @description What the token is for (a calendar app, a device) */
+            note: string | null;
+            /** @description Whose bookings the feed shows */
+            userId: number;
+        };
+        FeedTokenCreate: {
+            note?: string | null;
+            /** @description Admins only: the user whose feed the token opens */
+            userId?: number;
+        };
+        FeedTokenCreated: {
+            feed_token: components["schemas"]["FeedToken"];
+            message: string;
+            /** @description The feed's path and query with the token: prefix your API's origin (in hosted mode, add `&key=` and your license key) */
+            path: string;
+            /** @description The secret: shown this once, stored only as a hash */
+            token: string;
         };
         /** @description A user in a team; its API id is <userId>_<teamId> */
         Membership: {
@@ -3424,6 +3511,80 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getBookingsCalendarFeed: {
+        parameters: {
+            query: {
+                /** @description A feed token from POST /v1/feed-tokens (missing, unknown or revoked: 401) */
+                feedToken: string;
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: {
+                /** @description An ETag this feed answered: 304 while it is still current */
+                "if-none-match"?: string;
+                /** @description Used only without If-None-Match: 304 when no booking in the feed changed since */
+                "if-modified-since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar (RFC 5545) */
+            200: {
+                headers: {
+                    "cache-control"?: "private, max-age=300";
+                    /** @description A hash of the body: send it back in If-None-Match */
+                    etag?: string;
+                    /** @description The latest change to a booking the feed holds or dropped (absent with none) */
+                    "last-modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the ETag (or the date) you sent is still current; no body */
+            304: {
+                headers: {
+                    "cache-control"?: "private, max-age=300";
+                    /** @description A hash of the body: send it back in If-None-Match */
+                    etag?: string;
+                    /** @description The latest change to a booking the feed holds or dropped (absent with none) */
+                    "last-modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown query key (an apiKey included), or a repeated one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No feed token, or one that is unknown or revoked, or its user is locked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded (the token's user's budget) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5505,6 +5666,316 @@ export interface operations {
             };
             /** @description The body is not JSON: send `Content-Type: application/json` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listFeedTokens: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+                /** @description 1-based page number */
+                page?: string;
+                /** @description Rows per page, at most 100 */
+                take?: string;
+                /** @description Repeatable; admins only */
+                userId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feed_tokens: components["schemas"]["FeedToken"][];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addFeedToken: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a calendar feed token (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedTokenCreated"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the server accepts (1 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON: send `Content-Type: application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getFeedTokenById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feed_token: components["schemas"]["FeedToken"];
+                    };
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeFeedTokenById: {
+        parameters: {
+            query?: {
+                /** @description Set by the /v1 rewrite */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMessage"];
+                };
+            };
+            /** @description Invalid id, query or body; `issues` names each bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No apiKey, or one that is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description You may see this but not do this to it (or you named another user without being an admin); or the apiKey's user is locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such row, or one you may not see (including rows the body points at) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A unique value is already taken, or the change would leave a team without an OWNER or the installation without an ADMIN */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

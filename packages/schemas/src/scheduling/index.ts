@@ -12,6 +12,7 @@ export * from "./custom-inputs.ts";
 export * from "./destination-calendars.ts";
 export * from "./event-references.ts";
 export * from "./event-types.ts";
+export * from "./feed-tokens.ts";
 export * from "./ids.ts";
 export * from "./memberships.ts";
 export * from "./payments.ts";
