@@ -262,7 +262,35 @@ async function domainsDatabase(stamp: number) {
   const short = await domainsPrisma.short.create({
     data: { userId: user.id, domainId: domain.id, name: shortName, url: "https://example.com/" },
   });
-  return { url: url.toString(), prisma: domainsPrisma, name: shortName, shortId: short.id };
+  // Five rules none of which a load generator's request meets (no user agent, language or
+  // query; a loopback address): each redirect checks them all and takes the default target.
+  const rulesName = `br${stamp}`;
+  const rulesShort = await domainsPrisma.short.create({
+    data: {
+      userId: user.id,
+      domainId: domain.id,
+      name: rulesName,
+      url: "https://example.com/",
+      redirectRules: [
+        { url: "https://example.com/ios", conditions: [{ type: "device", value: "ios" }] },
+        { url: "https://example.com/android", conditions: [{ type: "device", value: "android" }] },
+        { url: "https://example.com/de", conditions: [{ type: "language", value: "de" }] },
+        { url: "https://example.com/fr", conditions: [{ type: "country", value: "FR" }] },
+        {
+          url: "https://example.com/campaign",
+          conditions: [{ type: "query", param: "utm_source", value: "poster" }],
+        },
+      ],
+    },
+  });
+  return {
+    url: url.toString(),
+    prisma: domainsPrisma,
+    name: shortName,
+    shortId: short.id,
+    rulesName,
+    rulesShortId: rulesShort.id,
+  };
 }
 
 /**
@@ -582,6 +610,13 @@ try {
       connections: 64,
       host: DOMAIN_HOST,
     },
+    {
+      label: "shortener, domains on, 5 rules",
+      kind: "shortenerDomains",
+      url: `${started.shortenerDomains!.url}/${domains.rulesName}`,
+      connections: 64,
+      host: DOMAIN_HOST,
+    },
     { label: "bare Fastify 302 @256", kind: "bare302", url: path302("bare302"), connections: 256 },
     {
       label: "prototype @256",
@@ -658,7 +693,9 @@ try {
     );
     const rowsBefore =
       (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
-      (await domains.prisma.shortLog.count({ where: { shortId: domains.shortId } }));
+      (await domains.prisma.shortLog.count({
+        where: { shortId: { in: [domains.shortId, domains.rulesShortId] } },
+      }));
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
     // Not in the figures, but their visits are stored too: counted against the rows.
     const warmUps = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
@@ -680,7 +717,9 @@ try {
     }
     const rowsAfter =
       (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
-      (await domains.prisma.shortLog.count({ where: { shortId: domains.shortId } }));
+      (await domains.prisma.shortLog.count({
+        where: { shortId: { in: [domains.shortId, domains.rulesShortId] } },
+      }));
 
     const baseOf: Record<string, string> = {
       "bare Fastify 302 @256": "bare Fastify 302 @256",
