@@ -16,6 +16,7 @@ export interface MailSenderOptions {
   retryBaseMs: number;
   pollMs: number;
   sendTimeoutMs: number;
+  counters?: MailCounters | undefined;
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -56,6 +57,16 @@ function classify(error: unknown): { permanent: boolean; reason: string } {
   return { permanent, reason: reason || "unknown error" };
 }
 
+/** The SMTP transport a sender sends through, each wait bounded by `sendTimeoutMs`. */
+export function smtpTransport(smtpUrl: string, sendTimeoutMs: number): Transporter {
+  return nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: sendTimeoutMs,
+    greetingTimeout: sendTimeoutMs,
+    socketTimeout: sendTimeoutMs,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+}
+
 export class MailSender {
   private readonly transport: Transporter;
   private readonly listener: NotificationListener;
@@ -65,13 +76,7 @@ export class MailSender {
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: MailSenderOptions) {
-    const { sendTimeoutMs } = options;
-    this.transport = nodemailer.createTransport({
-      url: options.smtpUrl,
-      connectionTimeout: sendTimeoutMs,
-      greetingTimeout: sendTimeoutMs,
-      socketTimeout: sendTimeoutMs,
-    } as Parameters<typeof nodemailer.createTransport>[0]);
+    this.transport = smtpTransport(options.smtpUrl, options.sendTimeoutMs);
     this.listener = new NotificationListener(options.prisma, {
       channel: MAIL_CHANNEL,
       onNotification: () => this.poke(),
@@ -135,87 +140,107 @@ export class MailSender {
     });
   }
 
-  /** Claims, sends and marks one due e-mail; false when none was due. */
-  private async sendOne(): Promise<boolean> {
-    const client = await poolOf(this.options.prisma).connect();
-    let open = false;
-    let broken: Error | undefined;
-    try {
-      await client.query("BEGIN");
-      open = true;
-      const { rows } = await client.query<DueRow>(
-        `SELECT id, recipient, subject, text_body, html_body, ics, attempts
-           FROM "scheduling"."mail_outbox"
-          WHERE status = 'PENDING' AND next_attempt_at <= now()
-          ORDER BY next_attempt_at, id
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED`,
-      );
-      const row = rows[0];
-      if (!row) {
-        await client.query("COMMIT");
-        open = false;
-        return false;
-      }
-      const messageId = messageIdOf(row.id, this.options.from);
-      const attempts = row.attempts + 1;
-      try {
-        await this.transport.sendMail({
-          from: this.options.from,
-          to: row.recipient,
-          subject: row.subject,
-          text: row.text_body,
-          html: row.html_body,
-          messageId,
-          ...(row.ics
-            ? {
-                icalEvent: {
-                  method: /^METHOD:(\w+)/m.exec(row.ics)?.[1] ?? "REQUEST",
-                  filename: "invite.ics",
-                  content: row.ics,
-                },
-              }
-            : {}),
-        });
-        await client.query(
-          `UPDATE "scheduling"."mail_outbox"
-              SET status = 'SENT', attempts = $2, message_id = $3, sent_at = now(), last_error = NULL
-            WHERE id = $1`,
-          [row.id, attempts, messageId],
-        );
-        this.options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
-      } catch (error) {
-        const { permanent, reason } = classify(error);
-        const dead = permanent || attempts >= this.options.maxAttempts;
-        const backoffMs = Math.min(this.options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
-        await client.query(
-          `UPDATE "scheduling"."mail_outbox"
-              SET status = $2::"scheduling"."MailStatus", attempts = $3, last_error = $4,
-                  next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
-            WHERE id = $1`,
-          [row.id, dead ? "DEAD" : "PENDING", attempts, reason, backoffMs],
-        );
-        if (dead)
-          this.options.log.error(
-            { mailId: row.id, attempts, reason },
-            "mail: given up (see pnpm -s scheduling mail:dead)",
-          );
-        else
-          this.options.log.warn(
-            { mailId: row.id, attempts, reason, retryInMs: backoffMs },
-            "mail: not sent; will retry",
-          );
-      }
+  private sendOne(): Promise<boolean> {
+    return sendOneDue(this.options.prisma, this.transport, this.options, this.options.counters);
+  }
+}
+
+/** What one attempt came to, for the metrics. */
+export interface MailCounters {
+  sent(): void;
+  failed(outcome: "retry" | "dead"): void;
+}
+
+/**
+ * Claims, sends and marks one due e-mail of `prisma`'s outbox (the default database's, or a
+ * tenant's); false when none was due.
+ */
+export async function sendOneDue(
+  prisma: PrismaClient,
+  transport: Transporter,
+  options: Pick<MailSenderOptions, "from" | "maxAttempts" | "retryBaseMs" | "log">,
+  counters?: MailCounters,
+): Promise<boolean> {
+  const client = await poolOf(prisma).connect();
+  let open = false;
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    open = true;
+    const { rows } = await client.query<DueRow>(
+      `SELECT id, recipient, subject, text_body, html_body, ics, attempts
+         FROM "scheduling"."mail_outbox"
+        WHERE status = 'PENDING' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+    );
+    const row = rows[0];
+    if (!row) {
       await client.query("COMMIT");
       open = false;
-      return true;
-    } catch (error) {
-      broken = error as Error;
-      throw error;
-    } finally {
-      if (open) await client.query("ROLLBACK").catch(() => {});
-      // A connection a statement failed on is not given back to the pool.
-      client.release(broken);
+      return false;
     }
+    const messageId = messageIdOf(row.id, options.from);
+    const attempts = row.attempts + 1;
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: row.recipient,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        messageId,
+        ...(row.ics
+          ? {
+              icalEvent: {
+                method: /^METHOD:(\w+)/m.exec(row.ics)?.[1] ?? "REQUEST",
+                filename: "invite.ics",
+                content: row.ics,
+              },
+            }
+          : {}),
+      });
+      await client.query(
+        `UPDATE "scheduling"."mail_outbox"
+            SET status = 'SENT', attempts = $2, message_id = $3, sent_at = now(), last_error = NULL
+          WHERE id = $1`,
+        [row.id, attempts, messageId],
+      );
+      options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
+      counters?.sent();
+    } catch (error) {
+      const { permanent, reason } = classify(error);
+      const dead = permanent || attempts >= options.maxAttempts;
+      const backoffMs = Math.min(options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
+      await client.query(
+        `UPDATE "scheduling"."mail_outbox"
+            SET status = $2::"scheduling"."MailStatus", attempts = $3, last_error = $4,
+                next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+          WHERE id = $1`,
+        [row.id, dead ? "DEAD" : "PENDING", attempts, reason, backoffMs],
+      );
+      counters?.failed(dead ? "dead" : "retry");
+      if (dead)
+        options.log.error(
+          { mailId: row.id, attempts, reason },
+          "mail: given up (see pnpm -s scheduling mail:dead)",
+        );
+      else
+        options.log.warn(
+          { mailId: row.id, attempts, reason, retryInMs: backoffMs },
+          "mail: not sent; will retry",
+        );
+    }
+    await client.query("COMMIT");
+    open = false;
+    return true;
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    if (open) await client.query("ROLLBACK").catch(() => {});
+    // A connection a statement failed on is not given back to the pool.
+    client.release(broken);
   }
 }
