@@ -23,6 +23,8 @@ export interface MessageFacts {
   previous?: { start: Date; end: Date };
   /** A cancellation's reason. */
   reason?: string | null;
+  /** A whole series' e-mail: how it repeats (docs/adr/0232). */
+  recurrence?: { freq: number; interval: number; count: number } | undefined;
   organizer: { name: string; email: string };
   /** Everyone on the booking besides the organizer, in the booking's order. */
   attendees: { name: string; email: string }[];
@@ -71,6 +73,18 @@ const WORDS = {
     where: "Where",
     notes: "Notes",
     reason: "Reason",
+    repeats: "Repeats",
+    units: [
+      ["year", "years"],
+      ["month", "months"],
+      ["week", "weeks"],
+      ["day", "days"],
+      ["hour", "hours"],
+      ["minute", "minutes"],
+      ["second", "seconds"],
+    ],
+    every: (unit: string, interval: number, count: number) =>
+      `${interval === 1 ? `Every ${unit}` : `Every ${interval} ${unit}`}, ${count} times`,
     organizer: "organizer",
   },
   de: {
@@ -110,6 +124,18 @@ const WORDS = {
     where: "Wo",
     notes: "Notizen",
     reason: "Grund",
+    repeats: "Wiederholung",
+    units: [
+      ["Jedes Jahr", "Jahre"],
+      ["Jeden Monat", "Monate"],
+      ["Jede Woche", "Wochen"],
+      ["Jeden Tag", "Tage"],
+      ["Jede Stunde", "Stunden"],
+      ["Jede Minute", "Minuten"],
+      ["Jede Sekunde", "Sekunden"],
+    ],
+    every: (unit: string, interval: number, count: number) =>
+      `${interval === 1 ? unit : `Alle ${interval} ${unit}`}, ${count} Mal`,
     organizer: "Organisator",
   },
 } as const;
@@ -154,6 +180,13 @@ const zoneOf = (timeZone: string): string => {
   }
 };
 
+/** "Every week, 4 times" / "Jede Woche, 4 Mal"; "Every 2 weeks, 4 times" / "Alle 2 Wochen, 4 Mal". */
+function repeats(rule: { freq: number; interval: number; count: number }, language: Language): string {
+  const words = WORDS[language];
+  const [one, many] = words.units[rule.freq] ?? words.units[2];
+  return words.every(rule.interval === 1 ? one : many, rule.interval, rule.count);
+}
+
 export function renderMessage(
   facts: MessageFacts,
   side: "organizer" | "attendee",
@@ -181,6 +214,7 @@ export function renderMessage(
     ],
     ...(facts.location ? [[words.where, facts.location] as [string, string]] : []),
     ...(facts.description ? [[words.notes, facts.description] as [string, string]] : []),
+    ...(facts.recurrence ? [[words.repeats, repeats(facts.recurrence, language)] as [string, string]] : []),
     ...(facts.kind === "cancelled" && facts.reason ? [[words.reason, facts.reason] as [string, string]] : []),
   ];
   const lead = words.lead[facts.kind][side];
