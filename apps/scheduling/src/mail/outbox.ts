@@ -77,7 +77,7 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
     rule && (change.kind === "created" ? change.series : change.kind === "cancelled") ? rule : null;
   // A series' calendar event is its first date's (docs/adr/0232): a cancel moves that one on.
   const seriesEvent = series && change.kind === "cancelled" ? await nextSeriesInvite(tx, booking) : null;
-  const invite = seriesEvent ?? (await nextInvite(tx, change));
+  const invite = seriesEvent ?? (await nextInvite(tx, change, booking.uid));
   let noEmail = change.kind !== "cancelled" && change.kind !== "created" && change.noEmail;
   if (change.kind === "created") {
     // v1's handleNewRecurringBooking: the series' first date sends the e-mails, its later ones
@@ -195,13 +195,14 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
  * reschedule continues the original's (same UID, SEQUENCE + 1, as v1's iCalUID/iCalSequence); a
  * cancel, or a new seat (the attendees changed), moves its booking's on by one. Stored for the next change.
  */
-async function nextInvite(tx: Tx, change: BookingChange): Promise<{ icalUid: string; sequence: number }> {
+async function nextInvite(
+  tx: Tx,
+  change: BookingChange,
+  uid: string,
+): Promise<{ icalUid: string; sequence: number }> {
   if (change.kind === "cancelled" || change.kind === "seated") {
     const current = await tx.bookingInvite.findUnique({ where: { bookingId: change.bookingId } });
-    const uid =
-      current?.icalUid ??
-      (await tx.booking.findUniqueOrThrow({ where: { id: change.bookingId }, select: { uid: true } })).uid;
-    const next = { icalUid: uid, sequence: (current?.sequence ?? 0) + 1 };
+    const next = { icalUid: current?.icalUid ?? uid, sequence: (current?.sequence ?? 0) + 1 };
     await tx.bookingInvite.upsert({
       where: { bookingId: change.bookingId },
       create: { bookingId: change.bookingId, ...next },
@@ -214,10 +215,6 @@ async function nextInvite(tx: Tx, change: BookingChange): Promise<{ icalUid: str
     const original = await tx.bookingInvite.findUnique({ where: { bookingId: change.original.id } });
     next = { icalUid: original?.icalUid ?? change.original.uid, sequence: (original?.sequence ?? 0) + 1 };
   } else {
-    const { uid } = await tx.booking.findUniqueOrThrow({
-      where: { id: change.bookingId },
-      select: { uid: true },
-    });
     next = { icalUid: uid, sequence: 0 };
   }
   await tx.bookingInvite.create({ data: { bookingId: change.bookingId, ...next } });
