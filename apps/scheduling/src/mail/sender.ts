@@ -4,7 +4,7 @@
 // that dies mid-send releases the lock with its connection: the row is sent again, with the
 // same Message-ID (at-least-once, docs/adr/0222). It wakes on the outbox's NOTIFY and every
 // MAIL_POLL_MS (retries come due that way).
-import { NotificationListener, type PrismaClient, poolOf } from "@app/db";
+import { dedicatedConnection, NotificationListener, type PrismaClient, poolOf } from "@app/db";
 import nodemailer, { type Transporter } from "nodemailer";
 import { MAIL_CHANNEL } from "./outbox.ts";
 
@@ -80,6 +80,7 @@ export class MailSender {
   private loop: Promise<void> | undefined;
   private woken = false;
   private wake: (() => void) | undefined;
+  private own: ReturnType<typeof dedicatedConnection> | undefined;
 
   constructor(private readonly options: MailSenderOptions) {
     this.transport = smtpTransport(options.smtpUrl, options.sendTimeoutMs);
@@ -107,6 +108,8 @@ export class MailSender {
     this.poke();
     await this.loop;
     await this.listener.stop();
+    await this.own?.end().catch(() => {});
+    this.own = undefined;
     this.transport.close();
   }
 
@@ -147,7 +150,32 @@ export class MailSender {
   }
 
   private sendOne(): Promise<boolean> {
-    return sendOneDue(this.options.prisma, this.transport, this.options, this.options.counters);
+    return sendOneDue(() => this.connection(), this.transport, this.options, this.options.counters);
+  }
+
+  /**
+   * The sender's own connection, outside the pool: a burst of bookings, each holding a pooled
+   * connection while it waits for its hosts' locks, does not also wait for the sender's
+   * (measured: docs/performance.md, mail row). Opened on first use, again after it broke.
+   */
+  private async connection(): Promise<ClaimConnection> {
+    if (!this.own) {
+      const connection = dedicatedConnection(this.options.prisma);
+      connection.on("error", () => {
+        if (this.own === connection) this.own = undefined;
+      });
+      await connection.connect();
+      this.own = connection;
+    }
+    const connection = this.own;
+    return {
+      query: (text, values) => connection.query(text, values),
+      release: (broken) => {
+        if (!broken || this.own !== connection) return;
+        this.own = undefined;
+        void connection.end().catch(() => {});
+      },
+    } as ClaimConnection;
   }
 }
 
@@ -157,17 +185,27 @@ export interface MailCounters {
   failed(outcome: "retry" | "dead"): void;
 }
 
+/** A connection a claim's transaction runs on; released when done (dropped when a statement broke it). */
+export interface ClaimConnection {
+  query<R extends object = object>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  release(broken?: Error): void;
+}
+
+/** A pooled connection of `prisma` (a tenant's client: it holds none while its tenant has no mail). */
+export const pooledConnection = (prisma: PrismaClient) => (): Promise<ClaimConnection> =>
+  poolOf(prisma).connect() as Promise<ClaimConnection>;
+
 /**
- * Claims, sends and marks one due e-mail of `prisma`'s outbox (the default database's, or a
- * tenant's); false when none was due.
+ * Claims, sends and marks one due e-mail of the outbox `connect` reaches (the default
+ * database's, or a tenant's); false when none was due.
  */
 export async function sendOneDue(
-  prisma: PrismaClient,
+  connect: () => Promise<ClaimConnection>,
   transport: Transporter,
   options: Pick<MailSenderOptions, "from" | "maxAttempts" | "retryBaseMs" | "log">,
   counters?: MailCounters,
 ): Promise<boolean> {
-  const client = await poolOf(prisma).connect();
+  const client = await connect();
   let open = false;
   let broken: Error | undefined;
   try {

@@ -16,7 +16,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
 import { openDatabaseUrl } from "../hosting/secrets.ts";
 import type { TenantClients } from "../hosting/tenant-clients.ts";
-import { type MailCounters, sendOneDue, smtpTransport } from "./sender.ts";
+import { type MailCounters, pooledConnection, sendOneDue, smtpTransport } from "./sender.ts";
 
 /**
  * How long a mark is kept after the request that made it: longer than a booking transaction
@@ -154,7 +154,8 @@ export class TenantMailSender {
       const log = this.options.log.child({ tenantId });
       let sent = 0;
       while (this.running && sent < VISIT_BATCH) {
-        if (!(await sendOneDue(lease.db, this.transport, { ...this.options, log }, this.options.counters)))
+        const connect = pooledConnection(lease.db);
+        if (!(await sendOneDue(connect, this.transport, { ...this.options, log }, this.options.counters)))
           break;
         sent++;
       }
@@ -164,8 +165,16 @@ export class TenantMailSender {
       }
       const [next] = await lease.db.$queryRaw<{ at: Date | null }[]>`
         SELECT min(next_attempt_at) AS at FROM "scheduling"."mail_outbox" WHERE status = 'PENDING'`;
+      const grace = `${this.graceMs} milliseconds`;
       if (next?.at) {
-        await this.setDue(tenantId, next.at);
+        // The next retry, or sooner when a booking marked the tenant since (it may still commit).
+        await prisma.$executeRaw`
+          INSERT INTO "hosting"."tenant_mail_due" AS d (tenant_id, due_at, marked_at)
+          VALUES (${tenantId}::uuid, ${next.at}, ${new Date(0)})
+          ON CONFLICT (tenant_id) DO UPDATE
+            SET due_at = CASE WHEN d.marked_at + ${grace}::interval > now()
+                              THEN LEAST(EXCLUDED.due_at, d.marked_at + ${grace}::interval)
+                              ELSE EXCLUDED.due_at END`;
         return;
       }
       // Nothing pending: the mark goes, unless a booking marked it so recently that it may still commit.
