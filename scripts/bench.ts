@@ -5,7 +5,7 @@
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
-//                               slots-team, bookings-concurrent, startup), with their baselines
+//                               slots-team, bookings-concurrent, bookings-mail, startup), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -22,6 +22,7 @@ import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import pg from "pg";
 import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
+import { messagesOf, startSmtpSink } from "./bench-mail.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { startupRows } from "./bench-startup.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
@@ -206,6 +207,9 @@ const servers: ChildProcess[] = [];
 // the license-key lookup and the per-tenant client are what it adds.
 const TENANT_SECRET = randomBytes(32).toString("hex");
 
+// The mail-on scheduling server sends to this SMTP server, in the bench's own process.
+const sink = await startSmtpSink();
+
 async function startServer(
   kind: string,
   databaseUrl = database.url,
@@ -214,9 +218,17 @@ async function startServer(
   const script = path.join(root, "dist/bench-server.js");
   // The tenant's pool is the default database's (10), so the row measures the routing alone.
   const hosted =
-    kind === "schedulingHosted" ? { HOSTED_MODE: "on", TENANT_SECRET, TENANT_POOL_MAX: "10" } : {};
+    kind === "schedulingHosted"
+      ? { HOSTED_MODE: "on", TENANT_SECRET, TENANT_POOL_MAX: "10" }
+      : kind === "schedulingMail"
+        ? { SMTP_URL: sink.url, MAIL_FROM: "Bench <bench@mail.example.test>" }
+        : {};
   const serverKind =
-    kind === "schedulingHosted" ? "scheduling" : kind === "shortenerDomains" ? "shortener" : kind;
+    kind === "schedulingHosted" || kind === "schedulingMail"
+      ? "scheduling"
+      : kind === "shortenerDomains"
+        ? "shortener"
+        : kind;
   const child = fork(script, [serverKind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
     execArgv: pin ? ["-c", "0", process.execPath, "--enable-source-maps"] : ["--enable-source-maps"],
@@ -522,6 +534,79 @@ async function bookingsConcurrentRows(schedulingUrl: string): Promise<void> {
   );
 }
 
+/**
+ * 100 bookings at once over 10 hosts, on the service without mail and on one with SMTP_URL set
+ * (the same build, the same database), interleaved over `rounds` rounds, each on fresh hosts: the
+ * p99 of every booking's own latency, off and on, and for mail on, every message's delay from its
+ * booking's 201 to its arrival at the SMTP server.
+ */
+async function bookingsMailRows(offUrl: string, onUrl: string): Promise<void> {
+  const rounds = QUICK ? 1 : 5;
+  const latencies = { off: [] as number[], on: [] as number[] };
+  const delays: number[] = [];
+  let expected = 0;
+  let answers: Record<string, number> = {};
+  const deliverBy = 30_000;
+  for (let round = 0; round < rounds; round++) {
+    for (const side of ["off", "on"] as const) {
+      await settle();
+      const fixture = await seedBookingsConcurrent(prisma);
+      const url = `${side === "off" ? offUrl : onUrl}/v1/bookings?apiKey=${fixture.apiKey}`;
+      const answered = new Map<string, number>();
+      await Promise.all(
+        fixture.starts.flatMap((start) =>
+          Array.from({ length: 10 }, async (_, i) => {
+            const sent = performance.now();
+            const response = await fetch(url, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                eventTypeId: fixture.eventTypeId,
+                start: start.toISOString(),
+                timeZone: "UTC",
+                language: "en",
+                metadata: {},
+                responses: { name: `Booker ${i}`, email: `booker-${i}-${start.getTime()}@example.com` },
+              }),
+            });
+            const done = performance.now();
+            latencies[side].push(done - sent);
+            const key = `${side} ${response.status}`;
+            answers = { ...answers, [key]: (answers[key] ?? 0) + 1 };
+            if (response.status === 201) answered.set(((await response.json()) as { uid: string }).uid, done);
+          }),
+        ),
+      );
+      if (side === "off") continue;
+      // Every message of these bookings, once the sender has sent them all (bounded wait).
+      const until = performance.now() + deliverBy;
+      let rows = await messagesOf(prisma, [...answered.keys()]);
+      while (rows.some((r) => r.status !== "SENT") && performance.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        rows = await messagesOf(prisma, [...answered.keys()]);
+      }
+      expected += rows.length;
+      for (const row of rows) {
+        const arrived = row.messageId ? sink.arrivals.get(row.messageId) : undefined;
+        if (arrived !== undefined) delays.push(arrived - answered.get(row.bookingUid)!);
+      }
+    }
+  }
+  const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.99) - 1]!;
+  const [off, on] = [p99(latencies.off), p99(latencies.on)];
+  const ratio = on / off;
+  const maxDelay = Math.max(...delays);
+  console.log(
+    `\n100 concurrent POST /v1/bookings over 10 hosts, mail off vs on (SMTP in the bench's process), ` +
+      `${rounds} round(s) each, interleaved: answers ${JSON.stringify(answers)}\n` +
+      `  booking p99: off ${off.toFixed(0)} ms, on ${on.toFixed(0)} ms, on/off ${ratio.toFixed(2)}` +
+      `${ratio <= 1.1 ? "" : "  ← more than 10 % slower"}\n` +
+      `  messages: ${delays.length} of ${expected} delivered; from the booking's 201 to arrival: ` +
+      `median ${median(delays).toFixed(0)} ms, max ${maxDelay.toFixed(0)} ms` +
+      `${delays.length === expected && maxDelay <= 5_000 ? "" : "  ← NOT all delivered within 5 s"}`,
+  );
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(0).padStart(7);
 
@@ -572,6 +657,7 @@ try {
     "selectJson",
     "scheduling",
     "schedulingHosted",
+    "schedulingMail",
   ] as const;
   const started = Object.fromEntries(
     await Promise.all(
@@ -654,6 +740,7 @@ try {
     bulk: [],
     "slots-team": [],
     "bookings-concurrent": [],
+    "bookings-mail": [],
     startup: [],
   };
   if (values.only !== undefined) {
@@ -773,6 +860,8 @@ try {
       await slotsTeamRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "bookings-concurrent")
       await bookingsConcurrentRows(started.scheduling!.url);
+    if (values.only === undefined || values.only === "bookings-mail")
+      await bookingsMailRows(started.scheduling!.url, started.schedulingMail!.url);
     if (values.only === undefined || values.only === "startup")
       await startupRows({ root, databaseUrl: database.url, runs: QUICK ? 3 : 10 });
   }
@@ -781,6 +870,7 @@ try {
   await Promise.all(
     servers.map((s) => new Promise((r) => (s.exitCode === null ? s.once("exit", r) : r(null)))),
   );
+  await sink.close();
   await prisma.$disconnect();
   await domainsPrisma?.$disconnect();
   await database.close();

@@ -104,8 +104,8 @@ export async function buildApp({
   app.decorate("metrics", metrics);
   registerReplicaReads(app, prisma, config, metrics);
   await app.register(errorHandler);
-  await app.register(mail, { config });
   await app.register(hosting, { config, tenantCacheMs: authCacheMs, migrationsDir: tenantMigrationsDir });
+  await app.register(mail, { config });
   await app.register(auth, { prefix: config.APIKEY_PREFIX, cacheMs: authCacheMs });
   await app.register(rateLimit, {
     max: config.RATE_LIMIT_MAX,

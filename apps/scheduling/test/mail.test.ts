@@ -471,50 +471,6 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
     ]);
   });
 
-  it("cancelling a series with allRemainingBookings=true sends each cancelled booking's cancellations", async () => {
-    const server = await smtp();
-    const app = await instance({ SMTP_URL: server.url });
-    const organizer = await host();
-    await prisma.eventType.update({
-      where: { id: organizer.eventType.id },
-      data: { recurringEvent: { freq: 2, count: 4, interval: 1 } },
-    });
-    const first = futureMonday(6);
-    const ids: number[] = [];
-    for (const week of [0, 1]) {
-      const response = await book(
-        app,
-        organizer.apiKey,
-        bookingBody(organizer.eventType.id, at(first, week * 7 * 24 * 60), {
-          recurringEventId: "series-mail-1",
-          recurringCount: 4,
-          noEmail: true,
-          responses: { name: "Bea Booker", email: "bea@example.com" },
-        }),
-      );
-      expect(response.statusCode, response.body).toBe(201);
-      ids.push((response.json() as { id: number }).id);
-    }
-    const cancel = await app.inject({
-      method: "DELETE",
-      url: withKey(`/v1/bookings/${ids[0]}/cancel?allRemainingBookings=true`, organizer.apiKey),
-    });
-    expect(cancel.statusCode, cancel.body).toBe(200);
-    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
-    const rows = await outbox();
-    expect(rows.map((r) => [r.kind, r.recipient]).sort()).toEqual(
-      [
-        ["cancelled", organizer.user.email],
-        ["cancelled", organizer.user.email],
-        ["cancelled", "bea@example.com"],
-        ["cancelled", "bea@example.com"],
-      ].sort(),
-    );
-    const uids = new Set(server.deliveries.map((d) => parseInvite(inviteOf(d)!).uid));
-    expect(uids.size).toBe(2);
-    for (const d of server.deliveries) expect(d.mail.text).toContain("Reason:\n  Not Provided");
-  });
-
   it("a booking whose transaction rolls back leaves no e-mail", async () => {
     const server = await smtp();
     const app = await instance({ SMTP_URL: server.url });
@@ -543,6 +499,154 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
     } finally {
       await prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_mail" ON "scheduling"."mail_outbox"`);
       await prisma.$executeRawUnsafe(`DROP FUNCTION "scheduling"."test_refuse_mail"()`);
+    }
+  });
+});
+
+const WEEK_MINUTES = 7 * 24 * 60;
+
+/** The organizer's event type made recurring (weekly, at most 4), and a series' dates POSTed: the first, then the others at once. */
+async function series(
+  app: SchedulingApp,
+  dates: number,
+  extra: (i: number) => Record<string, unknown> = () => ({}),
+) {
+  const organizer = await host();
+  await prisma.eventType.update({
+    where: { id: organizer.eventType.id },
+    data: { recurringEvent: { freq: 2, count: 4, interval: 1 } },
+  });
+  const first = at(futureMonday(6), 60);
+  const recurringEventId = `series-${organizer.user.id}`;
+  const post = (i: number) =>
+    book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(first, i * WEEK_MINUTES), {
+        recurringEventId,
+        recurringCount: dates,
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+        ...extra(i),
+      }),
+    );
+  // As v1's handleNewRecurringBooking books them: the first date first; the rest here at once.
+  const answers = [await post(0)];
+  answers.push(...(await Promise.all(Array.from({ length: dates - 1 }, (_, i) => post(i + 1)))));
+  for (const answer of answers) expect(answer.statusCode, answer.body).toBe(201);
+  const made = answers
+    .map((answer) => answer.json() as { id: number; uid: string; startTime: string })
+    .sort((a, b) => a.startTime.localeCompare(b.startTime));
+  return { organizer, first, made };
+}
+
+/** The invite's series: its RRULE, RECURRENCE-ID, and the starts its occurrences expand to. */
+function seriesOf(text: string, limit = 10) {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  const vevent = calendar.getFirstSubcomponent("vevent")!;
+  const rrule = vevent.getFirstPropertyValue("rrule") as unknown as {
+    freq: string;
+    interval: number;
+    count: number;
+  } | null;
+  const recurrenceId = vevent.getFirstPropertyValue("recurrence-id") as unknown as {
+    toJSDate(): Date;
+  } | null;
+  const starts: string[] = [];
+  const iterator = new ICAL.Event(vevent).iterator();
+  for (let next = iterator.next(); next && starts.length < limit; next = iterator.next())
+    starts.push(next.toJSDate().toISOString());
+  return {
+    rrule: rrule && { freq: rrule.freq, interval: rrule.interval ?? 1, count: rrule.count },
+    recurrenceId: recurrenceId?.toJSDate().toISOString() ?? null,
+    starts,
+  };
+}
+
+describe("a recurring series (v1's handleNewRecurringBooking, handleCancelBooking)", () => {
+  it("its dates POSTed (the later ones at once): the first date sends one invite whose RRULE repeats recurringCount times (the event type's FREQ and INTERVAL); the later dates none", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const { organizer, made } = await series(app, 3);
+    await vi.waitFor(
+      async () => expect((await outbox()).every((r) => r.status === "SENT")).toBe(true),
+      UNTIL,
+    );
+    const rows = await outbox();
+    // One set, about the first date: the organizer and the booker.
+    expect(rows.map((r) => [r.kind, r.recipient, r.bookingUid]).sort()).toEqual(
+      [
+        ["scheduled", organizer.user.email, made[0]!.uid],
+        ["scheduled", "bea@example.com", made[0]!.uid],
+      ].sort(),
+    );
+    expect(server.deliveries).toHaveLength(2);
+    for (const delivery of server.deliveries) {
+      const invite = inviteOf(delivery)!;
+      expect(parseInvite(invite)).toMatchObject({ method: "REQUEST", uid: made[0]!.uid, sequence: 0 });
+      const { rrule, recurrenceId, starts } = seriesOf(invite);
+      expect(rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 3 });
+      expect(recurrenceId).toBeNull();
+      // The calendar's occurrences are the series' bookings.
+      expect(starts).toEqual(made.map((b) => new Date(b.startTime).toISOString()));
+    }
+    const beaMail = server.deliveries.find((d) => to(d) === "bea@example.com")!.mail;
+    expect(beaMail.text).toContain("Repeats:\n  Every week, 3 times");
+  });
+
+  it("noEmail as sent applies to every date: true on the first sends nothing, false on a later one sends that date's own", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const { made } = await series(app, 3, (i) =>
+      i === 0 ? { noEmail: true } : i === 2 ? { noEmail: false } : {},
+    );
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const rows = await outbox();
+    expect(new Set(rows.map((r) => r.bookingUid))).toEqual(new Set([made[2]!.uid]));
+    // v1 gives every date of a series its RRULE (evt.recurringEvent), from that date on.
+    const { rrule, starts } = seriesOf(inviteOf(server.deliveries[0]!)!);
+    expect(rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 3 });
+    expect(starts[0]).toBe(new Date(made[2]!.startTime).toISOString());
+  });
+
+  it("allRemainingBookings cancels the series with one set of e-mails: METHOD:CANCEL of the series' event (its UID, SEQUENCE 1, the event type's RRULE); one date alone: CANCEL of that occurrence", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const { organizer, made } = await series(app, 3);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+
+    const one = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${made[1]!.id}/cancel`, organizer.apiKey),
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    for (const delivery of server.deliveries.slice(2)) {
+      const invite = inviteOf(delivery)!;
+      expect(parseInvite(invite)).toMatchObject({ method: "CANCEL", uid: made[0]!.uid, sequence: 1 });
+      const { rrule, recurrenceId } = seriesOf(invite);
+      expect(rrule).toBeNull();
+      expect(recurrenceId).toBe(new Date(made[1]!.startTime).toISOString());
+    }
+
+    const all = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${made[0]!.id}/cancel?allRemainingBookings=true`, organizer.apiKey),
+    });
+    expect(all.statusCode, all.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(6), UNTIL);
+    const rows = (await outbox()).filter((r) => r.kind === "cancelled");
+    expect(rows.map((r) => r.recipient).sort()).toEqual(
+      [organizer.user.email, organizer.user.email, "bea@example.com", "bea@example.com"].sort(),
+    );
+    for (const delivery of server.deliveries.slice(4)) {
+      const invite = inviteOf(delivery)!;
+      expect(parseInvite(invite)).toMatchObject({ method: "CANCEL", uid: made[0]!.uid, sequence: 2 });
+      const { rrule, recurrenceId, starts } = seriesOf(invite);
+      // v1's cancel carries the event type's recurrence (count 4), from the series' first date.
+      expect(rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 4 });
+      expect(recurrenceId).toBeNull();
+      expect(starts[0]).toBe(new Date(made[0]!.startTime).toISOString());
+      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 4 times");
     }
   });
 });
@@ -702,6 +806,53 @@ describe("delivery: retries, the dead state, exactly once", () => {
 });
 
 describe("configuration and logs", () => {
+  it("/metrics: the pending and dead gauges equal the outbox's rows at each scrape; sent and failures count this instance's attempts", async () => {
+    const server = await smtp("5xx");
+    const app = await instance({ SMTP_URL: server.url });
+    const metric = async (name: string, label = "") => {
+      const text = await app.metrics.metrics();
+      const line = text
+        .split("\n")
+        .find((l) => l.startsWith(`${name}{`) && l.includes(label) && !l.startsWith("#"));
+      return line === undefined ? undefined : Number(line.split(" ").at(-1));
+    };
+    const row = (status: "PENDING" | "SENT" | "DEAD", nextAttemptAt = new Date()) => ({
+      bookingUid: "metrics",
+      kind: "scheduled",
+      recipient: "m@example.com",
+      subject: "Metrics",
+      textBody: "t",
+      htmlBody: "h",
+      status,
+      nextAttemptAt,
+    });
+    const later = new Date(Date.now() + 3_600_000);
+    await prisma.mailOutbox.createMany({
+      data: [row("PENDING", later), row("PENDING", later), row("DEAD"), row("SENT")],
+    });
+    const stored = async () => ({
+      pending: await prisma.mailOutbox.count({ where: { status: "PENDING" } }),
+      dead: await prisma.mailOutbox.count({ where: { status: "DEAD" } }),
+    });
+    const scraped = async () => ({
+      pending: await metric("mail_outbox_messages", 'status="pending"'),
+      dead: await metric("mail_outbox_messages", 'status="dead"'),
+    });
+    await vi.waitFor(async () => expect(await scraped()).toEqual({ pending: 2, dead: 1 }), UNTIL);
+    expect(await scraped()).toEqual(await stored());
+    // One due now, refused for good (5xx): dead at once, counted as a failure.
+    await prisma.mailOutbox.create({ data: row("PENDING") });
+    await vi.waitFor(async () => expect(await stored()).toEqual({ pending: 2, dead: 2 }), UNTIL);
+    await vi.waitFor(async () => expect(await scraped()).toEqual({ pending: 2, dead: 2 }), UNTIL);
+    expect(await metric("mail_send_failures_total", 'outcome="dead"')).toBe(1);
+    // Accepted now: sent, counted.
+    server.mode = "accept";
+    await prisma.mailOutbox.updateMany({ where: { status: "PENDING" }, data: { nextAttemptAt: new Date() } });
+    await vi.waitFor(async () => expect(await stored()).toEqual({ pending: 0, dead: 2 }), UNTIL);
+    await vi.waitFor(async () => expect(await scraped()).toEqual({ pending: 0, dead: 2 }), UNTIL);
+    expect(await metric("mail_sent_total")).toBe(2);
+  });
+
   it("without SMTP_URL nothing is written and the start-up line says so", async () => {
     const lines: string[] = [];
     const app = await instance({ SMTP_URL: undefined, MAIL_FROM: undefined }, lines);

@@ -6,8 +6,26 @@ import ical, {
   ICalAttendeeRole,
   ICalAttendeeStatus,
   ICalCalendarMethod,
+  ICalEventRepeatingFreq,
   ICalEventStatus,
 } from "ical-generator";
+
+/** v1's recurring event: rrule's Frequency (0 YEARLY … 6 SECONDLY), every `interval`, `count` times. */
+export interface Recurrence {
+  freq: number;
+  interval: number;
+  count: number;
+}
+
+const FREQUENCIES = [
+  ICalEventRepeatingFreq.YEARLY,
+  ICalEventRepeatingFreq.MONTHLY,
+  ICalEventRepeatingFreq.WEEKLY,
+  ICalEventRepeatingFreq.DAILY,
+  ICalEventRepeatingFreq.HOURLY,
+  ICalEventRepeatingFreq.MINUTELY,
+  ICalEventRepeatingFreq.SECONDLY,
+] as const;
 
 export interface InvitePerson {
   name: string;
@@ -28,6 +46,10 @@ export interface InviteEvent {
   attendees: InvitePerson[];
   /** When the invite was written (DTSTAMP). */
   stamp: Date;
+  /** A series' invite: its RRULE (docs/adr/0232). */
+  repeat?: Recurrence | undefined;
+  /** One occurrence of a series (RECURRENCE-ID): its original start. */
+  occurrence?: Date | undefined;
 }
 
 export function inviteIcs(event: InviteEvent): string {
@@ -46,6 +68,16 @@ export function inviteIcs(event: InviteEvent): string {
     description: event.description,
     location: event.location,
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    ...(event.repeat
+      ? {
+          repeating: {
+            freq: FREQUENCIES[event.repeat.freq] ?? ICalEventRepeatingFreq.WEEKLY,
+            interval: event.repeat.interval,
+            count: event.repeat.count,
+          },
+        }
+      : {}),
+    ...(event.occurrence ? { recurrenceId: event.occurrence } : {}),
     organizer: { name: event.organizer.name || event.organizer.email, email: event.organizer.email },
     attendees: event.attendees.map((person) => ({
       name: person.name || person.email,

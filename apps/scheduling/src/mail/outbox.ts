@@ -2,7 +2,7 @@
 // rolled-back booking leaves no row; the insert's trigger wakes every sender at commit), and
 // what `mail:dead` / `mail:resend` read and put back. The sender (sender.ts) sends the rows.
 import type { Prisma, PrismaClient } from "@app/db";
-import { type InviteEvent, inviteIcs } from "./invite.ts";
+import { type InviteEvent, inviteIcs, type Recurrence } from "./invite.ts";
 import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
 
 /** The NOTIFY channel the outbox's insert trigger (and `mail:resend`) wakes senders on. */
@@ -12,14 +12,27 @@ type Tx = Prisma.TransactionClient;
 
 /** What happened to a booking, as its e-mails tell it. */
 export type BookingChange =
-  | { kind: "created"; bookingId: number; noEmail: boolean }
+  | {
+      kind: "created";
+      bookingId: number;
+      /** As sent: a series' later dates default to true (docs/adr/0232), every other booking to false. */
+      noEmail: boolean | undefined;
+      /** A date of a series (recurringEventId on a recurring event type): the series' recurringCount. */
+      series?: { count: number } | undefined;
+    }
   | {
       kind: "rescheduled";
       bookingId: number;
       noEmail: boolean;
       original: { id: number; uid: string; start: Date; end: Date };
     }
-  | { kind: "cancelled"; bookingId: number; reason: string | null }
+  | {
+      kind: "cancelled";
+      bookingId: number;
+      reason: string | null;
+      /** allRemainingBookings: one set of e-mails cancels the whole series (docs/adr/0232). */
+      wholeSeries?: boolean;
+    }
   /** Bookers who took seats in a seated booking that already existed (v1's createNewSeat). */
   | { kind: "seated"; bookingId: number; noEmail: boolean; newAttendees: string[] };
 
@@ -33,10 +46,16 @@ const bookingSelect = {
   endTime: true,
   status: true,
   dynamicGroupSlugRef: true,
+  recurringEventId: true,
+  eventTypeId: true,
   user: { select: { name: true, email: true, timeZone: true, locale: true } },
   attendees: { select: { name: true, email: true, timeZone: true, locale: true }, orderBy: { id: "asc" } },
   eventType: {
-    select: { schedulingType: true, hosts: { select: { user: { select: { email: true } } } } },
+    select: {
+      schedulingType: true,
+      recurringEvent: true,
+      hosts: { select: { user: { select: { email: true } } } },
+    },
   },
 } as const satisfies Prisma.BookingSelect;
 
@@ -53,8 +72,19 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
     where: { id: change.bookingId },
     select: bookingSelect,
   });
-  const invite = await nextInvite(tx, change);
-  if (change.kind !== "cancelled" && change.noEmail) return 0;
+  const rule = booking.recurringEventId ? recurrenceOf(booking.eventType?.recurringEvent) : null;
+  const series =
+    rule && (change.kind === "created" ? change.series : change.kind === "cancelled") ? rule : null;
+  // A series' calendar event is its first date's (docs/adr/0232): a cancel moves that one on.
+  const seriesEvent = series && change.kind === "cancelled" ? await nextSeriesInvite(tx, booking) : null;
+  const invite = seriesEvent ?? (await nextInvite(tx, change, booking.uid));
+  let noEmail = change.kind !== "cancelled" && change.kind !== "created" && change.noEmail;
+  if (change.kind === "created") {
+    // v1's handleNewRecurringBooking: the series' first date sends the e-mails, its later ones
+    // none, unless noEmail was sent (then as sent, for every date).
+    noEmail = change.noEmail ?? (series !== null && !(await isFirstOfSeries(tx, booking)));
+  }
+  if (noEmail) return 0;
   const { organizer, hosts, isHost } = await sidesOf(tx, booking);
   // A new seat tells only its own booker (v1's sendScheduledSeatsEmails), the others heard before.
   const joined = change.kind === "seated" ? new Set(change.newAttendees.map((e) => e.toLowerCase())) : null;
@@ -75,6 +105,17 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
       : {}),
     ...(change.kind === "cancelled" ? { reason: change.reason } : {}),
   };
+  // What repeats: a series' invite (created: recurringCount times from this date; a whole
+  // series cancelled: the event type's count from its first date, as v1's cancel has it).
+  let repeat: Recurrence | undefined;
+  let occurrence: Date | undefined;
+  if (series && change.kind === "created")
+    repeat = { ...series, count: change.series?.count ?? series.count };
+  if (seriesEvent && change.kind === "cancelled") {
+    if (change.wholeSeries) repeat = series ?? undefined;
+    else occurrence = booking.startTime;
+  }
+  if (repeat) facts.recurrence = repeat;
   const inviteFacts: InviteEvent = {
     uid: invite.icalUid,
     sequence: invite.sequence,
@@ -82,11 +123,13 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
     title: booking.title,
     description: booking.description,
     location: booking.location,
-    start: booking.startTime,
-    end: booking.endTime,
+    start: seriesEvent && repeat ? seriesEvent.start : booking.startTime,
+    end: seriesEvent && repeat ? seriesEvent.end : booking.endTime,
     organizer,
     attendees: booking.attendees,
     stamp: new Date(),
+    repeat,
+    occurrence,
   };
   const ics = inviteIcs(inviteFacts);
   const organizerSide = [organizer, ...hosts].filter((r) => r.email !== "");
@@ -152,13 +195,14 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
  * reschedule continues the original's (same UID, SEQUENCE + 1, as v1's iCalUID/iCalSequence); a
  * cancel, or a new seat (the attendees changed), moves its booking's on by one. Stored for the next change.
  */
-async function nextInvite(tx: Tx, change: BookingChange): Promise<{ icalUid: string; sequence: number }> {
+async function nextInvite(
+  tx: Tx,
+  change: BookingChange,
+  uid: string,
+): Promise<{ icalUid: string; sequence: number }> {
   if (change.kind === "cancelled" || change.kind === "seated") {
     const current = await tx.bookingInvite.findUnique({ where: { bookingId: change.bookingId } });
-    const uid =
-      current?.icalUid ??
-      (await tx.booking.findUniqueOrThrow({ where: { id: change.bookingId }, select: { uid: true } })).uid;
-    const next = { icalUid: uid, sequence: (current?.sequence ?? 0) + 1 };
+    const next = { icalUid: current?.icalUid ?? uid, sequence: (current?.sequence ?? 0) + 1 };
     await tx.bookingInvite.upsert({
       where: { bookingId: change.bookingId },
       create: { bookingId: change.bookingId, ...next },
@@ -171,14 +215,53 @@ async function nextInvite(tx: Tx, change: BookingChange): Promise<{ icalUid: str
     const original = await tx.bookingInvite.findUnique({ where: { bookingId: change.original.id } });
     next = { icalUid: original?.icalUid ?? change.original.uid, sequence: (original?.sequence ?? 0) + 1 };
   } else {
-    const { uid } = await tx.booking.findUniqueOrThrow({
-      where: { id: change.bookingId },
-      select: { uid: true },
-    });
     next = { icalUid: uid, sequence: 0 };
   }
   await tx.bookingInvite.create({ data: { bookingId: change.bookingId, ...next } });
   return next;
+}
+
+/** The event type's recurrence as stored (event-types validates it on the way in), or null. */
+function recurrenceOf(stored: unknown): Recurrence | null {
+  const rule = stored as { freq?: unknown; interval?: unknown; count?: unknown } | null;
+  if (!rule || typeof rule.count !== "number" || typeof rule.freq !== "number") return null;
+  return {
+    freq: rule.freq,
+    interval: typeof rule.interval === "number" ? rule.interval : 1,
+    count: rule.count,
+  };
+}
+
+/** Whether no other booking of its series (same recurringEventId and event type) existed before it. */
+async function isFirstOfSeries(tx: Tx, booking: LoadedBooking): Promise<boolean> {
+  const earlier = await tx.booking.count({
+    where: {
+      recurringEventId: booking.recurringEventId,
+      eventTypeId: booking.eventTypeId,
+      id: { not: booking.id },
+    },
+  });
+  return earlier === 0;
+}
+
+/**
+ * The series' calendar event, moved on by one: its first date's (UID = that booking's, as its
+ * invite announced the whole series), SEQUENCE + 1, with that date's times for a whole-series CANCEL.
+ */
+async function nextSeriesInvite(tx: Tx, booking: LoadedBooking) {
+  const first = await tx.booking.findFirstOrThrow({
+    where: { recurringEventId: booking.recurringEventId, eventTypeId: booking.eventTypeId },
+    orderBy: { id: "asc" },
+    select: { id: true, uid: true, startTime: true, endTime: true },
+  });
+  const current = await tx.bookingInvite.findUnique({ where: { bookingId: first.id } });
+  const next = { icalUid: current?.icalUid ?? first.uid, sequence: (current?.sequence ?? 0) + 1 };
+  await tx.bookingInvite.upsert({
+    where: { bookingId: first.id },
+    create: { bookingId: first.id, ...next },
+    update: { sequence: next.sequence },
+  });
+  return { ...next, start: first.startTime, end: first.endTime };
 }
 
 /**

@@ -4,7 +4,7 @@
 // that dies mid-send releases the lock with its connection: the row is sent again, with the
 // same Message-ID (at-least-once, docs/adr/0222). It wakes on the outbox's NOTIFY and every
 // MAIL_POLL_MS (retries come due that way).
-import { NotificationListener, type PrismaClient, poolOf } from "@app/db";
+import { dedicatedConnection, NotificationListener, type PrismaClient, poolOf } from "@app/db";
 import nodemailer, { type Transporter } from "nodemailer";
 import { MAIL_CHANNEL } from "./outbox.ts";
 
@@ -16,6 +16,7 @@ export interface MailSenderOptions {
   retryBaseMs: number;
   pollMs: number;
   sendTimeoutMs: number;
+  counters?: MailCounters | undefined;
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -56,6 +57,22 @@ function classify(error: unknown): { permanent: boolean; reason: string } {
   return { permanent, reason: reason || "unknown error" };
 }
 
+/**
+ * The SMTP transport a sender sends through, each wait bounded by `sendTimeoutMs`. Pooled: a
+ * burst of e-mails goes over one open connection instead of a connection (and its greeting,
+ * EHLO, TLS) per message (measured: docs/performance.md, mail row); closed with the sender.
+ */
+export function smtpTransport(smtpUrl: string, sendTimeoutMs: number): Transporter {
+  return nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: 1,
+    connectionTimeout: sendTimeoutMs,
+    greetingTimeout: sendTimeoutMs,
+    socketTimeout: sendTimeoutMs,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+}
+
 export class MailSender {
   private readonly transport: Transporter;
   private readonly listener: NotificationListener;
@@ -63,15 +80,10 @@ export class MailSender {
   private loop: Promise<void> | undefined;
   private woken = false;
   private wake: (() => void) | undefined;
+  private own: ReturnType<typeof dedicatedConnection> | undefined;
 
   constructor(private readonly options: MailSenderOptions) {
-    const { sendTimeoutMs } = options;
-    this.transport = nodemailer.createTransport({
-      url: options.smtpUrl,
-      connectionTimeout: sendTimeoutMs,
-      greetingTimeout: sendTimeoutMs,
-      socketTimeout: sendTimeoutMs,
-    } as Parameters<typeof nodemailer.createTransport>[0]);
+    this.transport = smtpTransport(options.smtpUrl, options.sendTimeoutMs);
     this.listener = new NotificationListener(options.prisma, {
       channel: MAIL_CHANNEL,
       onNotification: () => this.poke(),
@@ -96,6 +108,8 @@ export class MailSender {
     this.poke();
     await this.loop;
     await this.listener.stop();
+    await this.own?.end().catch(() => {});
+    this.own = undefined;
     this.transport.close();
   }
 
@@ -135,87 +149,142 @@ export class MailSender {
     });
   }
 
-  /** Claims, sends and marks one due e-mail; false when none was due. */
-  private async sendOne(): Promise<boolean> {
-    const client = await poolOf(this.options.prisma).connect();
-    let open = false;
-    let broken: Error | undefined;
-    try {
-      await client.query("BEGIN");
-      open = true;
-      const { rows } = await client.query<DueRow>(
-        `SELECT id, recipient, subject, text_body, html_body, ics, attempts
-           FROM "scheduling"."mail_outbox"
-          WHERE status = 'PENDING' AND next_attempt_at <= now()
-          ORDER BY next_attempt_at, id
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED`,
-      );
-      const row = rows[0];
-      if (!row) {
-        await client.query("COMMIT");
-        open = false;
-        return false;
-      }
-      const messageId = messageIdOf(row.id, this.options.from);
-      const attempts = row.attempts + 1;
-      try {
-        await this.transport.sendMail({
-          from: this.options.from,
-          to: row.recipient,
-          subject: row.subject,
-          text: row.text_body,
-          html: row.html_body,
-          messageId,
-          ...(row.ics
-            ? {
-                icalEvent: {
-                  method: /^METHOD:(\w+)/m.exec(row.ics)?.[1] ?? "REQUEST",
-                  filename: "invite.ics",
-                  content: row.ics,
-                },
-              }
-            : {}),
-        });
-        await client.query(
-          `UPDATE "scheduling"."mail_outbox"
-              SET status = 'SENT', attempts = $2, message_id = $3, sent_at = now(), last_error = NULL
-            WHERE id = $1`,
-          [row.id, attempts, messageId],
-        );
-        this.options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
-      } catch (error) {
-        const { permanent, reason } = classify(error);
-        const dead = permanent || attempts >= this.options.maxAttempts;
-        const backoffMs = Math.min(this.options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
-        await client.query(
-          `UPDATE "scheduling"."mail_outbox"
-              SET status = $2::"scheduling"."MailStatus", attempts = $3, last_error = $4,
-                  next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
-            WHERE id = $1`,
-          [row.id, dead ? "DEAD" : "PENDING", attempts, reason, backoffMs],
-        );
-        if (dead)
-          this.options.log.error(
-            { mailId: row.id, attempts, reason },
-            "mail: given up (see pnpm -s scheduling mail:dead)",
-          );
-        else
-          this.options.log.warn(
-            { mailId: row.id, attempts, reason, retryInMs: backoffMs },
-            "mail: not sent; will retry",
-          );
-      }
+  private sendOne(): Promise<boolean> {
+    return sendOneDue(() => this.connection(), this.transport, this.options, this.options.counters);
+  }
+
+  /**
+   * The sender's own connection, outside the pool: a burst of bookings, each holding a pooled
+   * connection while it waits for its hosts' locks, does not also wait for the sender's
+   * (measured: docs/performance.md, mail row). Opened on first use, again after it broke.
+   */
+  private async connection(): Promise<ClaimConnection> {
+    if (!this.own) {
+      const connection = dedicatedConnection(this.options.prisma);
+      connection.on("error", () => {
+        if (this.own === connection) this.own = undefined;
+      });
+      await connection.connect();
+      this.own = connection;
+    }
+    const connection = this.own;
+    return {
+      query: (text, values) => connection.query(text, values),
+      release: (broken) => {
+        if (!broken || this.own !== connection) return;
+        this.own = undefined;
+        void connection.end().catch(() => {});
+      },
+    } as ClaimConnection;
+  }
+}
+
+/** What one attempt came to, for the metrics. */
+export interface MailCounters {
+  sent(): void;
+  failed(outcome: "retry" | "dead"): void;
+}
+
+/** A connection a claim's transaction runs on; released when done (dropped when a statement broke it). */
+export interface ClaimConnection {
+  query<R extends object = object>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  release(broken?: Error): void;
+}
+
+/** A pooled connection of `prisma` (a tenant's client: it holds none while its tenant has no mail). */
+export const pooledConnection = (prisma: PrismaClient) => (): Promise<ClaimConnection> =>
+  poolOf(prisma).connect() as Promise<ClaimConnection>;
+
+/**
+ * Claims, sends and marks one due e-mail of the outbox `connect` reaches (the default
+ * database's, or a tenant's); false when none was due.
+ */
+export async function sendOneDue(
+  connect: () => Promise<ClaimConnection>,
+  transport: Transporter,
+  options: Pick<MailSenderOptions, "from" | "maxAttempts" | "retryBaseMs" | "log">,
+  counters?: MailCounters,
+): Promise<boolean> {
+  const client = await connect();
+  let open = false;
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    open = true;
+    const { rows } = await client.query<DueRow>(
+      `SELECT id, recipient, subject, text_body, html_body, ics, attempts
+         FROM "scheduling"."mail_outbox"
+        WHERE status = 'PENDING' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+    );
+    const row = rows[0];
+    if (!row) {
       await client.query("COMMIT");
       open = false;
-      return true;
-    } catch (error) {
-      broken = error as Error;
-      throw error;
-    } finally {
-      if (open) await client.query("ROLLBACK").catch(() => {});
-      // A connection a statement failed on is not given back to the pool.
-      client.release(broken);
+      return false;
     }
+    const messageId = messageIdOf(row.id, options.from);
+    const attempts = row.attempts + 1;
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: row.recipient,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        messageId,
+        ...(row.ics
+          ? {
+              icalEvent: {
+                method: /^METHOD:(\w+)/m.exec(row.ics)?.[1] ?? "REQUEST",
+                filename: "invite.ics",
+                content: row.ics,
+              },
+            }
+          : {}),
+      });
+      await client.query(
+        `UPDATE "scheduling"."mail_outbox"
+            SET status = 'SENT', attempts = $2, message_id = $3, sent_at = now(), last_error = NULL
+          WHERE id = $1`,
+        [row.id, attempts, messageId],
+      );
+      options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
+      counters?.sent();
+    } catch (error) {
+      const { permanent, reason } = classify(error);
+      const dead = permanent || attempts >= options.maxAttempts;
+      const backoffMs = Math.min(options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
+      await client.query(
+        `UPDATE "scheduling"."mail_outbox"
+            SET status = $2::"scheduling"."MailStatus", attempts = $3, last_error = $4,
+                next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+          WHERE id = $1`,
+        [row.id, dead ? "DEAD" : "PENDING", attempts, reason, backoffMs],
+      );
+      counters?.failed(dead ? "dead" : "retry");
+      if (dead)
+        options.log.error(
+          { mailId: row.id, attempts, reason },
+          "mail: given up (see pnpm -s scheduling mail:dead)",
+        );
+      else
+        options.log.warn(
+          { mailId: row.id, attempts, reason, retryInMs: backoffMs },
+          "mail: not sent; will retry",
+        );
+    }
+    await client.query("COMMIT");
+    open = false;
+    return true;
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    if (open) await client.query("ROLLBACK").catch(() => {});
+    // A connection a statement failed on is not given back to the pool.
+    client.release(broken);
   }
 }

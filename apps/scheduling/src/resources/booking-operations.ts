@@ -344,7 +344,16 @@ export const createBooking: CustomOperation = {
                     end: original.endTime,
                   },
                 }
-              : { kind: "created", bookingId: booking.id, noEmail },
+              : {
+                  kind: "created",
+                  bookingId: booking.id,
+                  noEmail: input.noEmail,
+                  // A date of a series (docs/adr/0232): its invite repeats recurringCount times.
+                  series:
+                    recurringEventId && recurrenceCount(eventType) !== null
+                      ? { count: input.recurringCount ?? 1 }
+                      : undefined,
+                },
           );
         }
         return { booking, hosts };
@@ -595,14 +604,15 @@ export const cancelBooking: CustomOperation = {
           await tx.bookingReference.deleteMany({ where: { bookingId: row.id } });
         }
         // v1's handleCancelBooking tells the organizer, the hosts and the attendees (noEmail is
-        // not a cancel parameter), in the cancel's transaction.
-        if (ctx.writesMail) {
-          for (const bookingId of ids)
-            await enqueueBookingMail(tx, {
-              kind: "cancelled",
-              bookingId,
-              reason: cancelled.cancellationReason,
-            });
+        // not a cancel parameter), in the cancel's transaction: once, about the booking named,
+        // also when the rest of its series goes with it (docs/adr/0232).
+        if (ctx.writesMail && ids.length > 0) {
+          await enqueueBookingMail(tx, {
+            kind: "cancelled",
+            bookingId: row.id,
+            reason: cancelled.cancellationReason,
+            wholeSeries: series !== null,
+          });
         }
       },
       LOCKING_TRANSACTION,

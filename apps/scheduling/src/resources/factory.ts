@@ -81,9 +81,8 @@ function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Pro
   return request.db === request.server.prisma ? request.server.reads.read(task) : task(request.db);
 }
 
-/** Booking e-mails are written with SMTP_URL set, on the default database only (docs/adr/0222). */
-const writesMail = (request: FastifyRequest): boolean =>
-  request.server.mail !== null && request.tenantId === null;
+/** Booking e-mails are written with SMTP_URL set, into the request's database's outbox (docs/adr/0222, 0231). */
+const writesMail = (request: FastifyRequest): boolean => request.server.mail !== null;
 
 async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {
   const row = await resource.delegate(ctx.db).findFirst({
