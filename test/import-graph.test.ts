@@ -98,6 +98,12 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "listing shorts by visits reads the visit totals up to the roll-up's watermark (TOTALS_END)",
     "stats/stats.service.ts -> visits/visit-rollup.ts":
       "statistics read the daily rows through the roll-up's watermarks and the hourly rows after them",
+    "imports/importer.ts -> shorts/shorts.service.ts":
+      "an import creates shorts by the API's own rules (ShortsService.createMany)",
+    "imports/importer.ts -> visits/visit-log.ts":
+      "imported visits are stored by the visit log, with their aggregates, as any visit is",
+    "imports/importer.ts -> visits/visit-maintenance.ts":
+      "imported visits of a past month get its partition (VisitMaintenance.coverMonths)",
   },
 };
 

@@ -321,6 +321,10 @@ export const Short = z
       .string()
       .optional()
       .describe("The short's domain; absent on the default domain (as before domains existed)"),
+    title: z
+      .string()
+      .optional()
+      .describe("The link's title where it was imported from (`pnpm -s shortener import`); absent when none"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -535,6 +539,14 @@ export const ShortStats = z
     browsers: TopList("browsers"),
     os: TopList("operating systems"),
     devices: TopList("device types"),
+    importedVisits: z
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "Imported history: visits another shortener counted but did not export one by one (a total), " +
+          "whatever the range; never part of the visits above. Absent when there are none",
+      ),
   })
   .meta({ id: "ShortStats" });
 export type ShortStats = z.infer<typeof ShortStats>;

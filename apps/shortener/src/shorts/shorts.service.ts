@@ -42,12 +42,14 @@ interface ShortRow {
   maxVisits: number | null;
   expiredUrl: string | null;
   hasPassword: boolean;
+  /** Set only by an import (the link's title at its source). */
+  title: string | null;
 }
 
 /** What the API shows of a short: never the password hash, only whether there is one. */
 const SHORT_COLUMNS = Prisma.sql`s."id", s."domain_id" AS "domainId", d."host" AS "domainHost", s."name", s."url", s."tags", s."created_at" AS "createdAt",
   s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
-  s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword"`;
+  s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword", s."title"`;
 
 /** An ISO date-time as UTC (PostgreSQL takes offsets of at most 15 hours; JavaScript any). */
 const utc = (instant: string | undefined) => (instant === undefined ? null : new Date(instant).toISOString());
@@ -90,6 +92,9 @@ const TARGET_FIELDS = {
 export type ShortToCreate = Omit<NewShort, "password" | "domain"> & {
   passwordHash: string | null;
   domain: DomainRef;
+  /** An imported link's (imports/importer.ts): its creation at its source, and its title. */
+  createdAt?: Date | undefined;
+  title?: string | null | undefined;
 };
 
 /** An edit as the service takes it: its domain resolved (and allowed) by the route. */
@@ -169,6 +174,7 @@ export class ShortsService {
       ...(row.hasPassword ? { hasPassword: true as const } : {}),
       // Only off the default domain: a one-domain instance answers as before domains existed.
       ...(row.domainHost !== null ? { domain: row.domainHost } : {}),
+      ...(row.title ? { title: row.title } : {}),
     };
   }
 
@@ -308,9 +314,10 @@ export class ShortsService {
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<Omit<ShortRow, "domainHost">[]>`
       INSERT INTO "shortener"."shorts" ("id", "user_id", "domain_id", "name", "url", "tags", "valid_from",
-        "valid_until", "max_visits", "expired_url", "password_hash")
+        "valid_until", "max_visits", "expired_url", "password_hash", "created_at", "title")
       SELECT i."id", ${userId}::uuid, i."domain_id", i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
-        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash"
+        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash",
+        coalesce(i."created_at", now()), i."title"
         FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${column((short) => short.domain.id)}::uuid[],
                     ${rows.map((row) => row.name)}::text[],
                     ${column((short) => short.url)}::text[],
@@ -319,14 +326,16 @@ export class ShortsService {
                     ${column((short) => utc(short.validUntil))}::timestamptz[],
                     ${column((short) => short.maxVisits ?? null)}::int[],
                     ${column((short) => short.expiredUrl ?? null)}::text[],
-                    ${column((short) => short.passwordHash)}::text[])
+                    ${column((short) => short.passwordHash)}::text[],
+                    ${column((short) => short.createdAt?.toISOString() ?? null)}::timestamptz[],
+                    ${column((short) => short.title ?? null)}::text[])
           AS i("id", "domain_id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url",
-               "password_hash")
+               "password_hash", "created_at", "title")
        ORDER BY i."name", i."domain_id"
       ON CONFLICT DO NOTHING
       RETURNING "id", "domain_id" AS "domainId", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
         "valid_until" AS "validUntil", "max_visits" AS "maxVisits", "expired_url" AS "expiredUrl",
-        "password_hash" IS NOT NULL AS "hasPassword"`;
+        "password_hash" IS NOT NULL AS "hasPassword", "title"`;
   }
 
   /**

@@ -14,6 +14,8 @@ export interface Visit {
   referer: string;
   /** When the redirect was asked for; default: when `record()` is called. */
   at?: Date;
+  /** Stored by an import (imports/importer.ts), at its original time; default false. */
+  imported?: boolean;
 }
 
 /** The short was deleted between the redirect's lookup and the write of its visit. */
@@ -127,9 +129,9 @@ export class VisitLog {
         batch = { pending: [], sums: new BatchSums() };
         this.batches.push(batch);
       }
-      const { shortId, ipAddress, userAgent, referer } = visit;
+      const { shortId, ipAddress, userAgent, referer, imported } = visit;
       batch.pending.push({
-        visit: { shortId, ipAddress, userAgent, referer, at },
+        visit: { shortId, ipAddress, userAgent, referer, at, imported },
         enriched,
         resolve,
         reject,
@@ -327,6 +329,7 @@ export class VisitLog {
                 plainArray(dayValues.visits),
                 plainArray(dayValues.humans),
               ]),
+          plainArray(visits.map((v) => v.imported === true)),
         ],
       });
       release?.();
@@ -393,12 +396,14 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
-     "referrer_host", "visitor", "created_at")
+     "referrer_host", "visitor", "created_at", "imported")
   SELECT v."short_id", v."ip", v."agent", v."referer", v."bot", v."browser", v."os", v."device", v."country", v."host",
-    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at"
+    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at",
+    v."imported"
   FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
-    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[])
-    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at")
+    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[], $34::bool[])
+    AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at",
+      "imported")
   WHERE v."short_id" IN (SELECT "id" FROM live)
 ), first_visits AS (
   -- A visitor counts once per short and day, in the hour of its first visit: the insert that
@@ -577,7 +582,10 @@ function recentOf(statement: Statement, name: string, liveCondition: string): St
   if (!text.includes(liveCondition)) throw new Error(`visit-log: ${statement.name} has no ${liveCondition}`);
   return {
     name,
-    text: text.replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`),
+    // Its daily rows' six parameters ($28-$33) gone, $28 is the first day: the last one moves up.
+    text: text
+      .replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`)
+      .replace("$34::bool[]", "$29::bool[]"),
   };
 }
 

@@ -458,6 +458,8 @@ export interface components {
              * @description Start of the range, inclusive (whole hour, UTC)
              */
             from: string;
+            /** @description Imported history: visits another shortener counted but did not export one by one (a total), whatever the range; never part of the visits above. Absent when there are none */
+            importedVisits?: number;
             /** @enum {string} */
             interval: "hour" | "day" | "week" | "month";
             /** @description Name of the short */
@@ -520,6 +522,8 @@ export interface components {
             shorturl: string;
             /** @description The short's tags, lower case; absent when it has none (as before tags existed) */
             tags?: string[];
+            /** @description The link's title where it was imported from (`pnpm -s shortener import`); absent when none */
+            title?: string;
             /** @description Target URL */
             url: string;
             /**
@@ -643,6 +647,8 @@ export interface components {
              * @description Start of the range, inclusive (whole hour, UTC)
              */
             from: string;
+            /** @description Imported history: visits another shortener counted but did not export one by one (a total), whatever the range; never part of the visits above. Absent when there are none */
+            importedVisits?: number;
             /** @enum {string} */
             interval: "hour" | "day" | "week" | "month";
             /** @description Top 10 operating systems by visits ("" is unknown or none) */
@@ -715,6 +721,8 @@ export interface components {
              * @description Start of the range, inclusive (whole hour, UTC)
              */
             from: string;
+            /** @description Imported history: visits another shortener counted but did not export one by one (a total), whatever the range; never part of the visits above. Absent when there are none */
+            importedVisits?: number;
             /** @enum {string} */
             interval: "hour" | "day" | "week" | "month";
             /** @description Top 10 operating systems by visits ("" is unknown or none) */
