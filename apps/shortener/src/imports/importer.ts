@@ -22,7 +22,7 @@ import {
 } from "./source-link.ts";
 
 /** Links per transaction: one createMany, one INSERT of their records. */
-const BATCH = 1000;
+const BATCH = 2000;
 /** Visits handed to the visit log before waiting for them: one of its batches. */
 const VISIT_CHUNK = 1000;
 const MAX_TITLE = 512;
@@ -84,7 +84,11 @@ export class Importer {
   ) {}
 
   async run(lines: AsyncIterable<SourceLine>): Promise<ImportSummary> {
+    // The records of an earlier run counted, so a later export's lookups plan on real numbers.
+    await this.services.prisma.$executeRaw`ANALYZE "shortener"."short_imports"`;
     let batch: Checked[] = [];
+    // One batch is stored while the next is read and checked.
+    let storing: Promise<void> = Promise.resolve();
     for await (const line of lines) {
       this.lines++;
       // Checked as read: what fails before the database is reported in the file's order.
@@ -95,12 +99,16 @@ export class Importer {
         this.seen.add(checked.link.key);
         batch.push(checked);
         if (batch.length >= BATCH) {
-          await this.store(batch);
+          await storing;
+          storing = this.store(batch);
+          // Not yet awaited: a failure is caught here and thrown by the next await.
+          storing.catch(() => undefined);
           batch = [];
         }
       }
       if (this.lines % 1000 === 0) this.report.progress?.(this.lines);
     }
+    await storing;
     if (batch.length > 0) await this.store(batch);
     this.report.progress?.(this.lines);
     return this.summary;
@@ -146,12 +154,24 @@ export class Importer {
         // One import of a source into a domain at a time per user: two runs of one file at once
         // cannot both create a link (the second waits, then finds the first's records).
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${userId}:${domain.id}:${source}`}, 0))`;
-        const keys = checked.map((c) => c.link.key);
-        const known = await tx.$queryRaw<{ key: string; shortId: string }[]>`
-          SELECT "source_key" AS "key", "short_id" AS "shortId" FROM "shortener"."short_imports"
-           WHERE "user_id" = ${userId}::uuid AND "domain_id" = ${domain.id}::uuid AND "source" = ${source}
-             AND "source_key" = ANY(${keys}::text[])`;
-        for (const { key, shortId } of known) shortOf.set(key, shortId);
+        // Each batch commits without waiting for its WAL flush: a crash loses at most the last
+        // batches, which the next run of the file imports (the records commit with their shorts).
+        await tx.$executeRaw`SET LOCAL synchronous_commit = off`;
+        // One index lookup per key (LATERAL), however many records the user has: the table grows
+        // during a run faster than its statistics, and a join planned on them could scan it all.
+        const known = await tx.$queryRaw<{ key: string; shortId: string; total: bigint }[]>`
+          SELECT k."key", x."short_id" AS "shortId", x."visits_total" AS "total"
+            FROM unnest(${checked.map((c) => c.link.key)}::text[]) AS k("key")
+            CROSS JOIN LATERAL (
+              SELECT i."short_id", i."visits_total" FROM "shortener"."short_imports" i
+               WHERE i."user_id" = ${userId}::uuid AND i."domain_id" = ${domain.id}::uuid
+                 AND i."source" = ${source} AND i."source_key" = k."key"
+            ) AS x`;
+        const totalOf = new Map<string, number>();
+        for (const { key, shortId, total } of known) {
+          shortOf.set(key, shortId);
+          totalOf.set(key, Number(total));
+        }
         const fresh = checked.filter((c) => !shortOf.has(c.link.key));
         this.summary.skipped += checked.length - fresh.length;
         const results = await shorts.createMany(
@@ -159,42 +179,57 @@ export class Importer {
           fresh.map((c) => c.short),
           tx as unknown as PrismaClient,
         );
-        const made: { key: string; shortId: string }[] = [];
+        const made: { key: string; shortId: string; total: number }[] = [];
         results.forEach((result, i) => {
           const { link } = fresh[i]!;
           if (result instanceof HttpError) this.fail(link.place, result.message);
-          else made.push({ key: link.key, shortId: result.id });
+          else made.push({ key: link.key, shortId: result.id, total: link.visitTotal ?? 0 });
         });
         this.summary.created += made.length;
         for (const { key, shortId } of made) shortOf.set(key, shortId);
         if (made.length > 0) {
+          // With its total, if it has one: a new link's whole total is history (below).
           await tx.$executeRaw`
-            INSERT INTO "shortener"."short_imports" ("user_id", "domain_id", "source", "source_key", "short_id")
-            SELECT ${userId}::uuid, ${domain.id}::uuid, ${source}, k, s
-              FROM unnest(${made.map((m) => m.key)}::text[], ${made.map((m) => m.shortId)}::uuid[]) AS i(k, s)`;
+            INSERT INTO "shortener"."short_imports" ("user_id", "domain_id", "source", "source_key", "short_id",
+              "visits_total")
+            SELECT ${userId}::uuid, ${domain.id}::uuid, ${source}, k, s, t
+              FROM unnest(${made.map((m) => m.key)}::text[], ${made.map((m) => m.shortId)}::uuid[],
+                ${made.map((m) => m.total)}::int8[]) AS i(k, s, t)`;
         }
-        // Totals: what a later export counts beyond the total last imported is added.
-        const totals = checked.filter((c) => c.link.visitTotal !== undefined && shortOf.has(c.link.key));
-        if (totals.length > 0) {
-          const [added] = await tx.$queryRaw<{ added: bigint | null }[]>`
-            WITH given AS (
-              SELECT * FROM unnest(${totals.map((c) => c.link.key)}::text[], ${totals.map((c) => c.link.visitTotal!)}::int8[])
-                AS g("key", "total")
-            ), grown AS (
-              SELECT i."short_id", g."total", g."total" - i."visits_total" AS "delta"
-                FROM "shortener"."short_imports" i JOIN given g ON g."key" = i."source_key"
-               WHERE i."user_id" = ${userId}::uuid AND i."domain_id" = ${domain.id}::uuid AND i."source" = ${source}
-                 AND g."total" > i."visits_total"
-            ), marked AS (
-              UPDATE "shortener"."short_imports" i SET "visits_total" = g."total" FROM grown g
-               WHERE i."user_id" = ${userId}::uuid AND i."domain_id" = ${domain.id}::uuid AND i."source" = ${source}
-                 AND i."short_id" = g."short_id"
-            ), counted AS (
-              UPDATE "shortener"."shorts" s SET "imported_visits" = s."imported_visits" + g."delta" FROM grown g
-               WHERE s."id" = g."short_id" RETURNING g."delta"
-            )
-            SELECT sum("delta")::int8 AS "added" FROM counted`;
-          this.summary.historyVisits += Number(added?.added ?? 0);
+        // Totals: what the source counts beyond the total last imported of the link (none for a
+        // new one) is added to the short's history, and the new total kept.
+        const grown = checked.flatMap(({ link }) => {
+          const shortId = shortOf.get(link.key);
+          const before = totalOf.get(link.key) ?? 0;
+          return shortId !== undefined && link.visitTotal !== undefined && link.visitTotal > before
+            ? [
+                {
+                  shortId,
+                  total: link.visitTotal,
+                  delta: link.visitTotal - before,
+                  known: totalOf.has(link.key),
+                },
+              ]
+            : [];
+        });
+        const regrown = grown.filter((g) => g.known);
+        if (grown.length > 0) {
+          // Each row by an index on its id: joined on the (user, domain, source) prefix, a
+          // planner whose statistics lag the run's inserts could scan every record per row.
+          if (regrown.length > 0) {
+            await tx.$executeRaw`
+              UPDATE "shortener"."short_imports" i SET "visits_total" = d."total"
+                FROM unnest(${regrown.map((g) => g.shortId)}::uuid[], ${regrown.map((g) => g.total)}::int8[])
+                  AS d("short_id", "total")
+               WHERE i."short_id" = d."short_id" AND i."user_id" = ${userId}::uuid
+                 AND i."domain_id" = ${domain.id}::uuid AND i."source" = ${source}`;
+          }
+          await tx.$executeRaw`
+            UPDATE "shortener"."shorts" s SET "imported_visits" = s."imported_visits" + d."delta"
+              FROM unnest(${grown.map((g) => g.shortId)}::uuid[], ${grown.map((g) => g.delta)}::int8[])
+                AS d("short_id", "delta")
+             WHERE s."id" = d."short_id"`;
+          this.summary.historyVisits += grown.reduce((sum, g) => sum + g.delta, 0);
         }
       },
       { timeout: 60_000, maxWait: 10_000 },
