@@ -10,6 +10,7 @@ import { runCliInProcess } from "@app/testing/cli";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shortenerCli } from "../src/cli.ts";
 import { DEFAULT_DOMAIN } from "../src/default-domain.ts";
+import { csvRows } from "../src/imports/csv-rows.ts";
 import { Importer } from "../src/imports/importer.ts";
 import type { SourceLine } from "../src/imports/source-link.ts";
 import { reservedNames } from "../src/reserved-names.ts";
@@ -438,5 +439,30 @@ describe("pnpm shortener import: invocation", () => {
       "created 2, skipped 0, failed 1; visits imported 0, added to imported history 17",
     );
     expect(result.stderr.trim()).toBe('item 3: name "api" is reserved');
+  });
+});
+
+describe("the CSV reader", () => {
+  async function* chunks(...parts: string[]) {
+    yield* parts;
+  }
+  const rows = async (...parts: string[]) => {
+    const out: { line: number; fields: string[] }[] = [];
+    for await (const row of csvRows(chunks(...parts))) out.push(row);
+    return out;
+  };
+
+  it("reads quotes, doubled quotes and line breaks in a field, whichever chunk they fall in; each record with its first line", async () => {
+    const text = 'a,b\r\n"x, ""y""","line one\nline two"\n\nlast,"q"""\n';
+    const whole = await rows(text);
+    expect(whole).toEqual([
+      { line: 1, fields: ["a", "b"] },
+      { line: 2, fields: ['x, "y"', "line one\nline two"] },
+      { line: 5, fields: ["last", 'q"'] },
+    ]);
+    // Cut at every position: the same records.
+    for (let at = 1; at < text.length; at++) {
+      expect(await rows(text.slice(0, at), text.slice(at))).toEqual(whole);
+    }
   });
 });

@@ -16,6 +16,8 @@ export async function* csvRows(chunks: AsyncIterable<string>, delimiter = ","): 
   let line = 1;
   let start = 1;
   let empty = true;
+  /** The last character was a CR outside quotes: an LF right after it (next chunk too) ends nothing. */
+  let afterCr = false;
   const endField = () => {
     fields.push(field);
     field = "";
@@ -26,6 +28,13 @@ export async function* csvRows(chunks: AsyncIterable<string>, delimiter = ","): 
     const n = chunk.length;
     while (i < n) {
       const c = chunk[i]!;
+      if (afterCr) {
+        afterCr = false;
+        if (c === "\n") {
+          i++;
+          continue;
+        }
+      }
       if (quoted) {
         if (c === '"') {
           // A quote doubled is one quote; a lone one ends the field (the next chunk may hold its pair).
@@ -58,7 +67,7 @@ export async function* csvRows(chunks: AsyncIterable<string>, delimiter = ","): 
         endField();
         empty = false;
       } else if (c === "\n" || c === "\r") {
-        if (c === "\r" && chunk[i + 1] === "\n") i++;
+        if (c === "\r") afterCr = true;
         if (!empty || field !== "") {
           endField();
           yield { line: start, fields };
