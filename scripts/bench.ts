@@ -5,7 +5,7 @@
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
-//                               slots-team, bookings-concurrent, bookings-mail, startup), with their baselines
+//                               slots-team, bookings-concurrent, bookings-mail, startup, import), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -22,6 +22,7 @@ import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import pg from "pg";
 import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
+import { importRows } from "./bench-import.ts";
 import { messagesOf, startSmtpSink } from "./bench-mail.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { startupRows } from "./bench-startup.ts";
@@ -742,6 +743,7 @@ try {
     "bookings-concurrent": [],
     "bookings-mail": [],
     startup: [],
+    import: [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -864,6 +866,8 @@ try {
       await bookingsMailRows(started.scheduling!.url, started.schedulingMail!.url);
     if (values.only === undefined || values.only === "startup")
       await startupRows({ root, databaseUrl: database.url, runs: QUICK ? 3 : 10 });
+    if (values.only === undefined || values.only === "import")
+      await importRows({ root, databaseUrl: database.url, links: QUICK ? 10_000 : 100_000 });
   }
 } finally {
   for (const server of servers) server.kill("SIGTERM");

@@ -102,6 +102,12 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "statistics read the daily rows through the roll-up's watermarks and the hourly rows after them",
     "stats/orphan-stats.ts -> visits/orphan-visits.ts":
       "orphan visits are read as the counter writes them: its kinds and the unknown hosts' bucket",
+    "imports/importer.ts -> shorts/shorts.service.ts":
+      "an import creates shorts by the API's own rules (ShortsService.createMany)",
+    "imports/importer.ts -> visits/visit-log.ts":
+      "imported visits are stored by the visit log, with their aggregates, as any visit is",
+    "imports/importer.ts -> visits/visit-maintenance.ts":
+      "imported visits of a past month get its partition (VisitMaintenance.coverMonths)",
   },
 };
 

@@ -28,6 +28,7 @@ import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
 import { redirectRoutes } from "./redirect.routes.ts";
+import { reservedNames } from "./reserved-names.ts";
 import passwordAttemptsPlugin from "./shorts/password-attempts.ts";
 import { type PasswordHasher, scryptHasher } from "./shorts/password-hash.ts";
 import shortsPlugin from "./shorts/shorts.service.ts";
@@ -46,10 +47,6 @@ export interface BuildAppOptions {
   /** Protected shorts' password hashing; default scrypt at PRODUCTION_COST (tests pass a cheap one). */
   passwords?: PasswordHasher;
 }
-
-// Paths the service serves itself, besides the API prefix: never usable as short names
-// ("docs" covers /docs/reference too).
-const OWN_PATHS = ["docs", "health", "ready", "stats", "favicon.ico", "robots.txt"];
 
 /** The shortener as a Fastify plugin graph: external plugins, app services, routes. */
 export async function buildApp({
@@ -108,7 +105,7 @@ export async function buildApp({
   // One listening connection: the domains' changes come on the redirect cache's channel.
   await app.register(shortsPlugin, {
     shortBaseUrl: config.SHORT_BASE_URL,
-    reservedNames: [config.SHORTENER_API_PREFIX.slice(1), ...OWN_PATHS],
+    reservedNames: reservedNames(config.SHORTENER_API_PREFIX),
     onNotified: (payload) => app.domains.changed(payload),
   });
   app.domains.hearChangesThrough(() => app.shorts.listening);

@@ -436,6 +436,10 @@ export const Short = z
       )
       .optional()
       .describe("The short's redirect rules, in order (1 is the first); absent when it has none"),
+    title: z
+      .string()
+      .optional()
+      .describe("The link's title where it was imported from (`pnpm -s shortener import`); absent when none"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -667,6 +671,14 @@ export const ShortStats = z
           "visited), by visits. Only the visits made while the short had rules are counted ([] for a " +
           "short that never had any). Absent from an account's statistics (a rule's number means " +
           "nothing across shorts).",
+      ),
+    importedVisits: z
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "Imported history: visits another shortener counted but did not export one by one (a total), " +
+          "whatever the range; never part of the visits above. Absent when there are none",
       ),
   })
   .meta({ id: "ShortStats" });

@@ -38,8 +38,13 @@ export interface Command<Config> {
   /** Its options as a usage line shows them, e.g. `--email <e-mail> [--note <text>]`. */
   usage: string;
   options: Record<string, OptionSpec>;
+  /** How many arguments it takes besides its options (a file...); none when absent. */
+  arguments?: number;
   /** Checks the flags (throwing UsageError) and returns the work to do against the database. */
-  prepare(values: OptionValues): (prisma: PrismaClient, config: Config, io: CliIo) => Promise<CommandResult>;
+  prepare(
+    values: OptionValues,
+    args: string[],
+  ): (prisma: PrismaClient, config: Config, io: CliIo) => Promise<CommandResult>;
 }
 
 export interface CliDefinition<Config extends DatabaseSettings> {
@@ -52,6 +57,8 @@ export interface CliDefinition<Config extends DatabaseSettings> {
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** A transient status line (progress), only where stderr is a terminal; absent elsewhere. */
+  status?(text: string): void;
 }
 
 export interface CliRun {
@@ -63,6 +70,8 @@ export interface CliRun {
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
+  // Rewritten in place; "" clears it. Never in a pipe or a log file, where it would be noise.
+  ...(process.stderr.isTTY ? { status: (text: string) => process.stderr.write(`\r\x1b[K${text}`) } : {}),
 };
 
 const JSON_OPTION: OptionSpec = { type: "boolean", description: "Print the result as one JSON document" };
@@ -122,7 +131,7 @@ export async function runCli<Config extends DatabaseSettings>(
   let json = false;
   let verbose = false;
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: rest,
       options: {
         ...Object.fromEntries(
@@ -133,15 +142,18 @@ export async function runCli<Config extends DatabaseSettings>(
         help: { type: "boolean", short: "h" },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command.arguments !== undefined,
     });
+    if (positionals.length !== (command.arguments ?? 0)) {
+      throw new UsageError(`expected ${command.arguments ?? 0} argument(s), got ${positionals.length}`);
+    }
     if (values.help) {
       io.stdout(usage);
       return 0;
     }
     json = values.json === true;
     verbose = values.verbose === true;
-    run = command.prepare(values as OptionValues);
+    run = command.prepare(values as OptionValues, positionals);
   } catch (error) {
     // parseArgs names the bad flag ("Unknown option '--x'", "Option '--email <value>' argument missing").
     io.stderr(`${(error as Error).message}\n\n${usage}`);

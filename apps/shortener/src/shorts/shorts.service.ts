@@ -45,13 +45,15 @@ interface ShortRow {
   hasPassword: boolean;
   /** Null when none (an edit stores null for [] too). */
   redirectRules: StoredRule[] | null;
+  /** Set only by an import (the link's title at its source). */
+  title: string | null;
 }
 
 /** What the API shows of a short: never the password hash, only whether there is one. */
 const SHORT_COLUMNS = Prisma.sql`s."id", s."domain_id" AS "domainId", d."host" AS "domainHost", s."name", s."url", s."tags", s."created_at" AS "createdAt",
   s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
   s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword",
-  s."redirect_rules" AS "redirectRules"`;
+  s."redirect_rules" AS "redirectRules", s."title"`;
 
 /** An ISO date-time as UTC (PostgreSQL takes offsets of at most 15 hours; JavaScript any). */
 const utc = (instant: string | undefined) => (instant === undefined ? null : new Date(instant).toISOString());
@@ -97,6 +99,9 @@ const TARGET_FIELDS = {
 export type ShortToCreate = Omit<NewShort, "password" | "domain"> & {
   passwordHash: string | null;
   domain: DomainRef;
+  /** An imported link's (imports/importer.ts): its creation at its source, and its title. */
+  createdAt?: Date | undefined;
+  title?: string | null | undefined;
 };
 
 /** An edit as the service takes it: its domain resolved (and allowed) by the route. */
@@ -179,6 +184,7 @@ export class ShortsService {
       // Only off the default domain: a one-domain instance answers as before domains existed.
       ...(row.domainHost !== null ? { domain: row.domainHost } : {}),
       ...(row.redirectRules?.length ? { redirectRules: row.redirectRules } : {}),
+      ...(row.title ? { title: row.title } : {}),
     };
   }
 
@@ -319,9 +325,10 @@ export class ShortsService {
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<Omit<ShortRow, "domainHost">[]>`
       INSERT INTO "shortener"."shorts" ("id", "user_id", "domain_id", "name", "url", "tags", "valid_from",
-        "valid_until", "max_visits", "expired_url", "password_hash", "redirect_rules")
+        "valid_until", "max_visits", "expired_url", "password_hash", "redirect_rules", "created_at", "title")
       SELECT i."id", ${userId}::uuid, i."domain_id", i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
-        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash", i."redirect_rules"
+        i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash", i."redirect_rules",
+        coalesce(i."created_at", now()), i."title"
         FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${column((short) => short.domain.id)}::uuid[],
                     ${rows.map((row) => row.name)}::text[],
                     ${column((short) => short.url)}::text[],
@@ -331,14 +338,16 @@ export class ShortsService {
                     ${column((short) => short.maxVisits ?? null)}::int[],
                     ${column((short) => short.expiredUrl ?? null)}::text[],
                     ${column((short) => short.passwordHash)}::text[],
-                    ${column((short) => storedRules(short.redirectRules))}::jsonb[])
+                    ${column((short) => storedRules(short.redirectRules))}::jsonb[],
+                    ${column((short) => short.createdAt?.toISOString() ?? null)}::timestamptz[],
+                    ${column((short) => short.title ?? null)}::text[])
           AS i("id", "domain_id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url",
-               "password_hash", "redirect_rules")
+               "password_hash", "redirect_rules", "created_at", "title")
        ORDER BY i."name", i."domain_id"
       ON CONFLICT DO NOTHING
       RETURNING "id", "domain_id" AS "domainId", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
         "valid_until" AS "validUntil", "max_visits" AS "maxVisits", "expired_url" AS "expiredUrl",
-        "password_hash" IS NOT NULL AS "hasPassword", "redirect_rules" AS "redirectRules"`;
+        "password_hash" IS NOT NULL AS "hasPassword", "redirect_rules" AS "redirectRules", "title"`;
   }
 
   /**

@@ -3,7 +3,7 @@
 // account the top shorts. The aggregates are written by the statement that stores each batch
 // of visits (visits/visit-log.ts), so every figure equals a GROUP BY over the stored visits.
 import { randomBytes } from "node:crypto";
-import { isForeignKeyViolation, type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
+import { isForeignKeyViolation, Prisma, type PrismaClient, poolOf, type ReplicaReads } from "@app/db";
 import type { DeclaredRefusal } from "@app/schemas/refusals";
 import {
   type ShortStats,
@@ -230,7 +230,7 @@ export class StatsService {
   }
 
   private async stats(scope: Scope, range: Range): Promise<ShortStats> {
-    const [totals, timeseries, top] = await Promise.all([
+    const [totals, timeseries, top, importedVisits] = await Promise.all([
       this.query<{ visits: string; humans: string; visitors: string }>(
         scope,
         range,
@@ -277,6 +277,7 @@ export class StatsService {
            GROUP BY 1, 2 HAVING sum("visits") > 0
          ) AS ranked WHERE "rank" <= ${TOP} OR "dimension" = 'rule' ORDER BY "dimension", "rank"`,
       ),
+      this.importedVisits(scope),
     ]);
     const visits = Number(totals[0]!.visits);
     const humans = Number(totals[0]!.humans);
@@ -304,7 +305,25 @@ export class StatsService {
       os: lists.os!,
       devices: lists.devices!,
       ...(ofShort ? { rules: lists.rules! } : {}),
+      // Only when there is some: statistics without imports answer as before they existed.
+      ...(importedVisits > 0 ? { importedVisits } : {}),
     };
+  }
+
+  /**
+   * The imported history of the scope's shorts (docs/adr/0225): totals a source gave without the
+   * visits themselves, with no time to place them in a range, so shown whatever the range.
+   */
+  private async importedVisits(scope: Scope): Promise<number> {
+    const where =
+      "shortId" in scope
+        ? Prisma.sql`"id" = ${scope.shortId}::uuid`
+        : "domainId" in scope
+          ? Prisma.sql`"user_id" = ${scope.userId}::uuid AND "domain_id" = ${scope.domainId}::uuid`
+          : Prisma.sql`"user_id" = ${scope.userId}::uuid`;
+    const [row] = await this.prisma.$queryRaw<{ visits: bigint | null }[]>`
+      SELECT sum("imported_visits")::int8 AS "visits" FROM "shortener"."shorts" WHERE ${where}`;
+    return Number(row?.visits ?? 0);
   }
 
   /**

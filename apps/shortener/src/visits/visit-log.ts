@@ -26,6 +26,8 @@ export interface Visit {
    * its rules; absent: the short has no rules (not counted by rule).
    */
   rule?: number | null;
+  /** Stored by an import (imports/importer.ts), at its original time; default false. */
+  imported?: boolean;
 }
 
 /** The short was deleted between the redirect's lookup and the write of its visit. */
@@ -268,9 +270,9 @@ export class VisitLog {
         batch = { pending: [], sums: new BatchSums() };
         this.batches.push(batch);
       }
-      const { shortId, ipAddress, userAgent, referer, rule } = visit;
+      const { shortId, ipAddress, userAgent, referer, rule, imported } = visit;
       batch.pending.push({
-        visit: { shortId, ipAddress, userAgent, referer, at, rule },
+        visit: { shortId, ipAddress, userAgent, referer, at, rule, imported },
         enriched,
         resolve,
         reject,
@@ -466,6 +468,7 @@ export class VisitLog {
       all[12] = plainArray(rows.map((r) => r.visitor));
       all[13] = timeArray(visits.map((v) => v.at));
       all[PARAMS.rules] = plainArray(visits.map((v) => v.rule ?? "NULL"));
+      all[PARAMS.imported] = plainArray(visits.map((v) => v.imported === true));
       const aggregates = { totals, values, dayValues, visitors };
       if (chosen === PENDING) {
         // Today's visits (the usual batch): their aggregates are stored beside them, per short,
@@ -529,6 +532,8 @@ const PARAMS = {
   shortIds: 1,
   /** The rows' redirect rules (null: the short's url). */
   rules: 34,
+  /** Whether each row was stored by an import. */
+  imported: 39,
   /** PENDING: the shorts of the batch, and each one's sums as JSON. */
   pendingShortIds: 35,
   pendingSums: 36,
@@ -594,13 +599,15 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
-     "referrer_host", "visitor", "created_at", "rule")
+     "referrer_host", "visitor", "created_at", "rule", "imported")
   SELECT v."short_id", v."ip", v."agent", v."referer", v."bot", v."browser", v."os", v."device", v."country", v."host",
-    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at", v."rule"
+    CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at", v."rule",
+    v."imported"
   FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
-    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[], $34::int2[])
+    $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[], $34::int2[],
+    $39::bool[])
     AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at",
-      "rule")
+      "rule", "imported")
   WHERE v."short_id" IN (SELECT "id" FROM live)
 ), first_visits AS (
   -- A visitor counts once per short and day, in the hour of its first visit: the insert that

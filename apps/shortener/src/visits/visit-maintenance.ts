@@ -282,6 +282,31 @@ export class VisitMaintenance {
   }
 
   /**
+   * Creates the partition of each month of `months` (instants in them) that none covers yet, as
+   * maintainPartitions does ahead of time: for visits of past months an import stores (docs/adr/0226).
+   * Returns the partitions created.
+   */
+  async coverMonths(months: Iterable<Date>): Promise<string[]> {
+    const wanted = [...new Map([...months].map((m) => [monthStart(m).getTime(), monthStart(m)])).values()];
+    const created: string[] = [];
+    if (wanted.length === 0) return created;
+    await inTransaction(this.pool, async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock($1)", [PARTITION_LOCK_KEY]);
+      const existing = await this.partitions(client);
+      for (const month of wanted) {
+        if (
+          existing.some((p) => (p.from === null || p.from <= month) && (p.until === null || month < p.until))
+        )
+          continue;
+        const { name, statements } = monthPartition(month);
+        for (const statement of statements) await client.query(statement);
+        created.push(name);
+      }
+    });
+    return created;
+  }
+
+  /**
    * Detaches `partition` (a month) from short_logs and drops it: true once it is gone; false when
    * another instance is dropping it, or this one stopped before it was done (the next run
    * finishes it).

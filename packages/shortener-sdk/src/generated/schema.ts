@@ -556,6 +556,8 @@ export interface components {
              * @description Start of the range, inclusive (whole hour, UTC)
              */
             from: string;
+            /** @description Imported history: visits another shortener counted but did not export one by one (a total), whatever the range; never part of the visits above. Absent when there are none */
+            importedVisits?: number;
             /** @enum {string} */
             interval: "hour" | "day" | "week" | "month";
             /** @description Name of the short */
@@ -678,6 +680,8 @@ export interface components {
             shorturl: string;
             /** @description The short's tags, lower case; absent when it has none (as before tags existed) */
             tags?: string[];
+            /** @description The link's title where it was imported from (`pnpm -s shortener import`); absent when none */
+            title?: string;
             /** @description Target URL */
             url: string;
             /**
@@ -805,6 +809,8 @@ export interface components {
              * @description Start of the range, inclusive (whole hour, UTC)
              */
             from: string;
+            /** @description Imported history: visits another shortener counted but did not export one by one (a total), whatever the range; never part of the visits above. Absent when there are none */
+            importedVisits?: number;
             /** @enum {string} */
             interval: "hour" | "day" | "week" | "month";
             /** @description Top 10 operating systems by visits ("" is unknown or none) */
@@ -883,6 +889,8 @@ export interface components {
              * @description Start of the range, inclusive (whole hour, UTC)
              */
             from: string;
+            /** @description Imported history: visits another shortener counted but did not export one by one (a total), whatever the range; never part of the visits above. Absent when there are none */
+            importedVisits?: number;
             /** @enum {string} */
             interval: "hour" | "day" | "week" | "month";
             /** @description Top 10 operating systems by visits ("" is unknown or none) */

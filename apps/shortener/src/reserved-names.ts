@@ -1,0 +1,8 @@
+// Names no short may have: the first path segments the service serves itself. Shared by the app
+// and by the CLI's import, which creates shorts under the same rules.
+
+// Besides the API prefix ("docs" covers /docs/reference too).
+const OWN_PATHS = ["docs", "health", "ready", "stats", "favicon.ico", "robots.txt"];
+
+/** The reserved names under SHORTENER_API_PREFIX `apiPrefix` ("/api"). */
+export const reservedNames = (apiPrefix: string) => [apiPrefix.slice(1), ...OWN_PATHS];
