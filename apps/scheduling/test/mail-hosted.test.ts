@@ -1,4 +1,4 @@
-// Booking e-mails in hosted mode (docs/adr/0231), through the real app and a real SMTP server:
+// Booking e-mails in hosted mode (docs/adr/0230), through the real app and a real SMTP server:
 // two tenants, each on its own database, booking at once through two instances that share the
 // default database. Each tenant's rows are written in its own database; every message arrives
 // exactly once (one delivery per Message-ID), to that tenant's people only; the marks in the

@@ -362,7 +362,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
           })
           .finally(async () => {
             io.status?.("");
-            // Written, and their sums folded in (docs/adr/0236).
+            // Written, and their sums folded in (docs/adr/0234).
             await visitLog.stop();
           });
         const { created, skipped, failed, visits, historyVisits } = summary;

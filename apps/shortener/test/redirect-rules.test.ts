@@ -1,4 +1,4 @@
-// Redirect rules (issue 39 item 2, docs/adr/0234): the first rule whose conditions all hold
+// Redirect rules (issue 39 item 2, docs/adr/0232): the first rule whose conditions all hold
 // picks the target, after the window, the limit and the password; each visit records the rule,
 // the stats count visits by rule, and every instance follows an edit at once. Real user agents
 // of current browsers and real Accept-Language headers.

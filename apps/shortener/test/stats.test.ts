@@ -758,7 +758,7 @@ describe("daily rows rolled up from the hourly ones (docs/adr/0185)", () => {
 
   /** Each daily table, and what a GROUP BY over the stored visits of `shortIds` says it holds. */
   async function dailyRowsAgainstVisits(userId: string, shortIds: string[], through: string) {
-    // The aggregates of every visit stored so far, as a reader of them sees them (docs/adr/0236).
+    // The aggregates of every visit stored so far, as a reader of them sees them (docs/adr/0234).
     await ctx.app.visitLog.settle();
     const dimension = (column: string, name: string) =>
       `SELECT "short_id", ("created_at" AT TIME ZONE 'UTC')::date AS "day", '${name}' AS "dimension",

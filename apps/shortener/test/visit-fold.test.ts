@@ -1,4 +1,4 @@
-// The fold (docs/adr/0236): a batch of today's visits stores its rows and its sums per short,
+// The fold (docs/adr/0234): a batch of today's visits stores its rows and its sums per short,
 // and the sums reach the aggregate tables after the redirects are answered. Whatever is still
 // pending when the figures are read (a fold not run yet, or an instance gone before it ran) is
 // folded by the reader first, and a limit set meanwhile counts it: every figure equals the rows.

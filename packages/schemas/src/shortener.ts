@@ -208,7 +208,7 @@ const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
     .optional()
     .describe(describedAs(schema, `null ${cleared}.`));
 
-// Redirect rules (docs/adr/0234): an ordered list of conditions and targets, the first rule
+// Redirect rules (docs/adr/0232): an ordered list of conditions and targets, the first rule
 // whose conditions all hold picks the target.
 
 export const MAX_REDIRECT_RULES = 10;

@@ -1,4 +1,4 @@
--- Redirect rules (docs/adr/0234): a short's ordered rules, and the rule each visit followed.
+-- Redirect rules (docs/adr/0232): a short's ordered rules, and the rule each visit followed.
 -- New nullable columns only: an expand step (the previous release writes neither, and reads
 -- neither; its redirect follows the url, as it always did).
 ALTER TABLE "shortener"."shorts" ADD COLUMN "redirect_rules" JSONB;

@@ -1,4 +1,4 @@
--- Hosted mode's booking e-mails (docs/adr/0231): the tenants whose own outbox may hold mail,
+-- Hosted mode's booking e-mails (docs/adr/0230): the tenants whose own outbox may hold mail,
 -- for the senders' periodic visit. A new table only: an expand step.
 -- CreateTable
 CREATE TABLE "hosting"."tenant_mail_due" (

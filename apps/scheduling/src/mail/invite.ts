@@ -46,7 +46,7 @@ export interface InviteEvent {
   attendees: InvitePerson[];
   /** When the invite was written (DTSTAMP). */
   stamp: Date;
-  /** A series' invite: its RRULE (docs/adr/0232). */
+  /** A series' invite: its RRULE (docs/adr/0231). */
   repeat?: Recurrence | undefined;
   /** One occurrence of a series (RECURRENCE-ID): its original start. */
   occurrence?: Date | undefined;

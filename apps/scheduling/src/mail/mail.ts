@@ -1,7 +1,7 @@
 // Booking e-mails as a plugin of the app (docs/adr/0222): with SMTP_URL, this instance's
 // sender starts with the app and finishes its send in flight when the app closes; without it,
 // no e-mail is written or sent, and the start-up line says so. In hosted mode a second sender
-// serves the tenants' outboxes (docs/adr/0231). Registered after the hosting plugin.
+// serves the tenants' outboxes (docs/adr/0230). Registered after the hosting plugin.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { SchedulingConfig } from "../config.ts";

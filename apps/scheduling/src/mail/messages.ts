@@ -23,7 +23,7 @@ export interface MessageFacts {
   previous?: { start: Date; end: Date };
   /** A cancellation's reason. */
   reason?: string | null;
-  /** A whole series' e-mail: how it repeats (docs/adr/0232). */
+  /** A whole series' e-mail: how it repeats (docs/adr/0231). */
   recurrence?: { freq: number; interval: number; count: number } | undefined;
   organizer: { name: string; email: string };
   /** Everyone on the booking besides the organizer, in the booking's order. */

@@ -15,7 +15,7 @@ export type BookingChange =
   | {
       kind: "created";
       bookingId: number;
-      /** As sent: a series' later dates default to true (docs/adr/0232), every other booking to false. */
+      /** As sent: a series' later dates default to true (docs/adr/0231), every other booking to false. */
       noEmail: boolean | undefined;
       /** A date of a series (recurringEventId on a recurring event type): the series' recurringCount. */
       series?: { count: number } | undefined;
@@ -30,7 +30,7 @@ export type BookingChange =
       kind: "cancelled";
       bookingId: number;
       reason: string | null;
-      /** allRemainingBookings: one set of e-mails cancels the whole series (docs/adr/0232). */
+      /** allRemainingBookings: one set of e-mails cancels the whole series (docs/adr/0231). */
       wholeSeries?: boolean;
     }
   /** Bookers who took seats in a seated booking that already existed (v1's createNewSeat). */
@@ -75,7 +75,7 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
   const rule = booking.recurringEventId ? recurrenceOf(booking.eventType?.recurringEvent) : null;
   const series =
     rule && (change.kind === "created" ? change.series : change.kind === "cancelled") ? rule : null;
-  // A series' calendar event is its first date's (docs/adr/0232): a cancel moves that one on.
+  // A series' calendar event is its first date's (docs/adr/0231): a cancel moves that one on.
   const seriesEvent = series && change.kind === "cancelled" ? await nextSeriesInvite(tx, booking) : null;
   const invite = seriesEvent ?? (await nextInvite(tx, change, booking.uid));
   let noEmail = change.kind !== "cancelled" && change.kind !== "created" && change.noEmail;

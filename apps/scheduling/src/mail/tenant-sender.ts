@@ -1,4 +1,4 @@
-// Hosted mode's booking e-mails (docs/adr/0231): a tenant's bookings write their outbox rows
+// Hosted mode's booking e-mails (docs/adr/0230): a tenant's bookings write their outbox rows
 // into the tenant's own database, in the booking's transaction, as the default database's do.
 // One sender per instance serves every tenant, holding no connection for a tenant without mail:
 //

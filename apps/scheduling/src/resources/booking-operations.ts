@@ -348,7 +348,7 @@ export const createBooking: CustomOperation = {
                   kind: "created",
                   bookingId: booking.id,
                   noEmail: input.noEmail,
-                  // A date of a series (docs/adr/0232): its invite repeats recurringCount times.
+                  // A date of a series (docs/adr/0231): its invite repeats recurringCount times.
                   series:
                     recurringEventId && recurrenceCount(eventType) !== null
                       ? { count: input.recurringCount ?? 1 }
@@ -605,7 +605,7 @@ export const cancelBooking: CustomOperation = {
         }
         // v1's handleCancelBooking tells the organizer, the hosts and the attendees (noEmail is
         // not a cancel parameter), in the cancel's transaction: once, about the booking named,
-        // also when the rest of its series goes with it (docs/adr/0232).
+        // also when the rest of its series goes with it (docs/adr/0231).
         if (ctx.writesMail && ids.length > 0) {
           await enqueueBookingMail(tx, {
             kind: "cancelled",

@@ -81,7 +81,7 @@ function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Pro
   return request.db === request.server.prisma ? request.server.reads.read(task) : task(request.db);
 }
 
-/** Booking e-mails are written with SMTP_URL set, into the request's database's outbox (docs/adr/0222, 0231). */
+/** Booking e-mails are written with SMTP_URL set, into the request's database's outbox (docs/adr/0222, 0230). */
 const writesMail = (request: FastifyRequest): boolean => request.server.mail !== null;
 
 async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {

@@ -1,4 +1,4 @@
-// Which target a visit of a short with redirect rules goes to (docs/adr/0234): the first rule
+// Which target a visit of a short with redirect rules goes to (docs/adr/0232): the first rule
 // whose conditions all hold, else the short's url. Pure functions of the rules and what the
 // request says of its visitor; each fact (user agent, country, languages) is worked out only
 // when a condition asks for it, and once per visit.

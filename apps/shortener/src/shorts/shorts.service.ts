@@ -130,7 +130,7 @@ export interface ShortsServiceOptions {
   onDeleted?: () => void;
   /** Hashes the passwords of protected shorts. */
   passwords: PasswordHasher;
-  /** Folds the visits' pending sums in: called before a visit count is read (docs/adr/0236). */
+  /** Folds the visits' pending sums in: called before a visit count is read (docs/adr/0234). */
   settleVisits?: () => Promise<void>;
 }
 
@@ -462,7 +462,7 @@ export class ShortsService {
         if (typeof edit.maxVisits === "number") {
           // A limit counts every visit of the short, those before it too: the count starts at
           // the visits stored so far (the aggregates and the sums not folded yet: one statement
-          // sees a fold's whole move from one to the other, or none of it; docs/adr/0236).
+          // sees a fold's whole move from one to the other, or none of it; docs/adr/0234).
           await tx.$executeRaw`
             UPDATE "shortener"."shorts" SET "counted_visits" = (
               SELECT COALESCE(sum("visits"), 0) FROM "shortener"."visit_hours" WHERE "short_id" = ${shortId}::uuid

@@ -174,7 +174,7 @@ export class StatsService {
     private readonly reads?: ReplicaReads,
     /** The most candidates top shorts sums one short at a time (see topShorts). */
     private readonly topShortsCandidates = TOP_SHORTS_CANDIDATES,
-    /** Folds the visits' pending sums in: called before the aggregates are read (docs/adr/0236). */
+    /** Folds the visits' pending sums in: called before the aggregates are read (docs/adr/0234). */
     private readonly settleVisits: () => Promise<void> = async () => {},
   ) {}
 

@@ -159,7 +159,7 @@ export class VisitLog {
   }
 
   /**
-   * The aggregates of every visit stored before this call, folded in (docs/adr/0236): what a
+   * The aggregates of every visit stored before this call, folded in (docs/adr/0234): what a
    * reader of the aggregate tables calls first, so the figures it reads equal the stored rows.
    * Folds what is pending, waiting for the folds of other instances that hold some of it.
    */
@@ -472,7 +472,7 @@ export class VisitLog {
       const aggregates = { totals, values, dayValues, visitors };
       if (chosen === PENDING) {
         // Today's visits (the usual batch): their aggregates are stored beside them, per short,
-        // and folded in after the redirects are answered (docs/adr/0236).
+        // and folded in after the redirects are answered (docs/adr/0234).
         const pending = pendingPerShort(aggregates);
         all[PARAMS.pendingShortIds] = plainArray(pending.shortIds);
         all[PARAMS.pendingSums] = textArray(pending.sums);
@@ -817,7 +817,7 @@ if (!INSERT_VISITS.includes(ROWS_END)) throw new Error("visit-log: INSERT_VISITS
  * A batch of today's visits: its rows, and its aggregates per short as they are (the sums the
  * app made, as JSON: visit-aggregates.ts's PendingSums), in one statement, committed on its own.
  * It writes no aggregate row, so it takes no lock another batch waits for: two go at once, and
- * each one's commit is a plain insert's (docs/adr/0236). The fold adds the sums in later.
+ * each one's commit is a plain insert's (docs/adr/0234). The fold adds the sums in later.
  */
 const PENDING = compacted(
   "insert_visits_pending",
