@@ -35,6 +35,8 @@ const CITUS_PLAN: Record<string, Placement> = {
   visit_user_value_totals: { distributedBy: "user_id" },
   // Per user too: a create's claim reads and writes one user's keys.
   idempotency_keys: { distributedBy: "user_id" },
+  // An import's records, looked up by (user, domain, source, key): one user's on one node.
+  short_imports: { distributedBy: "user_id" },
   users: { reference: true },
   tokens: { reference: true },
   shorts: { reference: true },

@@ -94,6 +94,12 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "a booking change writes its e-mails into the outbox in its own transaction (enqueueBookingMail)",
     "resources/feed-tokens.ts -> feed/feed-tokens.ts":
       "the API's create issues a calendar feed token as the CLI does (issueFeedToken, feedPath)",
+    "mail/mail.ts -> hosting/secrets.ts":
+      "the tenants' sender opens their databases with the key that seals their URLs (ADR 0230)",
+    "mail/tenant-sender.ts -> hosting/secrets.ts":
+      "a tenant's outbox is reached through its sealed database URL (ADR 0230)",
+    "mail/tenant-sender.ts -> hosting/tenant-clients.ts":
+      "a tenant's mail is sent on the tenant's own pooled client, as its requests are (ADR 0230)",
   },
   shortener: {
     "shorts/shorts.service.ts -> visits/visit-rollup.ts":

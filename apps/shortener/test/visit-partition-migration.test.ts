@@ -1,8 +1,11 @@
-// The migration to a partitioned visit table, on a copy holding 1,000,000 visits, while the
-// shortener runs and takes visits (issue 18): no visit is lost (every 302 has its row, the old
+// The migration to a partitioned visit table, on a copy holding 1,000,000 visits, while visits
+// keep being written (issue 18): no visit is lost (every write acknowledged has its row, the old
 // rows are all there), none is refused for good, and the statistics equal the rows afterwards.
+// The writes are the visit inserts of the release that shipped this migration (its redirect's,
+// one row each): this build's redirect writes columns and tables of migrations after the previous
+// release, and every supported upgrade to it starts from that release's schema (ADR 0218),
+// which is partitioned already.
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPrisma, defaultMigrationsDir, migrate } from "@app/db";
@@ -11,23 +14,11 @@ import { expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
 import { createUser } from "../src/credentials.ts";
-import { visit } from "./helpers.ts";
 
 const PARTITIONING = "20261125010000_visit_partitions";
 const ANALYTICS = "20261125000000_visit_analytics";
 const ROWS = 1_000_000;
 const SEED_SLICE = 100_000;
-// Later migrations of the tables this build's redirect reads and writes (the shorts' columns, the
-// domains, the daily roll-up's watermark, the visitors' hours): applied with those before partitioning (the runner applies
-// whatever is pending in name order), so the build can serve while the partitioning runs.
-const SHORTS_COLUMNS = [
-  "20261126100000_short_edits_and_tags",
-  "20261127200000_short_lifecycle",
-  "20261128000000_visit_daily_rollup",
-  "20261201000000_visit_day_visitor_hour",
-  "20261202000000_short_domains",
-];
-
 /** A migrations folder holding those before `name`, and `also`. */
 async function migrationsBefore(name: string, also: string[] = []): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "migrations-"));
@@ -40,10 +31,10 @@ async function migrationsBefore(name: string, also: string[] = []): Promise<stri
   return dir;
 }
 
-it("partitions a table of 1,000,000 visits while redirects keep being served: none lost", async () => {
+it("partitions a table of 1,000,000 visits while visits keep being written: none lost", async () => {
   const db = await createTestDatabase({ empty: true });
   const beforeAnalytics = await migrationsBefore(ANALYTICS);
-  const beforePartitioning = await migrationsBefore(PARTITIONING, SHORTS_COLUMNS);
+  const beforePartitioning = await migrationsBefore(PARTITIONING);
   const prisma = createPrisma(db.url, { directUrl: db.directUrl, poolMax: 5 });
   try {
     // Today's single table, as deployed, with a million visits.
@@ -68,20 +59,21 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
     }
     await migrate(db.url, { dir: beforePartitioning });
 
-    // Errors the service logs meanwhile, shown if a redirect was not a 302.
+    // Errors the writes met meanwhile, shown if one was refused.
     const errors: string[] = [];
-    const stream = { write: (line: string) => void errors.push(line) };
-    const app = await buildApp({
-      config: defaultConfig({ SHORT_BASE_URL: "https://sho.rt" }),
-      prisma,
-      logger: { level: "error", stream },
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const { port } = app.server.address() as AddressInfo;
-    const statuses: number[] = [];
+    let served = 0;
     let migrating = true;
     const worker = async () => {
-      while (migrating) statuses.push(await visit(port, "/moving"));
+      while (migrating) {
+        try {
+          await prisma.$executeRaw`
+            INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer")
+            VALUES (${short.id}::uuid, '192.0.2.2', 'during', '')`;
+          served++;
+        } catch (error) {
+          errors.push(String(error));
+        }
+      }
     };
     const workers = Array.from({ length: 8 }, worker);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -92,16 +84,10 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
     migrating = false;
     await Promise.all(workers);
 
-    const served = statuses.filter((status) => status === 302).length;
-    console.log(
-      `partitioning ${ROWS} visits took ${took.toFixed(0)} ms; ${served} redirects served meanwhile`,
-    );
+    console.log(`partitioning ${ROWS} visits took ${took.toFixed(0)} ms; ${served} visits written meanwhile`);
     expect(applied[0]).toBe(PARTITIONING);
     expect(served).toBeGreaterThan(0);
-    expect(
-      statuses.filter((status) => status !== 302),
-      errors.join(""),
-    ).toEqual([]);
+    expect(errors).toEqual([]);
     const [{ kind }] = (await prisma.$queryRaw<{ kind: string }[]>`
       SELECT relkind::text AS kind FROM pg_class WHERE oid = '"shortener"."short_logs"'::regclass`) as [
       { kind: string },
@@ -117,12 +103,15 @@ it("partitions a table of 1,000,000 visits while redirects keep being served: no
     expect(indexes.length).toBeGreaterThan(1);
     for (const row of indexes) expect(row, row.partition).toMatchObject({ indexes: 1 });
     expect(await prisma.shortLog.count({ where: { shortId: short.id } })).toBe(ROWS + served);
+    // The statistics of this build, on the migrated database: the old rows' aggregates (the
+    // analytics migration's backfill); the rows written during the move had no redirect to sum them.
+    const app = await buildApp({ config: defaultConfig({ SHORT_BASE_URL: "https://sho.rt" }), prisma });
     const stats = await app.stats.forShort(short.id, {
       from: new Date(Date.now() - 20 * 86_400_000).toISOString(),
       interval: "day",
       timezone: "UTC",
     });
-    expect(stats.totals.visits).toBe(ROWS + served);
+    expect(stats.totals.visits).toBe(ROWS);
     await app.close();
   } finally {
     await prisma.$disconnect();
