@@ -35,8 +35,11 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     seconds: { type: "string" },
     only: { type: "string" },
+    // Each server writes a V8 CPU profile (.cpuprofile) into this folder when it stops.
+    "cpu-prof": { type: "string" },
   },
 });
+const CPU_PROF = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values["cpu-prof"])}`] : [];
 const QUICK = values.quick === true;
 const ROUNDS = Number(values.rounds ?? (QUICK ? 1 : 3));
 const SECONDS = Number(values.seconds ?? (QUICK ? 2 : 10));
@@ -232,7 +235,9 @@ async function startServer(
         : kind;
   const child = fork(script, [serverKind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
-    execArgv: pin ? ["-c", "0", process.execPath, "--enable-source-maps"] : ["--enable-source-maps"],
+    execArgv: pin
+      ? ["-c", "0", process.execPath, "--enable-source-maps", ...CPU_PROF]
+      : ["--enable-source-maps", ...CPU_PROF],
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", ...hosted },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
