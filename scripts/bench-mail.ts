@@ -40,10 +40,17 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   };
 }
 
-/** The outbox rows of these bookings: their Message-ID once sent, by booking uid. */
+/**
+ * The outbox rows of these bookings (their Message-ID once sent, by booking uid), and how many of
+ * their requests are still to be rendered into rows (docs/adr/0236): all rows are there at 0.
+ */
 export async function messagesOf(prisma: PrismaClient, bookingUids: string[]) {
-  return prisma.mailOutbox.findMany({
-    where: { bookingUid: { in: bookingUids } },
-    select: { bookingUid: true, status: true, messageId: true },
-  });
+  const [rows, unrendered] = await Promise.all([
+    prisma.mailOutbox.findMany({
+      where: { bookingUid: { in: bookingUids } },
+      select: { bookingUid: true, status: true, messageId: true },
+    }),
+    prisma.mailRequest.count({ where: { bookingUid: { in: bookingUids } } }),
+  ]);
+  return { rows, unrendered };
 }

@@ -38,6 +38,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
   // Each test starts from an empty outbox.
   await prisma.mailOutbox.deleteMany({});
+  await prisma.mailRequest.deleteMany({});
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -82,7 +83,31 @@ async function instance(overrides: Partial<SchedulingConfig>, lines: string[] = 
   return app;
 }
 
-const outbox = () => prisma.mailOutbox.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+/** The outbox's rows, once the requests the bookings wrote are rendered into them (docs/adr/0236). */
+async function outbox() {
+  await vi.waitFor(async () => expect(await prisma.mailRequest.count()).toBe(0), UNTIL);
+  return prisma.mailOutbox.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+/**
+ * What the bookings wrote, as [kind, recipient]: the messages of their requests not yet rendered
+ * and the outbox's rows, read in one snapshot (a sender may render a request between two reads).
+ */
+async function written(): Promise<string[][]> {
+  const [requests, rows] = await prisma.$transaction(
+    [prisma.mailRequest.findMany(), prisma.mailOutbox.findMany()],
+    {
+      isolationLevel: "RepeatableRead",
+    },
+  );
+  const planned = requests.flatMap((request) =>
+    (request.facts as { messages: { kind: string; to: { email: string } }[] }).messages.map((m) => [
+      m.kind,
+      m.to.email,
+    ]),
+  );
+  return [...planned, ...rows.map((row) => [row.kind, row.recipient])];
+}
 
 async function book(app: SchedulingApp, apiKey: string, body: Record<string, unknown>) {
   const response = await app.inject({ method: "POST", url: withKey("/v1/bookings", apiKey), payload: body });
@@ -152,9 +177,8 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
     const response = await book(app, organizer.apiKey, bookingBody(organizer.eventType.id, start));
     expect(response.statusCode, response.body).toBe(201);
     const booking = response.json() as { id: number; uid: string; title: string };
-    // The 201 came with its rows (written in its transaction).
-    const rows = await outbox();
-    expect(rows.map((r) => [r.kind, r.recipient]).sort()).toEqual(
+    // The 201 came with its e-mails (written in its transaction: one request, rendered by a sender).
+    expect((await written()).sort()).toEqual(
       [
         ["scheduled", organizer.user.email],
         ["scheduled", "bea@example.com"],
@@ -475,12 +499,12 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
     const server = await smtp();
     const app = await instance({ SMTP_URL: server.url });
     const organizer = await host();
-    // A failure after the outbox rows were written, inside the booking's transaction.
+    // A failure as the booking's e-mails are written (its request, docs/adr/0236), inside its transaction.
     await prisma.$executeRawUnsafe(`
       CREATE FUNCTION "scheduling"."test_refuse_mail"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.recipient = 'boom@example.com' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+      BEGIN IF NEW.facts::text LIKE '%boom@example.com%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
     await prisma.$executeRawUnsafe(`
-      CREATE TRIGGER "test_refuse_mail" BEFORE INSERT ON "scheduling"."mail_outbox"
+      CREATE TRIGGER "test_refuse_mail" BEFORE INSERT ON "scheduling"."mail_requests"
       FOR EACH ROW EXECUTE FUNCTION "scheduling"."test_refuse_mail"()`);
     try {
       const start = at(futureMonday(), 210);
@@ -496,8 +520,9 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
         await prisma.booking.count({ where: { eventTypeId: organizer.eventType.id, startTime: start } }),
       ).toBe(0);
       expect(await outbox()).toEqual([]);
+      expect(await prisma.mailRequest.count()).toBe(0);
     } finally {
-      await prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_mail" ON "scheduling"."mail_outbox"`);
+      await prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_mail" ON "scheduling"."mail_requests"`);
       await prisma.$executeRawUnsafe(`DROP FUNCTION "scheduling"."test_refuse_mail"()`);
     }
   });

@@ -1,6 +1,7 @@
 // The outbox's metrics (docs/operations.md): how many e-mails wait and how many are dead, read
 // from the outbox itself at each scrape (one COUNT FILTER over the unsent rows, by the status
-// index; at most once a second, however often it is scraped), and this instance's sends.
+// index, plus the messages of the requests not yet rendered, docs/adr/0236; at most once a
+// second, however often it is scraped), and this instance's sends.
 import type { PrismaClient } from "@app/db";
 import { Counter, Gauge, type Registry } from "@app/server/metrics";
 import type { MailCounters } from "./sender.ts";
@@ -17,8 +18,10 @@ export function mailMetrics(registry: Registry, prisma: PrismaClient): MailCount
   let last: { at: number; counts: Promise<OutboxCounts> } | undefined;
   const counts = (): Promise<OutboxCounts> => {
     if (!last || Date.now() - last.at >= COUNT_REUSE_MS) {
+      // Pending: the outbox's unsent rows and the messages of the requests not yet rendered into it.
       const read = prisma.$queryRaw<OutboxCounts[]>`
-        SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
+        SELECT (count(*) FILTER (WHERE status = 'PENDING')
+                + (SELECT coalesce(sum(messages), 0) FROM "scheduling"."mail_requests"))::int AS pending,
                count(*) FILTER (WHERE status = 'DEAD')::int AS dead
           FROM "scheduling"."mail_outbox"
          WHERE status IN ('PENDING', 'DEAD')`.then(([row]) => row ?? { pending: 0, dead: 0 });

@@ -1,9 +1,12 @@
 // The mail outbox (docs/adr/0222): what a booking change writes, in its own transaction (a
 // rolled-back booking leaves no row; the insert's trigger wakes every sender at commit), and
-// what `mail:dead` / `mail:resend` read and put back. The sender (sender.ts) sends the rows.
+// what `mail:dead` / `mail:resend` read and put back. The change writes one request (its
+// messages decided, not rendered: docs/adr/0236); the sender (sender.ts) renders it into the
+// outbox's rows (requests.ts) and sends them.
 import type { Prisma, PrismaClient } from "@app/db";
-import { type InviteEvent, inviteIcs, type Recurrence } from "./invite.ts";
-import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
+import type { InviteEvent, Recurrence } from "./invite.ts";
+import type { MailKind, MessageFacts, Recipient } from "./messages.ts";
+import { type MailPlan, type StoredMessage, storePlan } from "./requests.ts";
 
 /** The NOTIFY channel the outbox's insert trigger (and `mail:resend`) wakes senders on. */
 export const MAIL_CHANNEL = "scheduling_mail";
@@ -59,19 +62,26 @@ const bookingSelect = {
   },
 } as const satisfies Prisma.BookingSelect;
 
-type LoadedBooking = Prisma.BookingGetPayload<{ select: typeof bookingSelect }>;
-
-type Row = Prisma.MailOutboxCreateManyInput;
+/** The booking as its e-mails need it (what the caller holds already, or read here). */
+export type LoadedBooking = Prisma.BookingGetPayload<{ select: typeof bookingSelect }>;
 
 /**
- * Writes the e-mails a booking change sends (v1's rules, docs/adr/0223) into the outbox, and
- * moves the booking's calendar event on (its UID, SEQUENCE + 1). Call inside the change's transaction.
+ * Writes the e-mails a booking change sends (v1's rules, docs/adr/0223) as one request of the
+ * outbox (rendered by a sender, docs/adr/0236), and moves the booking's calendar event on (its
+ * UID, SEQUENCE + 1). Call inside the change's transaction; `loaded`: the booking as the change
+ * wrote it, when the caller holds it (else it is read here). Answers how many messages it wrote.
  */
-export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise<number> {
-  const booking = await tx.booking.findUniqueOrThrow({
-    where: { id: change.bookingId },
-    select: bookingSelect,
-  });
+export async function enqueueBookingMail(
+  tx: Tx,
+  change: BookingChange,
+  loaded?: LoadedBooking,
+): Promise<number> {
+  const booking =
+    loaded ??
+    (await tx.booking.findUniqueOrThrow({
+      where: { id: change.bookingId },
+      select: bookingSelect,
+    }));
   const rule = booking.recurringEventId ? recurrenceOf(booking.eventType?.recurringEvent) : null;
   const series =
     rule && (change.kind === "created" ? change.series : change.kind === "cancelled") ? rule : null;
@@ -126,32 +136,25 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
     start: seriesEvent && repeat ? seriesEvent.start : booking.startTime,
     end: seriesEvent && repeat ? seriesEvent.end : booking.endTime,
     organizer,
-    attendees: booking.attendees,
+    attendees: booking.attendees.map(({ name, email }) => ({ name, email })),
     stamp: new Date(),
     repeat,
     occurrence,
   };
-  const ics = inviteIcs(inviteFacts);
+  const plan: MailPlan = { facts, event: inviteFacts, messages: [] };
   const organizerSide = [organizer, ...hosts].filter((r) => r.email !== "");
-  const rows: Row[] = [];
+  const messages = plan.messages;
+  // Decided here, rendered by the sender (requests.ts): the same messages, in the same order.
   const add = (
     kind: MailKind,
     side: "organizer" | "attendee",
     to: Recipient,
-    invite: string | null,
-    about: Omit<MessageFacts, "kind"> = facts,
+    invite: StoredMessage["invite"],
+    about: StoredMessage["about"] = "change",
   ) => {
-    if (rows.some((row) => row.recipient.toLowerCase() === to.email.toLowerCase())) return;
-    const message = renderMessage({ ...about, kind }, side, to);
-    rows.push({
-      bookingUid: booking.uid,
-      kind,
-      recipient: to.email,
-      subject: message.subject,
-      textBody: message.text,
-      htmlBody: message.html,
-      ics: invite,
-    });
+    if (messages.some((message) => message.to.email.toLowerCase() === to.email.toLowerCase())) return;
+    const { name, email, timeZone, locale } = to;
+    messages.push({ kind, side, to: { name, email, timeZone, locale }, invite, about });
   };
   if (change.kind !== "cancelled" && pending) {
     // v1: a booking that needs confirmation asks the organizer (and a team's hosts), and tells
@@ -170,24 +173,29 @@ export async function enqueueBookingMail(tx: Tx, change: BookingChange): Promise
     const had = new Set(was.map((r) => r.email.toLowerCase()));
     const has = new Set(organizerSide.map((r) => r.email.toLowerCase()));
     for (const to of organizerSide)
-      add(had.has(to.email.toLowerCase()) ? "rescheduled" : "scheduled", "organizer", to, ics);
-    const dropped = inviteIcs({
-      ...inviteFacts,
-      method: "CANCEL",
-      start: original.startTime,
-      end: original.endTime,
-    });
-    const originalFacts = { ...facts, start: original.startTime, end: original.endTime, previous: undefined };
+      add(had.has(to.email.toLowerCase()) ? "rescheduled" : "scheduled", "organizer", to, "event");
+    plan.dropped = { ...inviteFacts, method: "CANCEL", start: original.startTime, end: original.endTime };
+    plan.original = { ...facts, start: original.startTime, end: original.endTime, previous: undefined };
     for (const to of was)
-      if (!has.has(to.email.toLowerCase())) add("cancelled", "organizer", to, dropped, originalFacts);
-    for (const to of attendees) add("rescheduled", "attendee", to, ics);
+      if (!has.has(to.email.toLowerCase())) add("cancelled", "organizer", to, "dropped", "original");
+    for (const to of attendees) add("rescheduled", "attendee", to, "event");
   } else {
     const kind: MailKind = change.kind === "created" || change.kind === "seated" ? "scheduled" : change.kind;
-    for (const to of organizerSide) add(kind, "organizer", to, ics);
-    for (const to of attendees) add(kind, "attendee", to, ics);
+    for (const to of organizerSide) add(kind, "organizer", to, "event");
+    for (const to of attendees) add(kind, "attendee", to, "event");
   }
-  if (rows.length > 0) await tx.mailOutbox.createMany({ data: rows });
-  return rows.length;
+  if (messages.length > 0) {
+    await tx.mailRequest.createMany({
+      data: [
+        {
+          bookingUid: booking.uid,
+          messages: messages.length,
+          facts: storePlan(plan) as Prisma.InputJsonObject,
+        },
+      ],
+    });
+  }
+  return messages.length;
 }
 
 /**
@@ -215,7 +223,9 @@ async function nextInvite(
     const original = await tx.bookingInvite.findUnique({ where: { bookingId: change.original.id } });
     next = { icalUid: original?.icalUid ?? change.original.uid, sequence: (original?.sequence ?? 0) + 1 };
   } else {
-    next = { icalUid: uid, sequence: 0 };
+    // A new booking's event is its own (UID = its uid, SEQUENCE 0), which is what every reader
+    // takes for a booking without a row (the next change, the calendar feed): nothing to store.
+    return { icalUid: uid, sequence: 0 };
   }
   await tx.bookingInvite.create({ data: { bookingId: change.bookingId, ...next } });
   return next;

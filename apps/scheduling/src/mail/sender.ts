@@ -7,6 +7,7 @@
 import { dedicatedConnection, NotificationListener, type PrismaClient, poolOf } from "@app/db";
 import nodemailer, { type Transporter } from "nodemailer";
 import { MAIL_CHANNEL } from "./outbox.ts";
+import { EXPAND_BATCH, expandRequests } from "./requests.ts";
 
 export interface MailSenderOptions {
   prisma: PrismaClient;
@@ -79,6 +80,8 @@ export class MailSender {
   private running = false;
   private loop: Promise<void> | undefined;
   private woken = false;
+  /** Whether requests may be waiting to be rendered: after a notification, a poll, or a full batch. */
+  private expand = true;
   private wake: (() => void) | undefined;
   private own: ReturnType<typeof dedicatedConnection> | undefined;
 
@@ -115,6 +118,7 @@ export class MailSender {
 
   private poke(): void {
     this.woken = true;
+    this.expand = true;
     this.wake?.();
   }
 
@@ -144,13 +148,29 @@ export class MailSender {
         this.woken = false;
         resolve();
       };
-      const timer = setTimeout(finish, this.options.pollMs);
+      const timer = setTimeout(() => {
+        // The poll: requests written while not listening are found this way too.
+        this.expand = true;
+        finish();
+      }, this.options.pollMs);
       this.wake = finish;
     });
   }
 
-  private sendOne(): Promise<boolean> {
-    return sendOneDue(() => this.connection(), this.transport, this.options, this.options.counters);
+  /** Renders the requests waiting (requests.ts), then sends a batch of due e-mails; whether there was work. */
+  private async sendOne(): Promise<boolean> {
+    const connect = () => this.connection();
+    let rendered = 0;
+    if (this.expand) {
+      this.expand = false;
+      rendered = await expandRequests(connect, this.options.log).catch((err: unknown) => {
+        this.expand = true;
+        throw err;
+      });
+      if (rendered === EXPAND_BATCH) this.expand = true;
+    }
+    const sent = await sendDue(connect, this.transport, this.options, this.options.counters);
+    return rendered + sent > 0;
   }
 
   /**
@@ -195,16 +215,23 @@ export interface ClaimConnection {
 export const pooledConnection = (prisma: PrismaClient) => (): Promise<ClaimConnection> =>
   poolOf(prisma).connect() as Promise<ClaimConnection>;
 
+/** Due e-mails one claim takes at most: sent one after another, marked together. */
+export const SEND_BATCH = 10;
+
 /**
- * Claims, sends and marks one due e-mail of the outbox `connect` reaches (the default
- * database's, or a tenant's); false when none was due.
+ * Claims up to `limit` due e-mails of the outbox `connect` reaches (the default database's, or a
+ * tenant's), sends them one after another while holding their locks, and marks them all in one
+ * statement of the same transaction (docs/adr/0236: a burst's e-mails cost the sender a few
+ * statements, not four each); how many it claimed, 0 when none was due. A process that dies
+ * mid-batch marks none of them: each is sent again with its Message-ID (at-least-once, ADR 0222).
  */
-export async function sendOneDue(
+export async function sendDue(
   connect: () => Promise<ClaimConnection>,
   transport: Transporter,
   options: Pick<MailSenderOptions, "from" | "maxAttempts" | "retryBaseMs" | "log">,
   counters?: MailCounters,
-): Promise<boolean> {
+  limit = SEND_BATCH,
+): Promise<number> {
   const client = await connect();
   let open = false;
   let broken: Error | undefined;
@@ -216,69 +243,96 @@ export async function sendOneDue(
          FROM "scheduling"."mail_outbox"
         WHERE status = 'PENDING' AND next_attempt_at <= now()
         ORDER BY next_attempt_at, id
-        LIMIT 1
+        LIMIT $1
         FOR UPDATE SKIP LOCKED`,
+      [limit],
     );
-    const row = rows[0];
-    if (!row) {
+    if (rows.length === 0) {
       await client.query("COMMIT");
       open = false;
-      return false;
+      return 0;
     }
-    const messageId = messageIdOf(row.id, options.from);
-    const attempts = row.attempts + 1;
-    try {
-      await transport.sendMail({
-        from: options.from,
-        to: row.recipient,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body,
-        messageId,
-        ...(row.ics
-          ? {
-              icalEvent: {
-                method: /^METHOD:(\w+)/m.exec(row.ics)?.[1] ?? "REQUEST",
-                filename: "invite.ics",
-                content: row.ics,
-              },
-            }
-          : {}),
-      });
-      await client.query(
-        `UPDATE "scheduling"."mail_outbox"
-            SET status = 'SENT', attempts = $2, message_id = $3, sent_at = now(), last_error = NULL
-          WHERE id = $1`,
-        [row.id, attempts, messageId],
-      );
-      options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
-      counters?.sent();
-    } catch (error) {
-      const { permanent, reason } = classify(error);
-      const dead = permanent || attempts >= options.maxAttempts;
-      const backoffMs = Math.min(options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
-      await client.query(
-        `UPDATE "scheduling"."mail_outbox"
-            SET status = $2::"scheduling"."MailStatus", attempts = $3, last_error = $4,
-                next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
-          WHERE id = $1`,
-        [row.id, dead ? "DEAD" : "PENDING", attempts, reason, backoffMs],
-      );
-      counters?.failed(dead ? "dead" : "retry");
-      if (dead)
-        options.log.error(
-          { mailId: row.id, attempts, reason },
-          "mail: given up (see pnpm -s scheduling mail:dead)",
-        );
-      else
-        options.log.warn(
-          { mailId: row.id, attempts, reason, retryInMs: backoffMs },
-          "mail: not sent; will retry",
-        );
+    const marks = {
+      id: [] as string[],
+      status: [] as string[],
+      attempts: [] as number[],
+      messageId: [] as (string | null)[],
+      lastError: [] as (string | null)[],
+      backoffMs: [] as number[],
+    };
+    const mark = (
+      id: string,
+      status: string,
+      attempts: number,
+      messageId: string | null,
+      lastError: string | null,
+      backoffMs: number,
+    ) => {
+      marks.id.push(id);
+      marks.status.push(status);
+      marks.attempts.push(attempts);
+      marks.messageId.push(messageId);
+      marks.lastError.push(lastError);
+      marks.backoffMs.push(backoffMs);
+    };
+    for (const row of rows) {
+      const messageId = messageIdOf(row.id, options.from);
+      const attempts = row.attempts + 1;
+      try {
+        await transport.sendMail({
+          from: options.from,
+          to: row.recipient,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body,
+          messageId,
+          ...(row.ics
+            ? {
+                icalEvent: {
+                  method: /^METHOD:(\w+)/m.exec(row.ics)?.[1] ?? "REQUEST",
+                  filename: "invite.ics",
+                  content: row.ics,
+                },
+              }
+            : {}),
+        });
+        mark(row.id, "SENT", attempts, messageId, null, 0);
+        options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
+        counters?.sent();
+      } catch (error) {
+        const { permanent, reason } = classify(error);
+        const dead = permanent || attempts >= options.maxAttempts;
+        const backoffMs = Math.min(options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
+        mark(row.id, dead ? "DEAD" : "PENDING", attempts, null, reason, backoffMs);
+        counters?.failed(dead ? "dead" : "retry");
+        if (dead)
+          options.log.error(
+            { mailId: row.id, attempts, reason },
+            "mail: given up (see pnpm -s scheduling mail:dead)",
+          );
+        else
+          options.log.warn(
+            { mailId: row.id, attempts, reason, retryInMs: backoffMs },
+            "mail: not sent; will retry",
+          );
+      }
     }
+    // A sent row: SENT, its Message-ID and the time; a failed one: its attempt, why, and when next.
+    await client.query(
+      `UPDATE "scheduling"."mail_outbox" AS o
+          SET status = m.status::"scheduling"."MailStatus", attempts = m.attempts, last_error = m.last_error,
+              message_id = CASE WHEN m.status = 'SENT' THEN m.message_id ELSE o.message_id END,
+              sent_at = CASE WHEN m.status = 'SENT' THEN now() ELSE o.sent_at END,
+              next_attempt_at = CASE WHEN m.status = 'SENT' THEN o.next_attempt_at
+                                     ELSE now() + make_interval(secs => m.backoff_ms / 1000) END
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::float8[])
+           AS m(id, status, attempts, message_id, last_error, backoff_ms)
+        WHERE o.id = m.id`,
+      [marks.id, marks.status, marks.attempts, marks.messageId, marks.lastError, marks.backoffMs],
+    );
     await client.query("COMMIT");
     open = false;
-    return true;
+    return rows.length;
   } catch (error) {
     broken = error as Error;
     throw error;

@@ -16,7 +16,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
 import { openDatabaseUrl } from "../hosting/secrets.ts";
 import type { TenantClients } from "../hosting/tenant-clients.ts";
-import { type MailCounters, pooledConnection, sendOneDue, smtpTransport } from "./sender.ts";
+import { expandRequests } from "./requests.ts";
+import { type MailCounters, pooledConnection, SEND_BATCH, sendDue, smtpTransport } from "./sender.ts";
 
 /**
  * How long a mark is kept after the request that made it: longer than a booking transaction
@@ -24,7 +25,7 @@ import { type MailCounters, pooledConnection, sendOneDue, smtpTransport } from "
  * still found by a later one.
  */
 export const MARK_GRACE_MS = 60_000;
-/** Messages one visit sends before the next tenant's turn (the rest: at its next visit, at once). */
+/** Messages (and requests rendered) one visit handles before the next tenant's turn (the rest: at its next visit, at once). */
 const VISIT_BATCH = 50;
 /** Marks read by one sweep (the oldest due first). */
 const SWEEP_BATCH = 100;
@@ -152,19 +153,34 @@ export class TenantMailSender {
     }
     try {
       const log = this.options.log.child({ tenantId });
+      const connect = pooledConnection(lease.db);
+      // The tenant's requests rendered into its outbox first (docs/adr/0236), then its due rows.
       let sent = 0;
       while (this.running && sent < VISIT_BATCH) {
-        const connect = pooledConnection(lease.db);
-        if (!(await sendOneDue(connect, this.transport, { ...this.options, log }, this.options.counters)))
-          break;
-        sent++;
+        const rendered = await expandRequests(connect, log);
+        if (rendered === 0) break;
+        sent += rendered;
       }
-      if (sent === VISIT_BATCH || !this.running) {
+      while (this.running && sent < VISIT_BATCH) {
+        const claimed = await sendDue(
+          connect,
+          this.transport,
+          { ...this.options, log },
+          this.options.counters,
+          Math.min(SEND_BATCH, VISIT_BATCH - sent),
+        );
+        if (claimed === 0) break;
+        sent += claimed;
+      }
+      if (sent >= VISIT_BATCH || !this.running) {
         this.wanted.add(tenantId);
         return;
       }
+      // The next retry, or now when a request is still to be rendered (one that failed to render).
       const [next] = await lease.db.$queryRaw<{ at: Date | null }[]>`
-        SELECT min(next_attempt_at) AS at FROM "scheduling"."mail_outbox" WHERE status = 'PENDING'`;
+        SELECT LEAST(
+          (SELECT min(next_attempt_at) FROM "scheduling"."mail_outbox" WHERE status = 'PENDING'),
+          (SELECT min(created_at) FROM "scheduling"."mail_requests")) AS at`;
       const grace = `${this.graceMs} milliseconds`;
       if (next?.at) {
         // The next retry, or sooner when a booking marked the tenant since (it may still commit).

@@ -18,7 +18,7 @@ import {
 import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
-import { enqueueBookingMail } from "../mail/outbox.ts";
+import { enqueueBookingMail, type LoadedBooking } from "../mail/outbox.ts";
 import {
   assertInBounds,
   type BookingRequest,
@@ -125,7 +125,8 @@ function booker(body: CreateBody) {
 
 const createdInclude = {
   attendees: { orderBy: { id: "asc" } },
-  user: { select: { name: true, timeZone: true, username: true } },
+  // email and locale: for its e-mails (the answer shows neither).
+  user: { select: { name: true, timeZone: true, username: true, email: true, locale: true } },
   payment: { select: { id: true, success: true, paymentOption: true } },
   references: {
     select: { id: true, type: true, uid: true, meetingId: true, meetingUrl: true, externalCalendarId: true },
@@ -354,6 +355,8 @@ export const createBooking: CustomOperation = {
                       ? { count: input.recurringCount ?? 1 }
                       : undefined,
                 },
+            // What it just wrote, and the event type it holds: the e-mails read nothing back.
+            dynamic ? undefined : mailView(booking, eventType),
           );
         }
         return { booking, hosts };
@@ -375,6 +378,42 @@ export const createBooking: CustomOperation = {
     };
   },
 };
+
+type CreatedBooking = Prisma.BookingGetPayload<{ include: typeof createdInclude }>;
+
+/** A booking just written, as its e-mails read it (mail/outbox.ts `LoadedBooking`), without a query. */
+function mailView(booking: CreatedBooking, eventType: SlotEventType): LoadedBooking {
+  return {
+    id: booking.id,
+    uid: booking.uid,
+    title: booking.title,
+    description: booking.description,
+    location: booking.location,
+    startTime: booking.startTime,
+    endTime: booking.endTime,
+    status: booking.status,
+    dynamicGroupSlugRef: booking.dynamicGroupSlugRef,
+    recurringEventId: booking.recurringEventId,
+    eventTypeId: booking.eventTypeId,
+    user: booking.user && {
+      name: booking.user.name,
+      email: booking.user.email,
+      timeZone: booking.user.timeZone,
+      locale: booking.user.locale,
+    },
+    attendees: booking.attendees.map(({ name, email, timeZone, locale }) => ({
+      name,
+      email,
+      timeZone,
+      locale,
+    })),
+    eventType: {
+      schedulingType: eventType.schedulingType,
+      recurringEvent: eventType.recurringEvent,
+      hosts: eventType.hosts.map((host) => ({ user: { email: host.user.email } })),
+    },
+  };
+}
 
 /**
  * v1's full slot (409 `booking_seats_full_error`): a seated booking's attendees, the booker,
