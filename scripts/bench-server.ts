@@ -100,10 +100,13 @@ async function service() {
           prisma,
           logger: true,
         });
-  app.addHook("onClose", () => prisma.$disconnect());
+  // Disconnected after the app closed (as the services' processes do): the visit log drains and
+  // folds through it while the app closes.
+  stopDatabase = () => prisma.$disconnect();
   return app;
 }
 
+let stopDatabase = async () => {};
 const app = kind === "shortener" || kind === "scheduling" ? await service() : await baseline();
 await app.listen({ port, host: "127.0.0.1" });
 process.send?.("ready");
@@ -113,4 +116,11 @@ process.on("message", (message) => {
   const visitLog = (app as unknown as { visitLog?: { depth: number } }).visitLog;
   process.send?.({ ...process.memoryUsage(), depth: visitLog?.depth ?? 0 });
 });
-process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
+process.once(
+  "SIGTERM",
+  () =>
+    void app
+      .close()
+      .then(stopDatabase)
+      .then(() => process.exit(0)),
+);

@@ -39,7 +39,9 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
   },
 });
-const CPU_PROF = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values["cpu-prof"])}`] : [];
+const CPU_PROF = values["cpu-prof"]
+  ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values["cpu-prof"])}`]
+  : [];
 const QUICK = values.quick === true;
 const ROUNDS = Number(values.rounds ?? (QUICK ? 1 : 3));
 const SECONDS = Number(values.seconds ?? (QUICK ? 2 : 10));
@@ -318,6 +320,15 @@ async function domainsDatabase(stamp: number) {
  */
 async function settle(): Promise<void> {
   if (QUICK) return;
+  // What autovacuum would have done by now in a deployment (the machine's server may run with it
+  // off, as this one does): fresh statistics for the rows the bench just wrote (without them a
+  // booking's query for its hosts' attendances walked every booking of the day, 40 ms and more,
+  // and each run was slower than the one before), and the visit sums' churn vacuumed.
+  for (const client of [prisma, domainsPrisma]) {
+    if (client === undefined) continue;
+    await client.$executeRawUnsafe("ANALYZE");
+    await client.$executeRawUnsafe('VACUUM "shortener"."visit_pending_sums"');
+  }
   try {
     execFileSync("sync");
   } catch {

@@ -135,6 +135,12 @@ export const SchedulingConfigSchema = z.object({
     100,
     "Connecting to the SMTP server, its greeting, and each of its answers must come within this; else the attempt failed.",
   ),
+  MAIL_GIVE_WAY_MS: mailMs(
+    3_000,
+    0,
+    "While this instance is answering requests, its sender waits before rendering and sending new e-mails " +
+      "(their work would slow the requests down), at most this long after they were written; 0: sends at once.",
+  ),
 });
 
 /** Rules between variables, checked after each variable alone. */

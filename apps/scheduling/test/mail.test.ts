@@ -4,7 +4,7 @@
 // transaction; retries after 4xx and refused connections, the dead state after a 5xx or
 // MAIL_MAX_ATTEMPTS, mail:dead and mail:resend; and, with two instances sharing one outbox and
 // 20 bookings at once, every e-mail delivered exactly once. Waits are on conditions only.
-import { Writable } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { runCliInProcess } from "@app/testing/cli";
 import { createTestDatabase, type TestDatabase } from "@app/testing/database";
@@ -795,6 +795,73 @@ describe("delivery: retries, the dead state, exactly once", () => {
     // The other was not started: it waits for the next instance.
     expect(rows.filter((r) => r.status === "PENDING")).toHaveLength(1);
     expect(server.deliveries).toHaveLength(1);
+  });
+
+  it("the sender gives way while the instance answers a request, and sends once it is answered", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url, MAIL_GIVE_WAY_MS: 600_000 });
+    const organizer = await host();
+    // A request in flight: its body is still coming.
+    const body = new PassThrough();
+    const slow = app.inject({
+      method: "POST",
+      url: withKey("/v1/bookings", organizer.apiKey),
+      headers: { "content-type": "application/json" },
+      payload: body,
+    });
+    await vi.waitFor(() => expect(app.requestsInFlight).toBe(1), UNTIL);
+    const monday = futureMonday(5);
+    const booked = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(monday, 0), {
+        responses: { name: "B", email: "b@example.com" },
+      }),
+    );
+    expect(booked.statusCode, booked.body).toBe(201);
+    // Written with the booking, not sent while the other request is in flight (the wait is bounded
+    // by MAIL_GIVE_WAY_MS, ten minutes here).
+    expect(await written()).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(server.attempts).toBe(0);
+    body.end(
+      JSON.stringify(
+        bookingBody(organizer.eventType.id, at(monday, 30), {
+          responses: { name: "C", email: "c@example.com" },
+        }),
+      ),
+    );
+    expect((await slow).statusCode).toBe(201);
+    // Both bookings' e-mails, once nothing is in flight.
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    expect(app.requestsInFlight).toBe(0);
+  });
+
+  it("the sender gives way at most MAIL_GIVE_WAY_MS: a request in flight for longer does not hold the e-mails back", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url, MAIL_GIVE_WAY_MS: 200 });
+    const organizer = await host();
+    const body = new PassThrough();
+    const slow = app.inject({
+      method: "POST",
+      url: withKey("/v1/bookings", organizer.apiKey),
+      headers: { "content-type": "application/json" },
+      payload: body,
+    });
+    await vi.waitFor(() => expect(app.requestsInFlight).toBe(1), UNTIL);
+    const booked = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(5), 60), {
+        responses: { name: "B", email: "b@example.com" },
+      }),
+    );
+    expect(booked.statusCode, booked.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    // Delivered while the other request was still in flight.
+    expect(app.requestsInFlight).toBe(1);
+    body.end("{}");
+    expect((await slow).statusCode).toBe(400);
   });
 
   it("20 bookings at once over two instances sharing one outbox: every e-mail delivered exactly once", async () => {

@@ -145,6 +145,10 @@ export function clientErrorHandler(render: ClientErrorBody) {
 export function logShutdown(app: FastifyInstance, service: string, details: () => string[] = () => []): void {
   let inFlight = 0;
   let drained = 0;
+  // Also read by what should give way to requests (the mail sender, docs/adr/0237).
+  app.decorate("requestsInFlight", {
+    getter: () => inFlight,
+  });
   // Synchronous hooks: the cheapest Fastify offers, on every request of the hot paths.
   app.addHook("onRequest", (_request, _reply, done) => {
     inFlight++;
@@ -173,6 +177,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** A planned stop of this service (drainOnStop): asked for once, by the process's first signal. */
     plannedStop: PlannedStop;
+    /** Requests begun and not yet answered (logShutdown). */
+    readonly requestsInFlight: number;
   }
 }
 

@@ -31,6 +31,8 @@ async function mail(app: FastifyInstance, { config }: { config: SchedulingConfig
     retryBaseMs: config.MAIL_RETRY_BASE_MS,
     pollMs: config.MAIL_POLL_MS,
     sendTimeoutMs: config.MAIL_SEND_TIMEOUT_MS,
+    busy: () => app.requestsInFlight > 0,
+    giveWayMs: config.MAIL_GIVE_WAY_MS,
     counters,
     log: app.log,
   };

@@ -17,6 +17,10 @@ export interface MailSenderOptions {
   retryBaseMs: number;
   pollMs: number;
   sendTimeoutMs: number;
+  /** Whether this instance is answering requests now (its sender then gives way, below). */
+  busy?: (() => boolean) | undefined;
+  /** How long at most the sender gives way to requests after new e-mails came (MAIL_GIVE_WAY_MS). */
+  giveWayMs?: number | undefined;
   counters?: MailCounters | undefined;
   log: {
     info(obj: object, msg: string): void;
@@ -74,6 +78,26 @@ export function smtpTransport(smtpUrl: string, sendTimeoutMs: number): Transport
   } as Parameters<typeof nodemailer.createTransport>[0]);
 }
 
+/** How often a sender giving way looks again whether the requests are answered. */
+const GIVE_WAY_TICK_MS = 10;
+
+/**
+ * Waits while `busy()` (this instance is answering requests), at most until `giveWayMs` after
+ * `since` (when the e-mails it is about to handle came), or until `running()` is false. Rendering
+ * and sending run on the requests' core: during a burst of bookings they lengthened each booking's
+ * time under its hosts' locks, and so every booking queued behind it (docs/adr/0237).
+ */
+export async function giveWay(
+  { busy, giveWayMs = 0 }: Pick<MailSenderOptions, "busy" | "giveWayMs">,
+  since: number,
+  running: () => boolean,
+): Promise<void> {
+  if (busy === undefined) return;
+  while (running() && busy() && Date.now() - since < giveWayMs) {
+    await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_TICK_MS));
+  }
+}
+
 export class MailSender {
   private readonly transport: Transporter;
   private readonly listener: NotificationListener;
@@ -84,6 +108,8 @@ export class MailSender {
   private expand = true;
   private wake: (() => void) | undefined;
   private own: ReturnType<typeof dedicatedConnection> | undefined;
+  /** When the work in hand came (the wake that found the sender idle); undefined while idle. */
+  private workSince: number | undefined;
 
   constructor(private readonly options: MailSenderOptions) {
     this.transport = smtpTransport(options.smtpUrl, options.sendTimeoutMs);
@@ -124,13 +150,18 @@ export class MailSender {
 
   private async run(): Promise<void> {
     while (this.running) {
+      this.workSince ??= Date.now();
+      await giveWay(this.options, this.workSince, () => this.running);
       let sent = false;
       try {
         sent = await this.sendOne();
       } catch (err) {
         this.options.log.error({ err }, "mail: the outbox could not be read; trying again");
       }
-      if (!sent && this.running) await this.idle();
+      if (!sent && this.running) {
+        this.workSince = undefined;
+        await this.idle();
+      }
     }
   }
 

@@ -17,7 +17,14 @@ import type { Transporter } from "nodemailer";
 import { openDatabaseUrl } from "../hosting/secrets.ts";
 import type { TenantClients } from "../hosting/tenant-clients.ts";
 import { expandRequests } from "./requests.ts";
-import { type MailCounters, pooledConnection, SEND_BATCH, sendDue, smtpTransport } from "./sender.ts";
+import {
+  giveWay,
+  type MailCounters,
+  pooledConnection,
+  SEND_BATCH,
+  sendDue,
+  smtpTransport,
+} from "./sender.ts";
 
 /**
  * How long a mark is kept after the request that made it: longer than a booking transaction
@@ -42,6 +49,8 @@ export interface TenantMailSenderOptions {
   retryBaseMs: number;
   pollMs: number;
   sendTimeoutMs: number;
+  busy?: (() => boolean) | undefined;
+  giveWayMs?: number | undefined;
   counters?: MailCounters | undefined;
   log: FastifyBaseLogger;
   markGraceMs?: number;
@@ -49,7 +58,8 @@ export interface TenantMailSenderOptions {
 
 export class TenantMailSender {
   private readonly transport: Transporter;
-  private readonly wanted = new Set<string>();
+  /** Tenants to visit, with when each was first wanted (the sender gives way from then on). */
+  private readonly wanted = new Map<string, number>();
   private readonly graceMs: number;
   private running = false;
   private loop: Promise<void> | undefined;
@@ -75,7 +85,7 @@ export class TenantMailSender {
 
   /** After a tenant's booking write was answered: visit the tenant now. */
   due(tenantId: string): void {
-    this.wanted.add(tenantId);
+    this.want(tenantId);
     this.wake?.();
   }
 
@@ -83,6 +93,10 @@ export class TenantMailSender {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+  }
+
+  private want(tenantId: string, since = Date.now()): void {
+    if (!this.wanted.has(tenantId)) this.wanted.set(tenantId, since);
   }
 
   /** Finishes the visit in flight, then stops. */
@@ -101,8 +115,10 @@ export class TenantMailSender {
           this.options.log.error({ err }, "mail: the tenants' marks could not be read; trying again"),
         );
       }
-      const tenantId = this.wanted.values().next().value;
+      const [tenantId, since] = this.wanted.entries().next().value ?? [];
       if (tenantId !== undefined) {
+        // As the default database's sender, it gives way to this instance's requests.
+        await giveWay(this.options, since!, () => this.running);
         this.wanted.delete(tenantId);
         await this.visit(tenantId).catch((err: unknown) =>
           this.options.log.error({ err, tenantId }, "mail: a tenant's outbox could not be served"),
@@ -125,7 +141,7 @@ export class TenantMailSender {
     const rows = await this.options.prisma.$queryRaw<{ tenant_id: string }[]>`
       SELECT tenant_id::text FROM "hosting"."tenant_mail_due"
        WHERE due_at <= now() ORDER BY due_at LIMIT ${SWEEP_BATCH}`;
-    for (const row of rows) this.wanted.add(row.tenant_id);
+    for (const row of rows) this.want(row.tenant_id);
   }
 
   /** Sends the tenant's due e-mails (a batch), then moves or removes its mark. */
@@ -173,7 +189,8 @@ export class TenantMailSender {
         sent += claimed;
       }
       if (sent >= VISIT_BATCH || !this.running) {
-        this.wanted.add(tenantId);
+        // The rest has waited its turn already: no giving way for it.
+        this.want(tenantId, 0);
         return;
       }
       // The next retry, or now when a request is still to be rendered (one that failed to render).
