@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       MAIL_RETRY_BASE_MS: 30_000,
       MAIL_POLL_MS: 10_000,
       MAIL_SEND_TIMEOUT_MS: 60_000,
+      MAIL_GIVE_WAY_MS: 3_000,
     });
   });
 

@@ -146,7 +146,7 @@ export function clientErrorHandler(render: ClientErrorBody) {
 export function logShutdown(app: FastifyInstance, service: string, details: () => string[] = () => []): void {
   let inFlight = 0;
   let drained = 0;
-  // Also read by what should give way to requests (the mail sender, docs/adr/0237).
+  // Also read by what should give way to requests (the mail sender, docs/adr/0235).
   app.decorate("requestsInFlight", {
     getter: () => inFlight,
   });

@@ -7,7 +7,12 @@
 import { UUIDV7_BATCH_MAX, uuidv7s } from "@app/db";
 import { type InviteEvent, inviteIcs } from "./invite.ts";
 import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
-import type { ClaimConnection } from "./sender.ts";
+
+/** A connection a claim's transaction runs on; released when done (dropped when a statement broke it). */
+export interface ClaimConnection {
+  query<R extends object = object>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  release(broken?: Error): void;
+}
 
 /** One message of a request: its kind and side, its recipient, which invite and which facts it carries. */
 export interface StoredMessage {

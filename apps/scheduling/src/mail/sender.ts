@@ -7,7 +7,7 @@
 import { dedicatedConnection, NotificationListener, type PrismaClient, poolOf } from "@app/db";
 import nodemailer, { type Transporter } from "nodemailer";
 import { MAIL_CHANNEL } from "./outbox.ts";
-import { EXPAND_BATCH, expandRequests } from "./requests.ts";
+import { type ClaimConnection, EXPAND_BATCH, expandRequests } from "./requests.ts";
 
 export interface MailSenderOptions {
   prisma: PrismaClient;
@@ -85,7 +85,7 @@ const GIVE_WAY_TICK_MS = 10;
  * Waits while `busy()` (this instance is answering requests), at most until `giveWayMs` after
  * `since` (when the e-mails it is about to handle came), or until `running()` is false. Rendering
  * and sending run on the requests' core: during a burst of bookings they lengthened each booking's
- * time under its hosts' locks, and so every booking queued behind it (docs/adr/0237).
+ * time under its hosts' locks, and so every booking queued behind it (docs/adr/0235).
  */
 export async function giveWay(
   { busy, giveWayMs = 0 }: Pick<MailSenderOptions, "busy" | "giveWayMs">,
@@ -234,12 +234,6 @@ export class MailSender {
 export interface MailCounters {
   sent(): void;
   failed(outcome: "retry" | "dead"): void;
-}
-
-/** A connection a claim's transaction runs on; released when done (dropped when a statement broke it). */
-export interface ClaimConnection {
-  query<R extends object = object>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-  release(broken?: Error): void;
 }
 
 /** A pooled connection of `prisma` (a tenant's client: it holds none while its tenant has no mail). */
