@@ -559,7 +559,9 @@ async function bookingsConcurrentRows(schedulingUrl: string): Promise<void> {
  * booking's 201 to its arrival at the SMTP server.
  */
 async function bookingsMailRows(offUrl: string, onUrl: string): Promise<void> {
-  const rounds = QUICK ? 1 : 5;
+  // 15 by default (--rounds sets it): each side's p99 is the tail of its slowest bursts, and with
+  // 5 the ratio of two runs on a quiet machine spread from 1.07 to 1.36 (docs/performance.md).
+  const rounds = QUICK ? 1 : values.rounds === undefined ? 15 : ROUNDS;
   const latencies = { off: [] as number[], on: [] as number[] };
   const delays: number[] = [];
   let expected = 0;

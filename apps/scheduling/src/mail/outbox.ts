@@ -3,7 +3,7 @@
 // what `mail:dead` / `mail:resend` read and put back. The change writes one request (its
 // messages decided, not rendered: docs/adr/0236); the sender (sender.ts) renders it into the
 // outbox's rows (requests.ts) and sends them.
-import type { Prisma, PrismaClient } from "@app/db";
+import { type Prisma, type PrismaClient, uuidv7 } from "@app/db";
 import type { InviteEvent, Recurrence } from "./invite.ts";
 import type { MailKind, MessageFacts, Recipient } from "./messages.ts";
 import { type MailPlan, type StoredMessage, storePlan } from "./requests.ts";
@@ -185,15 +185,11 @@ export async function enqueueBookingMail(
     for (const to of attendees) add(kind, "attendee", to, "event");
   }
   if (messages.length > 0) {
-    await tx.mailRequest.createMany({
-      data: [
-        {
-          bookingUid: booking.uid,
-          messages: messages.length,
-          facts: storePlan(plan) as Prisma.InputJsonObject,
-        },
-      ],
-    });
+    // In SQL: under the hosts' locks, where Prisma's createMany cost twice the insert itself
+    // (measured 0.9-2.4 ms against 0.5-0.7 ms a booking, docs/performance.md).
+    await tx.$executeRaw`
+      INSERT INTO "scheduling"."mail_requests" ("id", "booking_uid", "messages", "facts")
+      VALUES (${uuidv7()}::uuid, ${booking.uid}, ${messages.length}, ${JSON.stringify(storePlan(plan))}::jsonb)`;
   }
   return messages.length;
 }
