@@ -6,7 +6,7 @@
 import { createPrisma, type PrismaClient } from "@app/db";
 import { ORPHAN_VALUES_PER_HOUR } from "@app/schemas/shortener";
 import { runCliInProcess } from "@app/testing/cli";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
 import { shortenerCli } from "../src/cli.ts";
 import type { ShortenerConfig } from "../src/config.ts";
@@ -30,6 +30,15 @@ async function cli(...args: string[]) {
     SHORT_BASE_URL: ctx.config.SHORT_BASE_URL,
   });
   return { code: out.code, stdout: out.stdout.trim(), stderr: out.stderr.trim() };
+}
+
+/**
+ * Registers a domain with the CLI, and waits until this instance's redirect knows it: the
+ * change reaches it by notification, a moment after the CLI's commit.
+ */
+async function addDomain(host: string, ...options: string[]) {
+  expect((await cli("domain:add", "--domain", host, ...options)).code).toBe(0);
+  await vi.waitFor(async () => expect((await ctx.app.domains.forHost(host))?.host).toBe(host));
 }
 
 /** A GET as a browser sends it (no user agent at all is a bot's, as for a visit). */
@@ -89,20 +98,8 @@ beforeAll(async () => {
   other = await newUser(ctx.prisma);
   // b.example open to every user, c.example assigned to the owner; with domains registered, a
   // Host that names none is unknown (docs/adr/0221).
-  expect((await cli("domain:add", "--domain", "b.example")).code).toBe(0);
-  expect(
-    (
-      await cli(
-        "domain:add",
-        "--domain",
-        "c.example",
-        "--user",
-        owner.email,
-        "--not-found-url",
-        "https://c.example/help",
-      )
-    ).code,
-  ).toBe(0);
+  await addDomain("b.example");
+  await addDomain("c.example", "--user", owner.email, "--not-found-url", "https://c.example/help");
   openId = (await ctx.prisma.shortDomain.findUniqueOrThrow({ where: { host: "b.example" } })).id;
   ownedId = (await ctx.prisma.shortDomain.findUniqueOrThrow({ where: { host: "c.example" } })).id;
   expect(
@@ -308,7 +305,7 @@ describe("the operator's CLI", () => {
   });
 
   it("drops a domain's orphan visits with the domain", async () => {
-    expect((await cli("domain:add", "--domain", "d.example")).code).toBe(0);
+    await addDomain("d.example");
     await get(ctx.app, "/", "d.example");
     await ctx.app.orphanVisits.flush();
     const id = (await ctx.prisma.shortDomain.findUniqueOrThrow({ where: { host: "d.example" } })).id;
