@@ -116,11 +116,33 @@ process.on("message", (message) => {
   const visitLog = (app as unknown as { visitLog?: { depth: number } }).visitLog;
   process.send?.({ ...process.memoryUsage(), depth: visitLog?.depth ?? 0 });
 });
+/** With BENCH_METRICS set, the visit log's batches so far (count, visits, mean commit time), at the stop and on SIGUSR2. */
+async function visitBatches(): Promise<void> {
+  const registry = (app as unknown as { metrics?: { getSingleMetric(name: string): unknown } }).metrics;
+  if (!environment.BENCH_METRICS || !registry) return;
+  const read = async (name: string) =>
+    (
+      await (
+        registry.getSingleMetric(name) as {
+          get(): Promise<{ values: { metricName?: string; value: number }[] }>;
+        }
+      ).get()
+    ).values;
+  const sizes = await read("visit_log_batch_size");
+  const commits = await read("visit_log_commit_seconds");
+  const value = (values: { metricName?: string; value: number }[], suffix: string) =>
+    values.filter((v) => v.metricName?.endsWith(suffix)).reduce((sum, v) => sum + v.value, 0);
+  const batches = value(commits, "_count");
+  console.error(
+    `visit batches: ${batches}, visits ${value(sizes, "_sum")}, mean ${(value(sizes, "_sum") / batches).toFixed(1)} a batch, ${((value(commits, "_sum") / batches) * 1000).toFixed(2)} ms a commit`,
+  );
+}
+process.on("SIGUSR2", () => void visitBatches());
 process.once(
   "SIGTERM",
   () =>
-    void app
-      .close()
+    void visitBatches()
+      .then(() => app.close())
       .then(stopDatabase)
       .then(() => process.exit(0)),
 );

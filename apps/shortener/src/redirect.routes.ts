@@ -299,8 +299,10 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { name } = request.params;
-      const domain = await domainOf(request);
-      const target = await shorts.findTarget(domain.id, name);
+      // From memory without an await when the domain and the target are there (a busy short):
+      // each await is a promise and a turn of the microtask queue on every redirect.
+      const domain = domains.inMemoryForHost(request.hostname) ?? (await domainOf(request));
+      const target = shorts.cachedTarget(domain.id, name) ?? (await shorts.findTarget(domain.id, name));
       if (!target) return unknownName(request, reply, domain, name);
       if (target.rules) return followRestricted(request, reply, target, undefined);
       if (target.redirectRules) return followPlain(request, reply, target);

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
+import { timeArray } from "../src/visits/array-literals.ts";
 import { anonymizeIp, countryOf, referrerHostOf, VisitEnricher } from "../src/visits/visit-enrichment.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
@@ -85,7 +86,34 @@ describe("the enrichment's pure parts", () => {
         .readBigInt64BE(0)
         .toString();
       expect(enricher.enrich({ ipAddress, userAgent, referer: "" }, salt).visitor).toBe(expected);
+      // Again from the enricher's memo of the day's hashes: the same value.
+      expect(enricher.enrich({ ipAddress, userAgent, referer: "" }, salt).visitor).toBe(expected);
     }
+  });
+
+  it("hashes a visitor anew under the next day's salt (the memo of hashes is the salt's)", () => {
+    const enricher = new VisitEnricher("full");
+    const visit = { ipAddress: "203.0.113.7", userAgent: "Mozilla/5.0", referer: "" };
+    const [today, tomorrow] = [randomBytes(32), randomBytes(32)];
+    const first = enricher.enrich(visit, today).visitor;
+    const next = enricher.enrich(visit, tomorrow).visitor;
+    expect(next).not.toBe(first);
+    expect(next).toBe(
+      createHash("sha256")
+        .update(tomorrow)
+        .update("203.0.113.7\nMozilla/5.0")
+        .digest()
+        .readBigInt64BE(0)
+        .toString(),
+    );
+    // A late visit of the day before (just after midnight) is hashed under its own salt again.
+    expect(enricher.enrich(visit, today).visitor).toBe(first);
+  });
+
+  it("writes a batch's times as the UTC milliseconds they are, each distinct time once", () => {
+    const times = [0, 0, 1, 1, 1, 86_400_000, 0].map((ms) => new Date(Date.UTC(2026, 10, 28) + ms));
+    expect(timeArray(times)).toBe(`{${times.map((time) => time.toISOString()).join(",")}}`);
+    expect(timeArray([])).toBe("{}");
   });
 
   it("takes the referrer's host in lower case, nothing from a non-URL", () => {

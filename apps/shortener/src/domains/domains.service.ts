@@ -28,6 +28,13 @@ interface Directory {
   fallback: DomainEntry;
 }
 
+/** The domain `hostname` reaches in `directory` (forHost). */
+function reach(directory: Directory, defaultHost: string, hostname: string): DomainEntry | null {
+  const host = hostname.toLowerCase();
+  if (host === defaultHost) return directory.fallback;
+  return directory.byHost.get(host) ?? (directory.byHost.size === 0 ? directory.fallback : null);
+}
+
 /** Which domain a request reaches, and which domains a user may use. */
 export class DomainsService {
   /** The default domain's host (SHORT_BASE_URL's), lower case, without the port. */
@@ -66,10 +73,17 @@ export class DomainsService {
    * name it is reached by, as before domains existed).
    */
   async forHost(hostname: string): Promise<DomainEntry | null> {
-    const directory = await this.directory();
-    const host = hostname.toLowerCase();
-    if (host === this.defaultHost) return directory.fallback;
-    return directory.byHost.get(host) ?? (directory.byHost.size === 0 ? directory.fallback : null);
+    return this.inMemoryForHost(hostname) ?? reach(await this.directory(), this.defaultHost, hostname);
+  }
+
+  /**
+   * forHost's answer when the directory is in memory (every redirect but the first after a
+   * change), without a promise; undefined when it must be read: the redirect's fast path.
+   */
+  inMemoryForHost(hostname: string): DomainEntry | null | undefined {
+    const { cached } = this;
+    if (!cached || cached.expires <= Date.now() || !this.listening()) return undefined;
+    return reach(cached.directory, this.defaultHost, hostname);
   }
 
   private directory(): Promise<Directory> {

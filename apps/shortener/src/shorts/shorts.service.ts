@@ -538,6 +538,11 @@ export class ShortsService {
   }
 
   /** What the redirect needs, by domain and name: from the cache when it holds it. */
+  /** findTarget's answer when the cache holds it, without a promise: the redirect's fast path. */
+  cachedTarget(domainId: string, name: string): Target | undefined {
+    return this.targets?.get(targetKey(domainId, name));
+  }
+
   async findTarget(domainId: string, name: string): Promise<Target | null> {
     const key = targetKey(domainId, name);
     const cached = this.targets?.get(key);

@@ -42,6 +42,8 @@ const require = createRequire(import.meta.url);
 const COUNTRY_DATABASE = "@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb";
 /** Distinct user agents remembered: real traffic repeats a few hundred of them. */
 const AGENT_CACHE_SIZE = 5_000;
+/** Distinct visitors (address and user agent) whose hash is remembered, under the day's salt. */
+const VISITOR_CACHE_SIZE = 10_000;
 
 /** The database's record: a country code only (not MaxMind's own record shape). */
 type CountryRecord = { country_code?: string };
@@ -187,19 +189,18 @@ class Memo<V> {
 const DAY = 86_400_000;
 
 /**
- * SHA-256 of the salt, the address, a newline and the user agent, as the first 8 bytes of the
- * digest read as a signed 64-bit integer (decimal text). One call on one buffer: a Hash object
- * per visit with four updates cost three times as much.
+ * SHA-256 of the salt and `text` (the address, a newline and the user agent), as the first 8
+ * bytes of the digest read as a signed 64-bit integer (decimal text). One call on one buffer: a
+ * Hash object per visit with four updates cost three times as much.
  */
-function visitorHash(salt: Buffer, ipAddress: string, userAgent: string): string {
-  const text = `${ipAddress}\n${userAgent}`;
+function visitorHash(salt: Buffer, text: string): string {
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the headers are cut to a few kB before this.
   const needed = salt.length + text.length * 3;
   if (scratch.length < needed) scratch = Buffer.allocUnsafe(needed);
   salt.copy(scratch, 0);
   const length = salt.length + scratch.write(text, salt.length);
-  const digest = hash("sha256", scratch.subarray(0, length), "hex");
-  return BigInt.asIntN(64, BigInt(`0x${digest.slice(0, 16)}`)).toString();
+  // The digest's first 8 bytes read as a signed big-endian integer: no hex text to parse back.
+  return hash("sha256", scratch.subarray(0, length), "buffer").readBigInt64BE(0).toString();
 }
 /** Reused by every visit: hashing is synchronous, so no two visits use it at once. */
 let scratch = Buffer.allocUnsafe(8192);
@@ -209,6 +210,11 @@ export class VisitEnricher {
   private readonly agents = new Memo(AGENT_CACHE_SIZE, parseAgent);
   private readonly countries = new Memo(50_000, countryOf);
   private readonly referrers = new Memo(10_000, referrerHostOf);
+  /**
+   * The visitor hashes under one salt (the day's), by address and user agent: a visitor's
+   * visits of a day repeat them, and the hash was the visit's largest cost (docs/performance.md).
+   */
+  private visitors: { salt: Buffer; memo: Memo<string> } | undefined;
 
   constructor(private readonly ipMode: VisitIpMode) {
     countryReader();
@@ -227,8 +233,18 @@ export class VisitEnricher {
   enrich(visit: { ipAddress: string; userAgent: string; referer: string }, salt: Buffer): Enrichment {
     const enriched = this.describe(visit) as Enrichment;
     // Added to the object described, not spread into a new one: this runs for every visit.
-    enriched.visitor = visitorHash(salt, visit.ipAddress, visit.userAgent);
+    enriched.visitor = this.visitorOf(salt, visit.ipAddress, visit.userAgent);
     return enriched;
+  }
+
+  private visitorOf(salt: Buffer, ipAddress: string, userAgent: string): string {
+    let visitors = this.visitors;
+    if (visitors?.salt !== salt) {
+      // A new day's salt: the hashes of the day before are never asked for again (nor kept).
+      visitors = { salt, memo: new Memo(VISITOR_CACHE_SIZE, (text) => visitorHash(salt, text)) };
+      this.visitors = visitors;
+    }
+    return visitors.memo.get(`${ipAddress}\n${userAgent}`);
   }
 
   /** All but the visitor hash (orphan visits count no visitors, so need no salt). */
