@@ -57,4 +57,4 @@ USER node
 EXPOSE 3000 3001
 # Both services in one process (each migrates the database before it listens, under an
 # advisory lock). Compose runs each service's own entry point instead.
-CMD ["node", "--enable-source-maps", "dist/start.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=64", "dist/start.js"]

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { createPrisma, freePort, openDatabase, uuidv7 } from "@app/db";
 import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "@app/scheduling/hosting/secrets";
+import { SERVICE_NODE_FLAGS } from "@app/server/service-process";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import pg from "pg";
@@ -237,9 +238,10 @@ async function startServer(
         : kind;
   const child = fork(script, [serverKind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
+    // Every server (the baselines too) with the flags the services run with in production.
     execArgv: pin
-      ? ["-c", "0", process.execPath, "--enable-source-maps", ...CPU_PROF]
-      : ["--enable-source-maps", ...CPU_PROF],
+      ? ["-c", "0", process.execPath, ...SERVICE_NODE_FLAGS, ...CPU_PROF]
+      : [...SERVICE_NODE_FLAGS, ...CPU_PROF],
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", ...hosted },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

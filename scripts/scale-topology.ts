@@ -11,6 +11,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@app/db";
+import { SERVICE_NODE_FLAGS } from "@app/server/service-process";
 import { type HealthCheck, haproxyConfig, markedDownWithinMs, type ServiceName } from "./haproxy-config.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -263,7 +264,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   };
 
   const spawnInstance = (service: ServiceName, name: string, port: number, root: string): Instance => {
-    const child = spawn(process.execPath, ["--enable-source-maps", serverFile(root, service)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, serverFile(root, service)], {
       cwd: root,
       env: {
         // Long enough for HAProxy to mark a stopping instance DOWN before it stops listening.

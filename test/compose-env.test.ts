@@ -2,6 +2,7 @@
 // compose would use: the services, the image, healthchecks, restart policy and variables,
 // against .env.example and the services' config schemas; and what the image build leaves out.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { SERVICE_NODE_FLAGS } from "@app/server/service-process";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
@@ -99,6 +100,23 @@ describe("the profile `backup`", () => {
     expect(conf).toMatch(/^pg1-path=\/var\/lib\/postgresql\/data$/m);
     expect(conf).toMatch(/^repo1-path=\/var\/lib\/pgbackrest$/m);
     expect(read("deploy/postgres/Dockerfile")).toMatch(/^FROM postgres:17$/m);
+  });
+});
+
+describe("the node flags of every service process (SERVICE_NODE_FLAGS)", () => {
+  const flags = [...SERVICE_NODE_FLAGS];
+  it("are the image's command, compose's commands and `pnpm start`'s", () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(read("Dockerfile"))?.[1];
+    expect(JSON.parse(cmd!)).toEqual(["node", ...flags, "dist/start.js"]);
+    for (const name of ["shortener", "scheduling"]) {
+      expect(compose.services[name]!.command, name).toEqual([
+        "node",
+        ...flags,
+        `apps/${name}/dist/server.js`,
+      ]);
+    }
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(new RegExp(`exec node ${flags.join(" ")} dist/start\\.js$`));
   });
 });
 

@@ -19,6 +19,15 @@ export const DRAIN_MS = 15_000;
 /** No request (other than a probe) for this long after STOP_WAIT_MS: the proxy has taken the instance out. */
 export const QUIET_MS = 1_000;
 
+/**
+ * The node flags every service process is started with: `pnpm start`, the image, compose and
+ * `pnpm scale` (their commands are checked against this list: test/compose-env.test.ts).
+ * A 64 MB semi-space: with V8's default (16 MB) a busy redirect's young generation filled every
+ * 50 ms while the requests in flight were alive, so each scavenge copied and promoted them, and
+ * garbage collection took a fifth of the process's time (docs/adr/0237, docs/performance.md).
+ */
+export const SERVICE_NODE_FLAGS = ["--enable-source-maps", "--max-semi-space-size=64"] as const;
+
 export interface ListenOptions {
   /** The service's name, for the line that says where it listens. */
   service: string;
