@@ -244,7 +244,8 @@ export class VisitEnricher {
       visitors = { salt, memo: new Memo(VISITOR_CACHE_SIZE, (text) => visitorHash(salt, text)) };
       this.visitors = visitors;
     }
-    return visitors.memo.get(`${ipAddress}\n${userAgent}`);
+    const text = `${ipAddress}\n${userAgent}`;
+    return visitors.memo.get(text);
   }
 
   /** All but the visitor hash (orphan visits count no visitors, so need no salt). */
