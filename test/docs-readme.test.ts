@@ -10,12 +10,13 @@ afterEach(async () => {
   services = undefined;
 });
 
-it("runs on a fresh database", async () => {
+// Bounds for a hang, not timings (as docs-shortener.test.ts).
+it("runs on a fresh database", { timeout: 300_000 }, async () => {
   services = await startServices();
   expect(await runDocument("README.md", services)).toBeGreaterThan(10);
 });
 
-it("runs after pnpm -s db:seed", async () => {
+it("runs after pnpm -s db:seed", { timeout: 300_000 }, async () => {
   services = await startServices();
   execFileSync("pnpm", ["-s", "db:seed"], {
     cwd: repoRoot,
