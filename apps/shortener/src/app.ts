@@ -2,6 +2,7 @@ import { maxHeaderSize, type Server } from "node:http";
 import type { PrismaClient } from "@app/db";
 import { registerApiReference } from "@app/server/api-reference";
 import { fastifyTrustProxy } from "@app/server/config";
+import { HotPath, requestOrigin } from "@app/server/hot-path";
 import {
   AccessLog,
   acceptEmptyJsonBodies,
@@ -28,7 +29,7 @@ import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
 import openApi from "./openapi.ts";
-import { redirectRoutes } from "./redirect.routes.ts";
+import { hotRedirect, redirectRoutes } from "./redirect.routes.ts";
 import { reservedNames } from "./reserved-names.ts";
 import passwordAttemptsPlugin from "./shorts/password-attempts.ts";
 import { type PasswordHasher, scryptHasher } from "./shorts/password-hash.ts";
@@ -56,13 +57,17 @@ export async function buildApp({
   logger = false,
   passwords = scryptHasher(),
 }: BuildAppOptions) {
+  // The cached redirect is answered before Fastify (docs/adr/0242); everything else by Fastify.
+  const hotPath = new HotPath();
+  const trustProxy = fastifyTrustProxy(config.TRUST_PROXY);
   const app = Fastify({
+    serverFactory: hotPath.serverFactory,
     logger: loggerOptions(logger, config.LOG_LEVEL),
     genReqId: requestId,
     logController: new AccessLog(),
     childLoggerFactory: lazyRequestLogger,
     ...connectionOptions(config),
-    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
+    trustProxy,
     bodyLimit: config.BODY_LIMIT,
     schemaController: zodSchemaController,
     // A request that reaches a closing server (on a connection it had accepted) is served:
@@ -89,7 +94,7 @@ export async function buildApp({
 
   // App services.
   const metrics = createRegistry(SERVICE, prisma);
-  instrumentRequests(app, metrics);
+  const durations = instrumentRequests(app, metrics);
   app.decorate("metrics", metrics);
   app.decorate("prisma", prisma);
   app.decorate("passwords", passwords);
@@ -98,7 +103,9 @@ export async function buildApp({
   await app.register(errorHandler);
   // The stop line, then the visit log: onClose hooks run last-added first, so the line counts
   // the visits the drain stores.
-  logShutdown(app, SERVICE, () => [`${app.visitLog.storedWhileStopping} visits stored while stopping`]);
+  const tally = logShutdown(app, SERVICE, () => [
+    `${app.visitLog.storedWhileStopping} visits stored while stopping`,
+  ]);
   await app.register(visitLogPlugin, { ipMode: config.VISIT_IP });
   await app.register(orphanVisitsPlugin, { ipMode: config.VISIT_IP });
   await app.register(statsPlugin, { shortBaseUrl: config.SHORT_BASE_URL });
@@ -128,6 +135,16 @@ export async function buildApp({
   await app.register(apiRoutes, { prefix: config.SHORTENER_API_PREFIX });
   await app.register(statsPageRoutes);
   await app.register(redirectRoutes);
+  hotPath.use(
+    { pattern: "/:name", route: hotRedirect(app, requestOrigin(trustProxy)) },
+    { plannedStop: app.plannedStop, tally, durations },
+  );
+  // A closing server's answers carry Connection: close, which Fastify adds.
+  app.addHook("preClose", (done) => {
+    hotPath.stop();
+    done();
+  });
+  app.decorate("hotPath", hotPath);
   // Last: every path answers the methods it does not offer with 405 + Allow.
   methods.refuseOtherMethods((allow) => new MethodNotAllowed(allow));
   return app;

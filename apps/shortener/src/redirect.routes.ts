@@ -1,5 +1,6 @@
-import { ErrorBody, PasswordForm, ShortName } from "@app/schemas/shortener";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import { ErrorBody, PasswordForm, SHORT_NAME_PATTERN, ShortName } from "@app/schemas/shortener";
+import type { HotAnswer, HotRoute, RequestOrigin } from "@app/server/hot-path";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainEntry } from "./domains/domains.service.ts";
@@ -412,3 +413,34 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/**
+ * The redirect of a short the cache holds with no window, limit, password or redirect rules (the
+ * busy case), answered before Fastify (docs/adr/0242): the same visit row, stored before the same
+ * 302. Every other request, and a visit the batch refuses (ShortGone: deleted or limited since
+ * the cache read it), is answered by the routes above.
+ */
+export function hotRedirect(app: FastifyInstance, origin: RequestOrigin): HotRoute {
+  const { domains, shorts, visitLog } = app;
+  return (request) => {
+    const url = request.url ?? "";
+    if (request.method !== "GET" || url[0] !== "/") return undefined;
+    const query = url.indexOf("?");
+    const name = query === -1 ? url.slice(1) : url.slice(1, query);
+    // Anything Fastify would decode or route elsewhere (%xx, a second segment) is not a plain name.
+    if (!SHORT_NAME_PATTERN.test(name)) return undefined;
+    const domain = domains.inMemoryForHost(origin.hostname(request));
+    const target = domain && shorts.cachedTarget(domain.id, name);
+    if (!target || target.rules || target.redirectRules) return undefined;
+    const answer: HotAnswer = { status: 302, headers: { "cache-control": NO_CACHE, location: target.url } };
+    return () =>
+      visitLog
+        .record({
+          shortId: target.id,
+          ipAddress: origin.ip(request) ?? "",
+          userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
+          referer: headerText(request.headers.referer, MAX_REFERER),
+        })
+        .then(() => answer);
+  };
+}

@@ -1,6 +1,7 @@
 // The shortener's Fastify type declarations: what app.ts decorates the instance with, and what
 // the bearer auth hook (auth.ts) sets on every API request.
 import type { PrismaClient } from "@app/db";
+import type { HotPath } from "@app/server/hot-path";
 import type { Registry } from "@app/server/metrics";
 import type { DomainsService } from "./domains/domains.service.ts";
 import type { PasswordAttempts } from "./shorts/password-attempts.ts";
@@ -36,6 +37,8 @@ declare module "fastify" {
     apiPrefix: string;
     /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
     metrics: Registry;
+    /** The cached redirect, answered before Fastify (docs/adr/0242). */
+    hotPath: HotPath;
   }
 }
 

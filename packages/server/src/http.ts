@@ -16,7 +16,6 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 
 const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
-/** The caller's `x-request-id` when it is a short token (anything else could forge log content), else a new UUID. */
 /**
  * Zod validates and serializes every route (fastify-type-provider-zod): given here, at the
  * server's construction, Fastify never builds, nor loads, its own ajv and fast-json-stringify
@@ -31,6 +30,7 @@ export const zodSchemaController = {
   },
 } as unknown as FastifyServerOptions["schemaController"];
 
+/** The caller's `x-request-id` when it is a short token (anything else could forge log content), else a new UUID. */
 export function requestId(request: IncomingMessage): string {
   const incoming = request.headers["x-request-id"];
   return typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -143,28 +143,32 @@ export function clientErrorHandler(render: ClientErrorBody) {
  * shortener: the visits stored while stopping). Call it before registering the onClose hooks
  * whose work it reports: Fastify runs onClose hooks last-added first, so this one runs last.
  */
-export function logShutdown(app: FastifyInstance, service: string, details: () => string[] = () => []): void {
-  let inFlight = 0;
+export function logShutdown(
+  app: FastifyInstance,
+  service: string,
+  details: () => string[] = () => [],
+): RequestTally {
+  const tally = new RequestTally();
   let drained = 0;
   // Also read by what should give way to requests (the mail sender, docs/adr/0235).
   app.decorate("requestsInFlight", {
-    getter: () => inFlight,
+    getter: () => tally.inFlight,
   });
   // Synchronous hooks: the cheapest Fastify offers, on every request of the hot paths.
   app.addHook("onRequest", (_request, _reply, done) => {
-    inFlight++;
+    tally.began();
     done();
   });
   app.addHook("onResponse", (_request, _reply, done) => {
-    inFlight--;
+    tally.ended();
     done();
   });
   app.addHook("onRequestAbort", (_request, done) => {
-    inFlight--;
+    tally.ended();
     done();
   });
   app.addHook("preClose", (done) => {
-    drained = inFlight;
+    drained = tally.inFlight;
     done();
   });
   app.addHook("onClose", (instance, done) => {
@@ -172,6 +176,18 @@ export function logShutdown(app: FastifyInstance, service: string, details: () =
     instance.log.info(`${service} stopped: ${what.join(", ")}`);
     done();
   });
+  return tally;
+}
+
+/** Requests begun and not yet answered: counted by Fastify's hooks and by the hot path (hot-path.ts). */
+export class RequestTally {
+  inFlight = 0;
+  began(): void {
+    this.inFlight++;
+  }
+  ended(): void {
+    this.inFlight--;
+  }
 }
 
 declare module "fastify" {
@@ -188,6 +204,8 @@ export interface PlannedStop {
   request(): void;
   /** Milliseconds since the last request other than a probe (`/ready`, `/health`) began. */
   quietForMs(): number;
+  /** A request for `url` began (a probe's does not count as traffic). */
+  noteRequest(url: string | undefined): void;
 }
 
 /** The probes a proxy or orchestrator sends whether or not it routes traffic here. */
@@ -213,10 +231,13 @@ export function drainOnStop(app: FastifyInstance): void {
       requested = true;
     },
     quietForMs: () => Date.now() - lastRequestAt,
+    noteRequest(url) {
+      if (url === undefined || !PROBES.has(url)) lastRequestAt = Date.now();
+    },
   });
   // Synchronous hooks: the cheapest Fastify offers, on every request of the hot paths.
   app.addHook("onRequest", (request, _reply, done) => {
-    if (!PROBES.has(request.url)) lastRequestAt = Date.now();
+    app.plannedStop.noteRequest(request.url);
     done();
   });
   app.addHook("onSend", (_request, reply, payload, done) => {

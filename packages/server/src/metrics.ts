@@ -35,8 +35,13 @@ export function createRegistry(service: string, prisma: PrismaClient): Registry 
   return registry;
 }
 
+/** The request-duration histogram, for answers given outside Fastify's hooks (hot-path.ts). */
+export interface RequestDurations {
+  observe(route: string, method: string, statusCode: number, seconds: number): void;
+}
+
 /** Counts and times every request by its route pattern (never the raw URL: ids would explode the series). */
-export function instrumentRequests(app: FastifyInstance, registry: Registry): void {
+export function instrumentRequests(app: FastifyInstance, registry: Registry): RequestDurations {
   const duration = new Histogram({
     name: "http_request_duration_seconds",
     help: "Time from the request's arrival to the response, by route, method and status",
@@ -44,17 +49,20 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const durations: RequestDurations = {
+    observe: (route, method, statusCode, seconds) =>
+      duration.observe({ route, method, status_code: String(statusCode) }, seconds),
+  };
   app.addHook("onResponse", (request, reply, done) => {
-    duration.observe(
-      {
-        route: request.routeOptions.url ?? "(unmatched)",
-        method: request.method,
-        status_code: String(reply.statusCode),
-      },
+    durations.observe(
+      request.routeOptions.url ?? "(unmatched)",
+      request.method,
+      reply.statusCode,
       reply.elapsedTime / 1000,
     );
     done();
   });
+  return durations;
 }
 
 /** Serves `GET /metrics` on its own listener; resolves with the server (close it on shutdown). */
