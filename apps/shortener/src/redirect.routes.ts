@@ -433,6 +433,7 @@ export function hotRedirect(app: FastifyInstance, origin: RequestOrigin): HotRou
     const target = domain && shorts.cachedTarget(domain.id, name);
     if (!target || target.rules || target.redirectRules) return undefined;
     const answer: HotAnswer = { status: 302, headers: { "cache-control": NO_CACHE, location: target.url } };
+    // One answer per request: the hot path adds this request's id to its headers.
     return () =>
       visitLog
         .record({

@@ -18,7 +18,7 @@ import type { fastifyTrustProxy } from "./config.ts";
 import { type PlannedStop, type RequestTally, requestId } from "./http.ts";
 import type { RequestDurations } from "./metrics.ts";
 
-/** What a hot route answers: a status, its headers, no body. */
+/** What a hot route answers: a status, its headers (a new object: the request id is added to it), no body. */
 export interface HotAnswer {
   status: number;
   headers: OutgoingHttpHeaders;
@@ -83,7 +83,9 @@ export function requestOrigin(trustProxy: ReturnType<typeof fastifyTrustProxy>):
     hostname(request) {
       const value = host(request);
       // An IPv6 literal keeps its brackets; a port is dropped.
-      return value[0] === "[" ? value.slice(0, value.indexOf("]") + 1) : value.split(":", 1)[0]!;
+      if (value[0] === "[") return value.slice(0, value.indexOf("]") + 1);
+      const colon = value.indexOf(":");
+      return colon === -1 ? value : value.slice(0, colon);
     },
   };
 }
@@ -151,11 +153,9 @@ export class HotPath {
       fastify(request, response);
       return;
     }
-    const headers: OutgoingHttpHeaders = {
-      ...answer.headers,
-      "x-request-id": requestId(request),
-      "content-length": "0",
-    };
+    const { headers } = answer;
+    headers["x-request-id"] = requestId(request);
+    headers["content-length"] = "0";
     if (plannedStop.requested) headers.connection = "close";
     response.writeHead(answer.status, headers).end();
     this.answered++;
