@@ -3,7 +3,7 @@
 // the recipient's language (English, or German for a `de` locale) and time zone.
 
 /** v1's e-mails this API sends (docs/adr/0223 lists which v1 template each follows). */
-export type MailKind = "scheduled" | "request" | "awaiting" | "cancelled" | "rescheduled";
+export type MailKind = "scheduled" | "request" | "awaiting" | "declined" | "cancelled" | "rescheduled";
 
 export interface Recipient {
   name: string;
@@ -21,7 +21,7 @@ export interface MessageFacts {
   end: Date;
   /** A reschedule's previous time. */
   previous?: { start: Date; end: Date };
-  /** A cancellation's reason. */
+  /** A cancellation's reason, or a rejection's (docs/adr/0238). */
   reason?: string | null;
   /** A whole series' e-mail: how it repeats (docs/adr/0231). */
   recurrence?: { freq: number; interval: number; count: number } | undefined;
@@ -47,6 +47,7 @@ const WORDS = {
         attendee: "Awaiting your confirmation: {title}",
       },
       awaiting: { organizer: "Submitted: {title}", attendee: "Submitted, awaiting confirmation: {title}" },
+      declined: { organizer: "Declined: {title}", attendee: "Declined: {title}" },
       cancelled: { organizer: "Cancelled: {title}", attendee: "Cancelled: {title}" },
       rescheduled: { organizer: "Rescheduled: {title}", attendee: "Rescheduled: {title}" },
     },
@@ -59,6 +60,10 @@ const WORDS = {
       awaiting: {
         organizer: "Your booking has been submitted.",
         attendee: "Your booking has been submitted. You will hear when the organizer confirms it.",
+      },
+      declined: {
+        organizer: "This booking request has been declined.",
+        attendee: "Your booking request has been declined.",
       },
       cancelled: { organizer: "This event has been cancelled.", attendee: "This event has been cancelled." },
       rescheduled: {
@@ -98,6 +103,7 @@ const WORDS = {
         organizer: "Eingereicht: {title}",
         attendee: "Eingereicht, wartet auf Bestätigung: {title}",
       },
+      declined: { organizer: "Abgelehnt: {title}", attendee: "Abgelehnt: {title}" },
       cancelled: { organizer: "Abgesagt: {title}", attendee: "Abgesagt: {title}" },
       rescheduled: { organizer: "Verschoben: {title}", attendee: "Verschoben: {title}" },
     },
@@ -110,6 +116,10 @@ const WORDS = {
       awaiting: {
         organizer: "Ihre Buchung wurde eingereicht.",
         attendee: "Ihre Buchung wurde eingereicht. Sie hören von uns, sobald der Organisator sie bestätigt.",
+      },
+      declined: {
+        organizer: "Diese Buchungsanfrage wurde abgelehnt.",
+        attendee: "Ihre Buchungsanfrage wurde abgelehnt.",
       },
       cancelled: { organizer: "Dieser Termin wurde abgesagt.", attendee: "Dieser Termin wurde abgesagt." },
       rescheduled: {
@@ -228,7 +238,9 @@ export function renderMessage(
     ...(facts.location ? [[words.where, facts.location] as [string, string]] : []),
     ...(facts.description ? [[words.notes, facts.description] as [string, string]] : []),
     ...(facts.recurrence ? [[words.repeats, repeats(facts.recurrence, language)] as [string, string]] : []),
-    ...(facts.kind === "cancelled" && facts.reason ? [[words.reason, facts.reason] as [string, string]] : []),
+    ...((facts.kind === "cancelled" || facts.kind === "declined") && facts.reason
+      ? [[words.reason, facts.reason] as [string, string]]
+      : []),
   ];
   const lead = words.lead[facts.kind][side];
   const text = `${lead}\n\n${rows.map(([label, value]) => `${label}:\n  ${value.replaceAll("\n", "\n  ")}`).join("\n")}\n`;

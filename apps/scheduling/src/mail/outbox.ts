@@ -37,7 +37,10 @@ export type BookingChange =
       wholeSeries?: boolean;
     }
   /** Bookers who took seats in a seated booking that already existed (v1's createNewSeat). */
-  | { kind: "seated"; bookingId: number; noEmail: boolean; newAttendees: string[] };
+  | { kind: "seated"; bookingId: number; noEmail: boolean; newAttendees: string[] }
+  /** A PENDING booking set ACCEPTED or REJECTED (v1's confirm handler, docs/adr/0238). */
+  | { kind: "accepted"; bookingId: number }
+  | { kind: "rejected"; bookingId: number; reason: string | null };
 
 const bookingSelect = {
   id: true,
@@ -57,6 +60,8 @@ const bookingSelect = {
     select: {
       schedulingType: true,
       recurringEvent: true,
+      seatsPerTimeSlot: true,
+      seatsShowAttendees: true,
       hosts: { select: { user: { select: { email: true } } } },
     },
   },
@@ -88,7 +93,7 @@ export async function enqueueBookingMail(
   // A series' calendar event is its first date's (docs/adr/0231): a cancel moves that one on.
   const seriesEvent = series && change.kind === "cancelled" ? await nextSeriesInvite(tx, booking) : null;
   const invite = seriesEvent ?? (await nextInvite(tx, change, booking.uid));
-  let noEmail = change.kind !== "cancelled" && change.kind !== "created" && change.noEmail;
+  let noEmail = change.kind === "rescheduled" || change.kind === "seated" ? change.noEmail : false;
   if (change.kind === "created") {
     // v1's handleNewRecurringBooking: the series' first date sends the e-mails, its later ones
     // none, unless noEmail was sent (then as sent, for every date).
@@ -102,6 +107,12 @@ export async function enqueueBookingMail(
     (a) => !isHost(a.email) && (joined === null || joined.has(a.email.toLowerCase())),
   );
   const pending = booking.status === "PENDING";
+  // v1's AttendeeScheduledEmail, which every attendee e-mail extends: on a seated event type an
+  // attendee's e-mail and invite list that attendee and the team's hosts only. Only a new seat's
+  // e-mail passes seatsShowAttendees (createNewSeat); every other path leaves it unset.
+  const listsEveryone =
+    !booking.eventType?.seatsPerTimeSlot ||
+    (change.kind === "seated" && booking.eventType.seatsShowAttendees === true);
   const facts: Omit<MessageFacts, "kind"> = {
     title: booking.title,
     description: booking.description,
@@ -113,7 +124,7 @@ export async function enqueueBookingMail(
     ...(change.kind === "rescheduled"
       ? { previous: { start: change.original.start, end: change.original.end } }
       : {}),
-    ...(change.kind === "cancelled" ? { reason: change.reason } : {}),
+    ...(change.kind === "cancelled" || change.kind === "rejected" ? { reason: change.reason } : {}),
   };
   // What repeats: a series' invite (created: recurringCount times from this date; a whole
   // series cancelled: the event type's count from its first date, as v1's cancel has it).
@@ -154,9 +165,20 @@ export async function enqueueBookingMail(
   ) => {
     if (messages.some((message) => message.to.email.toLowerCase() === to.email.toLowerCase())) return;
     const { name, email, timeZone, locale } = to;
-    messages.push({ kind, side, to: { name, email, timeZone, locale }, invite, about });
+    const message: StoredMessage = { kind, side, to: { name, email, timeZone, locale }, invite, about };
+    if (side === "attendee" && !listsEveryone) {
+      const self = email.toLowerCase();
+      message.shows = booking.attendees
+        .filter((a) => a.email.toLowerCase() === self || isHost(a.email))
+        .map((a) => ({ name: a.name, email: a.email }));
+    }
+    messages.push(message);
   };
-  if (change.kind !== "cancelled" && pending) {
+  if (change.kind === "rejected") {
+    // v1's sendDeclinedEmails: each attendee, without an invite (the event was never confirmed,
+    // so no calendar holds it); the organizer's side, who declined it, gets none.
+    for (const to of attendees) add("declined", "attendee", to, null);
+  } else if (change.kind !== "cancelled" && pending) {
     // v1: a booking that needs confirmation asks the organizer (and a team's hosts), and tells
     // the booker alone that it waits; no invite until it is confirmed.
     for (const to of organizerSide) add("request", "organizer", to, null);
@@ -180,7 +202,12 @@ export async function enqueueBookingMail(
       if (!has.has(to.email.toLowerCase())) add("cancelled", "organizer", to, "dropped", "original");
     for (const to of attendees) add("rescheduled", "attendee", to, "event");
   } else {
-    const kind: MailKind = change.kind === "created" || change.kind === "seated" ? "scheduled" : change.kind;
+    // A confirmation sends what a booking confirmed by default sends (v1's handleConfirmation:
+    // sendScheduledEmailsAndSMS), with the invite.
+    const kind: MailKind =
+      change.kind === "created" || change.kind === "seated" || change.kind === "accepted"
+        ? "scheduled"
+        : change.kind;
     for (const to of organizerSide) add(kind, "organizer", to, "event");
     for (const to of attendees) add(kind, "attendee", to, "event");
   }
@@ -197,14 +224,20 @@ export async function enqueueBookingMail(
 /**
  * The calendar event's next state: a new booking starts its own (UID = its uid, SEQUENCE 0); a
  * reschedule continues the original's (same UID, SEQUENCE + 1, as v1's iCalUID/iCalSequence); a
- * cancel, or a new seat (the attendees changed), moves its booking's on by one. Stored for the next change.
+ * cancel, a new seat (the attendees changed) or a confirmation (the feed's TENTATIVE event is
+ * CONFIRMED) moves its booking's on by one. Stored for the next change. A rejection sends no
+ * invite and leaves it where it was.
  */
 async function nextInvite(
   tx: Tx,
   change: BookingChange,
   uid: string,
 ): Promise<{ icalUid: string; sequence: number }> {
-  if (change.kind === "cancelled" || change.kind === "seated") {
+  if (change.kind === "rejected") {
+    const current = await tx.bookingInvite.findUnique({ where: { bookingId: change.bookingId } });
+    return { icalUid: current?.icalUid ?? uid, sequence: current?.sequence ?? 0 };
+  }
+  if (change.kind === "cancelled" || change.kind === "seated" || change.kind === "accepted") {
     const current = await tx.bookingInvite.findUnique({ where: { bookingId: change.bookingId } });
     const next = { icalUid: current?.icalUid ?? uid, sequence: (current?.sequence ?? 0) + 1 };
     await tx.bookingInvite.upsert({

@@ -5,7 +5,7 @@
 // into its `mail_outbox` rows (one per message, the shape every release sends) and deletes it in
 // one transaction. A request is rendered at most once: its rows and its deletion commit together.
 import { UUIDV7_BATCH_MAX, uuidv7s } from "@app/db";
-import { type InviteEvent, inviteIcs } from "./invite.ts";
+import { type InviteEvent, type InvitePerson, inviteIcs } from "./invite.ts";
 import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
 
 /** A connection a claim's transaction runs on; released when done (dropped when a statement broke it). */
@@ -23,6 +23,8 @@ export interface StoredMessage {
   invite: "event" | "dropped" | null;
   /** The change's facts, or the original time's (a dropped host's cancellation). */
   about: "change" | "original";
+  /** Whom its text and invite list besides the organizer, when not everyone (a seat holder, docs/adr/0238). */
+  shows?: InvitePerson[] | undefined;
 }
 
 /** What a booking change's e-mails say, as the transaction saw it; dates as they are stored in JSON. */
@@ -35,14 +37,19 @@ export interface MailPlan {
   messages: StoredMessage[];
 }
 
-/** The JSON a request stores: a plan with its dates as ISO strings (version 1). */
-type Stored = { v: 1 } & Record<string, unknown>;
+/**
+ * The JSON a request stores: a plan with its dates as ISO strings. Version 2 is a plan with a
+ * message that lists fewer attendees (`shows`): a previous release's sender, which reads version
+ * 1 only, leaves it for this one instead of listing everyone.
+ */
+type Stored = { v: 1 | 2 } & Record<string, unknown>;
 
 const DATE_KEYS = new Set(["start", "end", "stamp", "occurrence"]);
 
 /** A plan as the request's JSON (`Date`s as ISO strings: JSON.stringify does that). */
 export function storePlan(plan: MailPlan): Stored {
-  return { v: 1, ...(JSON.parse(JSON.stringify(plan)) as Record<string, unknown>) };
+  const v = plan.messages.some((message) => message.shows) ? 2 : 1;
+  return { v, ...(JSON.parse(JSON.stringify(plan)) as Record<string, unknown>) };
 }
 
 /** The plan back from the request's JSON: the dates the plan names revived. */
@@ -55,7 +62,7 @@ export function loadPlan(stored: unknown): MailPlan {
     return value;
   };
   const { v, ...plan } = stored as Stored;
-  if (v !== 1) throw new Error(`a mail request of an unknown version (${String(v)})`);
+  if (v !== 1 && v !== 2) throw new Error(`a mail request of an unknown version (${String(v)})`);
   return revive(plan) as MailPlan;
 }
 
@@ -71,26 +78,34 @@ export interface RenderedRow {
 /** The messages a plan sends, rendered, in its order (each invite written once). */
 export function renderPlan(plan: MailPlan): RenderedRow[] {
   const invites = new Map<string, string>();
+  const eventOf = (which: "event" | "dropped") => {
+    const event = which === "event" ? plan.event : plan.dropped;
+    if (!event) throw new Error("a mail request names an invite it does not hold");
+    return event;
+  };
   const ics = (which: "event" | "dropped") => {
     let text = invites.get(which);
     if (text === undefined) {
-      const event = which === "event" ? plan.event : plan.dropped;
-      if (!event) throw new Error("a mail request names an invite it does not hold");
-      text = inviteIcs(event);
+      text = inviteIcs(eventOf(which));
       invites.set(which, text);
     }
     return text;
   };
   return plan.messages.map((message) => {
     const about = message.about === "original" ? (plan.original ?? plan.facts) : plan.facts;
-    const rendered = renderMessage({ ...about, kind: message.kind }, message.side, message.to);
+    const { shows } = message;
+    const facts = shows ? { ...about, attendees: shows } : about;
+    const rendered = renderMessage({ ...facts, kind: message.kind }, message.side, message.to);
+    let invite: string | null = null;
+    if (message.invite && shows) invite = inviteIcs({ ...eventOf(message.invite), attendees: shows });
+    else if (message.invite) invite = ics(message.invite);
     return {
       kind: message.kind,
       recipient: message.to.email,
       subject: rendered.subject,
       textBody: rendered.text,
       htmlBody: rendered.html,
-      ics: message.invite ? ics(message.invite) : null,
+      ics: invite,
     };
   });
 }

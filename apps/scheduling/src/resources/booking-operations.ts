@@ -30,7 +30,12 @@ import {
   type SlotEventType,
 } from "../slots/slots.service.ts";
 import { MINUTE } from "../slots/time-zones.ts";
-import { type CustomContext, type CustomOperation, LOCKING_TRANSACTION } from "./resource.ts";
+import {
+  type AccessContext,
+  type CustomContext,
+  type CustomOperation,
+  LOCKING_TRANSACTION,
+} from "./resource.ts";
 
 /** What GET shows of a booking's relations (v1's pick), without secret columns. */
 export const bookingRelations = {
@@ -410,6 +415,9 @@ function mailView(booking: CreatedBooking, eventType: SlotEventType): LoadedBook
     eventType: {
       schedulingType: eventType.schedulingType,
       recurringEvent: eventType.recurringEvent,
+      seatsPerTimeSlot: eventType.seatsPerTimeSlot,
+      // Read for a new seat only (v1's createNewSeat), which reads its booking instead.
+      seatsShowAttendees: null,
       hosts: eventType.hosts.map((host) => ({ user: { email: host.user.email } })),
     },
   };
@@ -665,6 +673,34 @@ export const cancelBooking: CustomOperation = {
     };
   },
 };
+
+/** A booking's row locked for the transaction (a PATCH's, docs/adr/0238). */
+export async function lockBookingRow(db: Db, id: number): Promise<void> {
+  await db.$queryRaw`SELECT id FROM "scheduling"."bookings" WHERE id = ${id} FOR UPDATE`;
+}
+
+/**
+ * v1's confirm handler as a PATCH reaches it (docs/adr/0238): a PENDING booking set ACCEPTED
+ * sends the scheduled e-mails with the invite, set REJECTED the declined e-mail with the reason,
+ * in the PATCH's transaction. Any other change sends nothing, as v1's PATCH.
+ */
+export async function mailStatusChange(
+  ctx: AccessContext,
+  before: { status: string },
+  after: { id: number; status: string } | null,
+  rejectionReason: string | undefined,
+): Promise<void> {
+  if (!ctx.writesMail || after === null || before.status !== "PENDING") return;
+  if (after.status === "ACCEPTED")
+    await enqueueBookingMail(ctx.db, { kind: "accepted", bookingId: after.id });
+  if (after.status === "REJECTED") {
+    await enqueueBookingMail(ctx.db, {
+      kind: "rejected",
+      bookingId: after.id,
+      reason: rejectionReason ?? null,
+    });
+  }
+}
 
 type Series = { recurringEventId: string; eventTypeId: number };
 

@@ -5,6 +5,8 @@ import {
   cancelBooking,
   createBooking,
   listBookings,
+  lockBookingRow,
+  mailStatusChange,
   readBooking,
 } from "./booking-operations.ts";
 import { eventTypes } from "./event-types.ts";
@@ -42,8 +44,13 @@ export const bookings = defineResource({
       throw new Forbidden("Only admin can change the organizer of a booking");
     }
   },
+  // A PATCH out of PENDING sends e-mails (docs/adr/0238): the row is locked first, so of PATCHes
+  // racing one finds it PENDING, and they are written in the PATCH's transaction.
+  lockForChange: (ctx, booking) => lockBookingRow(ctx.db, booking.id),
+  afterChange: (ctx, before, after, body) => mailStatusChange(ctx, before, after, body?.rejectionReason),
   // The body schema compares the times it holds; one time alone is compared with the stored other.
-  editData: (body, booking) => {
+  // rejectionReason is for the e-mails only: no column holds it.
+  editData: ({ rejectionReason: _, ...body }, booking) => {
     const startTime = body.startTime ?? booking.startTime;
     const endTime = body.endTime ?? booking.endTime;
     if (endTime <= startTime) {

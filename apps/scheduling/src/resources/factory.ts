@@ -387,7 +387,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           const updated = await resource
             .delegate(ctx.db)
             .update({ where: { id: row.id }, data, select: resource.select });
-          await resource.afterChange?.(ctx, row, updated);
+          await resource.afterChange?.(ctx, row, updated, body);
           return { [keys.singular]: updated };
         });
       },

@@ -165,12 +165,13 @@ export interface ResourceDefinition<
   /**
    * Writes what an edit or delete implies for other rows, in its transaction right after it:
    * `after` is the row as edited, null when deleted (a member who leaves a team stops hosting
-   * its event types).
+   * its event types); `body`, an edit's body (a booking's rejection reason for its e-mails).
    */
   afterChange?: (
     ctx: AccessContext,
     before: z.output<Public>,
     after: z.output<Public> | null,
+    body?: z.output<NonNullable<Edit>>,
   ) => Promise<void>;
   /** Turns the validated body (owner column filled in) into Prisma create data. */
   createData?: (body: z.output<NonNullable<Create>>, ctx: AccessContext) => Awaitable<object>;
@@ -248,7 +249,9 @@ export interface Resource {
   authorize(ctx: AccessContext, row: Row, action: "edit" | "delete", body?: object): Awaitable<void>;
   lockForChange: ((ctx: AccessContext, row: Row) => Promise<void>) | undefined;
   lockForCreate: ((ctx: AccessContext, body: object) => Promise<void>) | undefined;
-  afterChange: ((ctx: AccessContext, before: Row, after: Row | null) => Promise<void>) | undefined;
+  afterChange:
+    | ((ctx: AccessContext, before: Row, after: Row | null, body?: object) => Promise<void>)
+    | undefined;
   createData(body: object, ctx: AccessContext): Awaitable<object>;
   editData(body: object, row: Row, ctx: AccessContext): Awaitable<object>;
   custom: Partial<Record<Operation, CustomOperation>>;

@@ -1066,6 +1066,8 @@ export interface components {
              */
             endTime?: string;
             eventTypeId?: number | null;
+            /** @description The reason a declined e-mail gives, when this body moves a PENDING booking to REJECTED; not stored (v1's confirm handler took it as `reason`) */
+            rejectionReason?: string;
             /** Format: email */
             rescheduledBy?: string;
             /**
@@ -1073,7 +1075,10 @@ export interface components {
              * @description ISO 8601 date-time with Z or an offset, e.g. 2026-05-04T09:00:00Z; years 1 to 9999
              */
             startTime?: string;
-            /** @enum {string} */
+            /**
+             * @description A PENDING booking set ACCEPTED is confirmed: with e-mail on, the organizer and attendees get the scheduled e-mails with the invite; set REJECTED, the attendees get the declined e-mail. Any other change sends nothing
+             * @enum {string}
+             */
             status?: "ACCEPTED" | "PENDING" | "CANCELLED" | "REJECTED";
             title?: string;
             /** @description Admins only: change the organizer */

@@ -271,14 +271,28 @@ export const BookingReadQuery = z.strictObject({
 const endsAfterStart = (body: { startTime?: Date; endTime?: Date }) =>
   !body.startTime || !body.endTime || body.endTime > body.startTime;
 
-/** v1's strict edit body: no side effects beyond the columns (no e-mails, no availability check). */
+/**
+ * v1's strict edit body: no side effects beyond the columns (no availability check), except that
+ * a PENDING booking set ACCEPTED or REJECTED sends v1's confirm handler's e-mails (docs/adr/0238).
+ */
 export const BookingEditBody = z
   .strictObject({
     title: label().optional(),
     description: text().max(10_000).nullable().optional(),
     startTime: dateTime().optional(),
     endTime: dateTime().optional(),
-    status: BookingStatus.optional(),
+    status: BookingStatus.optional().describe(
+      "A PENDING booking set ACCEPTED is confirmed: with e-mail on, the organizer and attendees get the " +
+        "scheduled e-mails with the invite; set REJECTED, the attendees get the declined e-mail. Any other " +
+        "change sends nothing",
+    ),
+    rejectionReason: text()
+      .max(1_000)
+      .optional()
+      .describe(
+        "The reason a declined e-mail gives, when this body moves a PENDING booking to REJECTED; not stored " +
+          "(v1's confirm handler took it as `reason`)",
+      ),
     eventTypeId: rowId().nullable().optional(),
     userId: rowId().optional().describe("Admins only: change the organizer"),
     cancelledBy: email().optional(),
