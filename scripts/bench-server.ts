@@ -133,8 +133,9 @@ async function visitBatches(): Promise<void> {
   const value = (values: { metricName?: string; value: number }[], suffix: string) =>
     values.filter((v) => v.metricName?.endsWith(suffix)).reduce((sum, v) => sum + v.value, 0);
   const batches = value(commits, "_count");
+  const hot = (app as unknown as { hotPath?: { answered: number } }).hotPath;
   console.error(
-    `visit batches: ${batches}, visits ${value(sizes, "_sum")}, mean ${(value(sizes, "_sum") / batches).toFixed(1)} a batch, ${((value(commits, "_sum") / batches) * 1000).toFixed(2)} ms a commit`,
+    `${hot ? `hot path: ${hot.answered} answered; ` : ""}visit batches: ${batches}, visits ${value(sizes, "_sum")}, mean ${(value(sizes, "_sum") / batches).toFixed(1)} a batch, ${((value(commits, "_sum") / batches) * 1000).toFixed(2)} ms a commit`,
   );
 }
 process.on("SIGUSR2", () => void visitBatches());

@@ -57,7 +57,7 @@ export async function buildApp({
   logger = false,
   passwords = scryptHasher(),
 }: BuildAppOptions) {
-  // The cached redirect is answered before Fastify (docs/adr/0242); everything else by Fastify.
+  // The cached redirect is answered before Fastify (docs/adr/0240); everything else by Fastify.
   const hotPath = new HotPath();
   const trustProxy = fastifyTrustProxy(config.TRUST_PROXY);
   const app = Fastify({

@@ -416,7 +416,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
 
 /**
  * The redirect of a short the cache holds with no window, limit, password or redirect rules (the
- * busy case), answered before Fastify (docs/adr/0242): the same visit row, stored before the same
+ * busy case), answered before Fastify (docs/adr/0240): the same visit row, stored before the same
  * 302. Every other request, and a visit the batch refuses (ShortGone: deleted or limited since
  * the cache read it), is answered by the routes above.
  */

@@ -37,7 +37,7 @@ declare module "fastify" {
     apiPrefix: string;
     /** Prometheus metrics, served on SHORTENER_METRICS_PORT when it is set. */
     metrics: Registry;
-    /** The cached redirect, answered before Fastify (docs/adr/0242). */
+    /** The cached redirect, answered before Fastify (docs/adr/0240). */
     hotPath: HotPath;
   }
 }

@@ -1,4 +1,4 @@
-// The cached redirect answered before Fastify (docs/adr/0242): over real HTTP (app.inject goes
+// The cached redirect answered before Fastify (docs/adr/0240): over real HTTP (app.inject goes
 // through Fastify's own handler, never the server's listener), its answers, visits, counts and
 // metrics are those of the route it stands in for; every other request is Fastify's.
 import { request } from "node:http";

@@ -1,4 +1,4 @@
-// The hot path (docs/adr/0242): the client address and host it reads are Fastify's for every kind
+// The hot path (docs/adr/0240): the client address and host it reads are Fastify's for every kind
 // of TRUST_PROXY, and a request it takes is answered, or handed back to Fastify whole, with the
 // request id, the tally, the planned stop and the duration metric every request gets.
 import { request } from "node:http";
