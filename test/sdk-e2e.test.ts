@@ -425,6 +425,30 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     expect(gone.error?.status).toBe(404);
   });
 
+  it("creates, lists and revokes a calendar feed token, and reads the feed as text/calendar", async () => {
+    const created = ok(await host.POST("/api/v1/feed-tokens", { body: { note: "SDK calendar" } }));
+    expect(created.token).toMatch(/^feed_/);
+    expect(ok(await host.GET("/api/v1/feed-tokens")).feed_tokens.map((token) => token.id)).toContain(
+      created.feed_token.id,
+    );
+    // The feed takes its own token (the client sends no apiKey there) and answers iCalendar text.
+    const feed = await host.GET("/api/v1/bookings.ics", {
+      params: { query: { feedToken: created.token } },
+      parseAs: "text",
+    });
+    expect(feed.response.status).toBe(200);
+    expect(feed.response.headers.get("content-type")).toMatch(/^text\/calendar/);
+    expect(new URL(feed.response.url).searchParams.has("apiKey")).toBe(false);
+    expect(String(feed.data)).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*\r\nEND:VCALENDAR(\r\n)?$/);
+    const path = { params: { path: { id: String(created.feed_token.id) } } };
+    ok(await host.DELETE("/api/v1/feed-tokens/{id}", path));
+    const revoked = await host.GET("/api/v1/bookings.ics", {
+      params: { query: { feedToken: created.token } },
+      parseAs: "text",
+    });
+    expect(revoked.error?.status).toBe(401);
+  });
+
   it("answers errors as typed values: a 404 is { message }, an unknown key 401", async () => {
     const missing = await host.GET("/api/v1/event-types/{id}", { params: { path: { id: "2147483647" } } });
     expect(missing.data).toBeUndefined();
