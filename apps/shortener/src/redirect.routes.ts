@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { ErrorBody, PasswordForm, SHORT_NAME_PATTERN, ShortName } from "@app/schemas/shortener";
 import type { HotAnswer, HotRoute, RequestOrigin } from "@app/server/hot-path";
+import { parse as parseQuery } from "fast-querystring";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -12,7 +14,7 @@ import type { LimitState } from "./shorts/shorts.service.ts";
 import type { Target, TargetRules } from "./shorts/target-cache.ts";
 import { Turns } from "./shorts/turns.ts";
 import { UNKNOWN_HOST_ID } from "./visits/orphan-visits.ts";
-import { ShortGone, type Visit } from "./visits/visit-log.ts";
+import { ShortGone, type Visit, type VisitLog } from "./visits/visit-log.ts";
 
 // Header values are cut to their column sizes rather than refused: a visit is a visit.
 const MAX_USER_AGENT = 1024;
@@ -61,6 +63,26 @@ const BY_HOST =
   "when the operator set one (302, no visit). A GET of a name the domain has no short of, of the " +
   "domain's root, or of a Host that names no domain is counted as an orphan visit (GET /api/orphan-visits). ";
 
+type Query = Record<string, string | string[] | undefined>;
+
+/**
+ * What the redirect rules may ask of a visitor, from the request's headers, client address and
+ * query (parsed only when a rule asks), each worked out only when a condition does.
+ */
+const visitorFacts =
+  (enricher: VisitLog["enricher"]) =>
+  (headers: IncomingHttpHeaders, ip: string, query: () => Query): VisitorFacts => ({
+    agent: () => enricher.agentOf(headerText(headers["user-agent"], MAX_USER_AGENT)),
+    // From the full address, whatever VISIT_IP keeps of it (as the visit's country is).
+    country: () => enricher.countryOf(ip),
+    acceptLanguage: () => headerText(headers["accept-language"], MAX_ACCEPT_LANGUAGE),
+    query: (param) => {
+      const values = query();
+      const value = Object.hasOwn(values, param) ? values[param] : undefined;
+      return value === undefined ? [] : Array.isArray(value) ? value : [value];
+    },
+  });
+
 /**
  * The public redirect: resolve the name, store the visit, answer 302. A short with a window, a
  * visit limit or a password (target.rules) takes the slower path below; every other short stays
@@ -86,19 +108,10 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
     referer: headerText(referer, MAX_REFERER),
   });
 
-  const { enricher } = visitLog;
+  const facts = visitorFacts(visitLog.enricher);
   /** What the redirect rules may ask of the request's visitor, worked out only when they do. */
-  const visitorOf = (request: FastifyRequest): VisitorFacts => ({
-    agent: () => enricher.agentOf(headerText(request.headers["user-agent"], MAX_USER_AGENT)),
-    // From the full address, whatever VISIT_IP keeps of it (as the visit's country is).
-    country: () => enricher.countryOf(request.ip),
-    acceptLanguage: () => headerText(request.headers["accept-language"], MAX_ACCEPT_LANGUAGE),
-    query: (param) => {
-      const query = request.query as Record<string, string | string[] | undefined>;
-      const values = Object.hasOwn(query, param) ? query[param] : undefined;
-      return values === undefined ? [] : Array.isArray(values) ? values : [values];
-    },
-  });
+  const visitorOf = (request: FastifyRequest): VisitorFacts =>
+    facts(request.headers, request.ip, () => request.query as Query);
 
   /** Where the visit goes: the first redirect rule that holds, else the short's url. */
   const destination = (request: FastifyRequest, target: Target): RuleChoice =>
@@ -415,32 +428,40 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 /**
- * The redirect of a short the cache holds with no window, limit, password or redirect rules (the
- * busy case), answered before Fastify (docs/adr/0240): the same visit row, stored before the same
- * 302. Every other request, and a visit the batch refuses (ShortGone: deleted or limited since
- * the cache read it), is answered by the routes above.
+ * The redirect of a short the cache holds with no window, limit or password (the busy case, with
+ * or without redirect rules), answered before Fastify (docs/adr/0240): the same rule chosen, the
+ * same visit row, stored before the same 302. Every other request, and a visit the batch refuses
+ * (ShortGone: deleted or limited since the cache read it), is answered by the routes above.
  */
 export function hotRedirect(app: FastifyInstance, origin: RequestOrigin): HotRoute {
   const { domains, shorts, visitLog } = app;
+  const facts = visitorFacts(visitLog.enricher);
   return (request) => {
     const url = request.url ?? "";
     if (request.method !== "GET" || url[0] !== "/") return undefined;
-    const query = url.indexOf("?");
-    const name = query === -1 ? url.slice(1) : url.slice(1, query);
+    const queryAt = url.indexOf("?");
+    const name = queryAt === -1 ? url.slice(1) : url.slice(1, queryAt);
     // Anything Fastify would decode or route elsewhere (%xx, a second segment) is not a plain name.
     if (!SHORT_NAME_PATTERN.test(name)) return undefined;
     const domain = domains.inMemoryForHost(origin.hostname(request));
     const target = domain && shorts.cachedTarget(domain.id, name);
-    if (!target || target.rules || target.redirectRules) return undefined;
-    const answer: HotAnswer = { status: 302, headers: { "cache-control": NO_CACHE, location: target.url } };
+    if (!target || target.rules) return undefined;
+    const ip = origin.ip(request) ?? "";
+    // The query as Fastify's router parses it (fast-querystring), for a rule that asks.
+    const query = () => (queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Query));
+    const choice: RuleChoice = target.redirectRules
+      ? chooseTarget(target.url, target.redirectRules, facts(request.headers, ip, query))
+      : { url: target.url };
     // One answer per request: the hot path adds this request's id to its headers.
+    const answer: HotAnswer = { status: 302, headers: { "cache-control": NO_CACHE, location: choice.url } };
     return () =>
       visitLog
         .record({
           shortId: target.id,
-          ipAddress: origin.ip(request) ?? "",
+          ipAddress: ip,
           userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
           referer: headerText(request.headers.referer, MAX_REFERER),
+          rule: choice.rule,
         })
         .then(() => answer);
   };
