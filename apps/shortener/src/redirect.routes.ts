@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ErrorBody, PasswordForm, SHORT_NAME_PATTERN, ShortName } from "@app/schemas/shortener";
-import type { HotAnswer, HotRoute, RequestOrigin } from "@app/server/hot-path";
+import { type HotAnswer, type HotRoute, hotPathFailure, type RequestOrigin } from "@app/server/hot-path";
 import { parse as parseQuery } from "fast-querystring";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -312,6 +312,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      // The hot path's visit failed (the database is away): answered as such, not tried again.
+      const failed = hotPathFailure(request.raw);
+      if (failed !== undefined) throw failed;
       const { name } = request.params;
       // From memory without an await when the domain and the target are there (a busy short):
       // each await is a promise and a turn of the microtask queue on every redirect.

@@ -29,6 +29,7 @@ export interface HotAnswer {
  * Takes a request, synchronously: the work that answers it, or undefined to leave it to Fastify.
  * The work resolves undefined when it finds, after all, that Fastify must answer (nothing of the
  * request was done: Fastify answers it from the start, as if the hot path had not been there).
+ * When it fails, Fastify answers too, and its route finds the error with `hotPathFailure`.
  */
 export type HotRoute = (request: IncomingMessage) => (() => Promise<HotAnswer | undefined>) | undefined;
 
@@ -36,6 +37,17 @@ export interface HotRouteOptions {
   /** The route pattern Fastify knows these requests by, for the duration metric. */
   pattern: string;
   route: HotRoute;
+}
+
+const failures = new WeakMap<IncomingMessage, unknown>();
+
+/**
+ * The error a request's hot work failed with, if it did: the route Fastify answers it with throws
+ * it, so the service's error handler answers and logs it once (a database that is away is not
+ * waited for twice).
+ */
+export function hotPathFailure(request: IncomingMessage): unknown {
+  return failures.get(request);
 }
 
 /** What every request gets from the service's hooks, handed over once the app is built. */
@@ -145,8 +157,8 @@ export class HotPath {
     let answer: HotAnswer | undefined;
     try {
       answer = await work();
-    } catch {
-      answer = undefined;
+    } catch (error) {
+      failures.set(request, error);
     }
     tally.ended();
     if (answer === undefined) {
