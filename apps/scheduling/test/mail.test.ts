@@ -707,6 +707,57 @@ describe("delivery: retries, the dead state, exactly once", () => {
     expect(server.deliveries.map(to).sort()).toEqual([organizer.user.email, "b@example.com"].sort());
   });
 
+  it("a send the server stalls past MAIL_SEND_TIMEOUT_MS times out and is retried, after a backoff that doubles each attempt; delivered once", async () => {
+    const server = await smtp();
+    // The first attempt never answered, the next two refused for now, the fourth accepted.
+    server.script = ["stall", "4xx", "4xx"];
+    const lines: string[] = [];
+    const timeoutMs = 1_000;
+    const baseMs = 200;
+    await instance(
+      {
+        SMTP_URL: server.url,
+        MAIL_SEND_TIMEOUT_MS: timeoutMs,
+        MAIL_RETRY_BASE_MS: baseMs,
+        MAIL_MAX_ATTEMPTS: 10,
+      },
+      lines,
+    );
+    const row = await prisma.mailOutbox.create({
+      data: {
+        bookingUid: "stalled",
+        kind: "scheduled",
+        recipient: "s@example.com",
+        subject: "Stalled",
+        textBody: "t",
+        htmlBody: "h",
+      },
+    });
+    await vi.waitFor(async () => {
+      expect(await prisma.mailOutbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+        status: "SENT",
+        attempts: 4,
+        lastError: null,
+        messageId: `<${row.id}@mail.example.test>`,
+      });
+    }, UNTIL);
+    expect(server.deliveries.map((d) => d.mail.messageId)).toEqual([`<${row.id}@mail.example.test>`]);
+    expect(server.attempts).toBe(4);
+    const retries = lines
+      .map((line) => JSON.parse(line) as { msg: string; retryInMs?: number; reason?: string })
+      .filter((entry) => entry.msg === "mail: not sent; will retry");
+    expect(retries.map((entry) => entry.retryInMs)).toEqual([baseMs, baseMs * 2, baseMs * 4]);
+    expect(retries[0]!.reason).toMatch(/ETIMEDOUT|timeout/i);
+    expect(retries[1]!.reason).toContain("451");
+    // As the server saw them: each attempt came no sooner than the previous one's end plus its
+    // backoff (the stalled one ended at the timeout); a few ms of leeway for the two clocks' reads.
+    const [t1, t2, t3, t4] = server.attemptTimes as [number, number, number, number];
+    const leeway = 25;
+    expect(t2 - t1).toBeGreaterThanOrEqual(timeoutMs + baseMs - leeway);
+    expect(t3 - t2).toBeGreaterThanOrEqual(baseMs * 2 - leeway);
+    expect(t4 - t3).toBeGreaterThanOrEqual(baseMs * 4 - leeway);
+  });
+
   it("a 5xx makes the e-mail dead at once; mail:dead lists it, mail:resend --id puts it back and it is sent", async () => {
     const server = await smtp("5xx");
     const app = await instance({ SMTP_URL: server.url });

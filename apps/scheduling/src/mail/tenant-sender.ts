@@ -184,6 +184,7 @@ export class TenantMailSender {
           { ...this.options, log },
           this.options.counters,
           Math.min(SEND_BATCH, VISIT_BATCH - sent),
+          () => this.running,
         );
         if (claimed === 0) break;
         sent += claimed;
