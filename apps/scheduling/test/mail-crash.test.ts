@@ -3,6 +3,7 @@
 // a restart the e-mail is delivered exactly once, with the Message-ID the stalled attempt carried.
 // Killed after the server accepted one e-mail of a claim and while it stalls the next (docs/adr/
 // 0239): the accepted one was recorded SENT before the next was sent, and is not sent again.
+// The process's start-up line says whether e-mails are on, without the SMTP password.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -42,7 +43,7 @@ afterAll(async () => {
 async function startServer(
   smtpUrl: string | undefined,
   env: Record<string, string> = {},
-): Promise<{ process: ChildProcess; url: string; startLine: string }> {
+): Promise<{ process: ChildProcess; url: string; startLine: string; lines: string[] }> {
   const started = spawn(process.execPath, ["--enable-source-maps", "apps/scheduling/dist/server.js"], {
     cwd: repoRoot,
     env: {
@@ -71,7 +72,7 @@ async function startServer(
       if (address) resolve([address, line]);
     });
   });
-  return { process: started, url, startLine };
+  return { process: started, url, startLine, lines };
 }
 
 /** Stops a started server at once (SIGKILL: nothing it does on the way out is recorded). */
@@ -196,6 +197,25 @@ it("kill -9 after the SMTP server accepted one e-mail of a claim and while it st
   expect(smtp.attempts).toBe(3);
   const after = await prisma.mailOutbox.findMany({});
   expect(after.map((r) => r.messageId).sort()).toEqual([accepted, inFlight].sort());
+});
+
+it("the start-up line says whether booking e-mails are on, and never shows the SMTP password", async () => {
+  const off = await startServer(undefined);
+  await kill(off);
+  expect(off.startLine).toMatch(
+    /scheduling listening on http:\/\/127\.0\.0\.1:\d+, API reference at [^"]*; mail: off \(no SMTP_URL\)"/,
+  );
+  const password = "hunter2-smtp-Passw0rd";
+  const smtp = await startSmtp("accept", { user: "mailer", pass: password });
+  servers.push(smtp);
+  const on = await startServer(smtp.url);
+  await kill(on);
+  expect(on.startLine).toMatch(
+    new RegExp(
+      `scheduling listening on http://127\\.0\\.0\\.1:\\d+, API reference at [^"]*; mail: on \\(smtp://127\\.0\\.0\\.1:${smtp.port}\\)"`,
+    ),
+  );
+  expect(on.lines.join("\n")).not.toContain(password);
 });
 
 it("a bad SMTP_URL is a `cannot start:` line that does not show its password", async () => {
