@@ -713,7 +713,7 @@ describe("delivery: retries, the dead state, exactly once", () => {
     // The first attempt never answered, the next two refused for now, the fourth accepted.
     server.script = ["stall", "4xx", "4xx"];
     const lines: string[] = [];
-    const timeoutMs = 1_000;
+    const timeoutMs = 2_000;
     const baseMs = 200;
     await instance(
       {
