@@ -386,7 +386,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
   },
   "mail:dead": {
     summary:
-      "List the booking e-mails given up on (a 5xx answer, or MAIL_MAX_ATTEMPTS failures), oldest first",
+      "List the booking e-mails given up on (a 5xx answer, MAIL_MAX_ATTEMPTS failures, or a booking change whose e-mails could not be rendered: kind unrendered), oldest first",
     usage: "[--json]",
     options: {},
     prepare() {
@@ -411,7 +411,8 @@ const commands: Record<string, Command<SchedulingConfig>> = {
     },
   },
   "mail:resend": {
-    summary: "Put dead booking e-mails back to be sent (attempts counted afresh): one by --id, or --all",
+    summary:
+      "Put dead booking e-mails back to be sent (attempts counted afresh; an unrendered change to be rendered again): one by --id, or --all",
     usage: "(--id <id> | --all) [--json]",
     options: {
       id: { type: "string", description: "The e-mail's id, as mail:dead shows it" },

@@ -8,6 +8,7 @@ import { listenService, runServices } from "@app/server/service-process";
 import { buildApp, type SchedulingApp } from "./app.ts";
 import { loadConfig, SCHEDULING_VARIABLES, type SchedulingConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
+import { mailSummary } from "./mail/mail.ts";
 
 /**
  * Builds the app with its production logger and starts listening. Used standalone (below)
@@ -22,6 +23,7 @@ export async function startScheduling(
     host: config.HOST,
     port: config.SCHEDULING_PORT,
     metricsPort: config.SCHEDULING_METRICS_PORT,
+    detail: mailSummary(config),
   });
 }
 

@@ -406,6 +406,143 @@ describe("GET /v1/bookings.ics", () => {
     expect(parseFeed(changed.body)[0]!.summary).toBe("Renamed");
   });
 
+  it("Last-Modified moves with every attendee change (a seat taken, an attendee added, edited, moved or removed): If-Modified-Since alone gets the new feed", async () => {
+    const organizer = await host(t.prisma, "Hope Host", { seatsPerTimeSlot: 3 });
+    const monday = futureMonday(5);
+    const seated = await book(t.app, organizer.apiKey, bookingBody(organizer.eventType.id, at(monday, 60)));
+    const other = await book(t.app, organizer.apiKey, bookingBody(organizer.eventType.id, at(monday, 120)));
+    // A booking's own transaction adding its attendees leaves its updatedAt as the insert set it.
+    const stamped = new Date("2000-01-03T10:00:00Z");
+    const fresh = await t.prisma.booking.create({
+      data: {
+        uid: `fresh-${organizer.user.id}`,
+        userId: organizer.user.id,
+        title: "Fresh",
+        startTime: stamped,
+        endTime: stamped,
+        createdAt: stamped,
+        updatedAt: stamped,
+        attendees: { create: [{ email: "eve@example.com", name: "Eve", timeZone: "UTC" }] },
+      },
+    });
+    expect((await t.prisma.booking.findUniqueOrThrow({ where: { id: fresh.id } })).updatedAt).toEqual(
+      stamped,
+    );
+    const { token } = await createToken(t.app, organizer.apiKey);
+    /**
+     * The bookings as last changed an hour ago, and the feed a client fetched then (Last-Modified
+     * has whole seconds: a change within the same second as the fetch could not be told apart).
+     */
+    const fetchedAnHourAgo = async () => {
+      const anHourAgo = new Date(Math.floor((Date.now() - 3_600_000) / 1000) * 1000);
+      await t.prisma.booking.updateMany({
+        where: { id: { in: [seated.id, other.id] } },
+        data: { createdAt: anHourAgo, updatedAt: anHourAgo },
+      });
+      const feed = await fetchFeed(t.app, token);
+      expect(feed.headers["last-modified"]).toBe(anHourAgo.toUTCString());
+      const since = { "if-modified-since": anHourAgo.toUTCString() };
+      expect((await fetchFeed(t.app, token, since)).statusCode).toBe(304);
+      return since;
+    };
+    const attendeesOf = async (since: Record<string, string>) => {
+      const answer = await fetchFeed(t.app, token, since);
+      expect(answer.statusCode).toBe(200);
+      expect(Date.parse(String(answer.headers["last-modified"]))).toBeGreaterThan(
+        Date.parse(since["if-modified-since"]!),
+      );
+      return parseFeed(answer.body).map((event) => event.attendees.map((a) => a.address).sort());
+    };
+
+    // A seat taken in the existing booking (v1's createNewSeat).
+    let since = await fetchedAnHourAgo();
+    await book(
+      t.app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(monday, 60), {
+        responses: { name: "Carl Second", email: "carl@example.com" },
+      }),
+    );
+    expect(await attendeesOf(since)).toEqual([
+      ["mailto:bea@example.com", "mailto:carl@example.com"],
+      ["mailto:bea@example.com"],
+    ]);
+    // Added through /attendees.
+    since = await fetchedAnHourAgo();
+    const added = await t.app.inject({
+      method: "POST",
+      url: withKey("/v1/attendees", organizer.apiKey),
+      payload: { bookingId: seated.id, email: "dora@example.com", name: "Dora", timeZone: "UTC" },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const dora = (added.json() as { attendee: { id: number } }).attendee.id;
+    expect((await attendeesOf(since))[0]).toContain("mailto:dora@example.com");
+    // Edited.
+    since = await fetchedAnHourAgo();
+    const edited = await t.app.inject({
+      method: "PATCH",
+      url: withKey(`/v1/attendees/${dora}`, organizer.apiKey),
+      payload: { email: "dora.new@example.com" },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await attendeesOf(since))[0]).toContain("mailto:dora.new@example.com");
+    // Moved to the other booking: both change.
+    since = await fetchedAnHourAgo();
+    const moved = await t.app.inject({
+      method: "PATCH",
+      url: withKey(`/v1/attendees/${dora}`, organizer.apiKey),
+      payload: { bookingId: other.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await attendeesOf(since)).toEqual([
+      ["mailto:bea@example.com", "mailto:carl@example.com"],
+      ["mailto:bea@example.com", "mailto:dora.new@example.com"],
+    ]);
+    const both = await t.prisma.booking.findMany({ where: { id: { in: [seated.id, other.id] } } });
+    for (const booking of both) expect(booking.updatedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // Removed.
+    since = await fetchedAnHourAgo();
+    const removed = await t.app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/attendees/${dora}`, organizer.apiKey),
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await attendeesOf(since))[1]).toEqual(["mailto:bea@example.com"]);
+  });
+
+  it("Last-Modified is no earlier than when the last event left the window (it ended FEED_PAST_DAYS ago)", async () => {
+    const organizer = await host(t.prisma);
+    const twoHoursAgo = new Date(Math.floor((Date.now() - 7_200_000) / 1000) * 1000);
+    const stamps = { createdAt: twoHoursAgo, updatedAt: twoHoursAgo };
+    await t.prisma.booking.create({
+      data: {
+        uid: `kept-${organizer.user.id}`,
+        userId: organizer.user.id,
+        title: "Kept",
+        startTime: new Date(Date.now() + DAY),
+        endTime: new Date(Date.now() + DAY + 1_800_000),
+        ...stamps,
+      },
+    });
+    // In the feed a client fetched two hours ago; it left a minute ago.
+    const leftAt = Date.now() - 60_000;
+    await t.prisma.booking.create({
+      data: {
+        uid: `gone-${organizer.user.id}`,
+        userId: organizer.user.id,
+        title: "Gone",
+        startTime: new Date(leftAt - FEED_PAST_DAYS * DAY - 1_800_000),
+        endTime: new Date(leftAt - FEED_PAST_DAYS * DAY),
+        ...stamps,
+      },
+    });
+    const { token } = await createToken(t.app, organizer.apiKey);
+    const feed = await fetchFeed(t.app, token, { "if-modified-since": twoHoursAgo.toUTCString() });
+    expect(feed.statusCode).toBe(200);
+    expect(parseFeed(feed.body).map((event) => event.summary)).toEqual(["Kept"]);
+    expect(feed.headers["last-modified"]).toBe(new Date(leftAt).toUTCString());
+  });
+
   it("takes only the feed token: an API key neither opens it nor may ride along; other methods are refused", async () => {
     const { apiKey } = await createUser(t.prisma);
     const { token } = await createToken(t.app, apiKey);

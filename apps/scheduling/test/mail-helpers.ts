@@ -1,6 +1,6 @@
 // Shared by the booking e-mail tests: a real SMTP server (smtp-server) in the test process,
-// whose answer to a message can be switched (accept, 4xx, 5xx, stall), and the messages it
-// accepted, parsed back (mailparser).
+// whose answer to a message can be switched (accept, 4xx, 5xx, stall) or scripted message by
+// message, and the messages it accepted, parsed back (mailparser).
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -20,9 +20,13 @@ export interface TestSmtp {
   deliveries: Delivery[];
   /** DATA commands received, whatever the answer. */
   attempts: number;
+  /** When each DATA command was received (Date.now()), whatever the answer. */
+  attemptTimes: number[];
   /** Messages received in "stall" mode and never answered. */
   stalledRaw: string[];
   mode: SmtpMode;
+  /** How the next messages are answered, one mode each, in order; `mode` again once it is empty. */
+  script: SmtpMode[];
   /** Answers the stalled messages at last: accepted (recorded as deliveries) or refused. */
   releaseStalled(accept: boolean): Promise<void>;
   close(): Promise<void>;
@@ -39,8 +43,10 @@ export async function startSmtp(
     url: "",
     deliveries: [],
     attempts: 0,
+    attemptTimes: [],
     stalledRaw: [],
     mode,
+    script: [],
     releaseStalled: async (accept) => {
       for (const release of stalled.splice(0)) await release(accept);
     },
@@ -63,8 +69,10 @@ export async function startSmtp(
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         state.attempts++;
+        state.attemptTimes.push(Date.now());
         const raw = Buffer.concat(chunks).toString("utf8");
-        if (state.mode === "stall") {
+        const answer = state.script.shift() ?? state.mode;
+        if (answer === "stall") {
           // The message arrived and is never answered: the sender is in doubt.
           state.stalledRaw.push(raw);
           stalled.push(async (accept) => {
@@ -75,9 +83,9 @@ export async function startSmtp(
           });
           return;
         }
-        if (state.mode === "4xx")
+        if (answer === "4xx")
           return callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
-        if (state.mode === "5xx")
+        if (answer === "5xx")
           return callback(Object.assign(new Error("No such mailbox"), { responseCode: 550 }));
         void simpleParser(raw).then((mail) => {
           state.deliveries.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, mail });

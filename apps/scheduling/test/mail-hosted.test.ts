@@ -52,8 +52,15 @@ beforeAll(async () => {
   mainPrisma = createPrisma(main.url, { poolMax: 4, directUrl: main.directUrl });
   for (const name of NAMES) {
     databases[name] = await createTestDatabase();
-    prisma[name] = createPrisma(databases[name].url, { poolMax: 2 });
-    tenants[name] = await registerTenant(mainPrisma, TENANT_SECRET, databases[name].url, `tenant-${name}`);
+    // A tenant's URL is a direct connection (docs/adr/0177): behind a PgBouncer (CI's second
+    // run) only the default database goes through it.
+    prisma[name] = createPrisma(databases[name].directUrl, { poolMax: 2 });
+    tenants[name] = await registerTenant(
+      mainPrisma,
+      TENANT_SECRET,
+      databases[name].directUrl,
+      `tenant-${name}`,
+    );
   }
 });
 

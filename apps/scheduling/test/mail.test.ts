@@ -2,7 +2,8 @@
 // booking, a request for confirmation, a cancel and a reschedule send, to whom, in whose time
 // zone, with which invite (parsed back by ical.js); the outbox written in the booking's own
 // transaction; retries after 4xx and refused connections, the dead state after a 5xx or
-// MAIL_MAX_ATTEMPTS, mail:dead and mail:resend; and, with two instances sharing one outbox and
+// MAIL_MAX_ATTEMPTS, a stalled send's timeout, requests that cannot be rendered (given up on, listed,
+// blocking nothing), mail:dead and mail:resend; and, with two instances sharing one outbox and
 // 20 bookings at once, every e-mail delivered exactly once. Waits are on conditions only.
 import { PassThrough, Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
@@ -707,6 +708,57 @@ describe("delivery: retries, the dead state, exactly once", () => {
     expect(server.deliveries.map(to).sort()).toEqual([organizer.user.email, "b@example.com"].sort());
   });
 
+  it("a send the server stalls past MAIL_SEND_TIMEOUT_MS times out and is retried, after a backoff that doubles each attempt; delivered once", async () => {
+    const server = await smtp();
+    // The first attempt never answered, the next two refused for now, the fourth accepted.
+    server.script = ["stall", "4xx", "4xx"];
+    const lines: string[] = [];
+    const timeoutMs = 2_000;
+    const baseMs = 200;
+    await instance(
+      {
+        SMTP_URL: server.url,
+        MAIL_SEND_TIMEOUT_MS: timeoutMs,
+        MAIL_RETRY_BASE_MS: baseMs,
+        MAIL_MAX_ATTEMPTS: 10,
+      },
+      lines,
+    );
+    const row = await prisma.mailOutbox.create({
+      data: {
+        bookingUid: "stalled",
+        kind: "scheduled",
+        recipient: "s@example.com",
+        subject: "Stalled",
+        textBody: "t",
+        htmlBody: "h",
+      },
+    });
+    await vi.waitFor(async () => {
+      expect(await prisma.mailOutbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+        status: "SENT",
+        attempts: 4,
+        lastError: null,
+        messageId: `<${row.id}@mail.example.test>`,
+      });
+    }, UNTIL);
+    expect(server.deliveries.map((d) => d.mail.messageId)).toEqual([`<${row.id}@mail.example.test>`]);
+    expect(server.attempts).toBe(4);
+    const retries = lines
+      .map((line) => JSON.parse(line) as { msg: string; retryInMs?: number; reason?: string })
+      .filter((entry) => entry.msg === "mail: not sent; will retry");
+    expect(retries.map((entry) => entry.retryInMs)).toEqual([baseMs, baseMs * 2, baseMs * 4]);
+    expect(retries[0]!.reason).toMatch(/ETIMEDOUT|timeout/i);
+    expect(retries[1]!.reason).toContain("451");
+    // As the server saw them: each attempt came no sooner than the previous one's end plus its
+    // backoff (the stalled one ended at the timeout); a few ms of leeway for the two clocks' reads.
+    const [t1, t2, t3, t4] = server.attemptTimes as [number, number, number, number];
+    const leeway = 25;
+    expect(t2 - t1).toBeGreaterThanOrEqual(timeoutMs + baseMs - leeway);
+    expect(t3 - t2).toBeGreaterThanOrEqual(baseMs * 2 - leeway);
+    expect(t4 - t3).toBeGreaterThanOrEqual(baseMs * 4 - leeway);
+  });
+
   it("a 5xx makes the e-mail dead at once; mail:dead lists it, mail:resend --id puts it back and it is sent", async () => {
     const server = await smtp("5xx");
     const app = await instance({ SMTP_URL: server.url });
@@ -743,6 +795,70 @@ describe("delivery: retries, the dead state, exactly once", () => {
     await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
     const usage = await runCliInProcess(schedulingCli, ["mail:resend"], env);
     expect(usage.code).toBe(2);
+  });
+
+  it("booking changes whose e-mails cannot be rendered are given up on, listed by mail:dead, and hold back no newer booking's e-mails", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    // More than a render batch (50) of requests no release here can read (a newer release's
+    // format, left by a roll-back), older than the booking's own.
+    const UNREADABLE = 60;
+    await prisma.mailRequest.createMany({
+      data: Array.from({ length: UNREADABLE }, (_, i) => ({
+        bookingUid: `unreadable-${i}`,
+        messages: 1,
+        facts: { v: 2, messages: [{ kind: "scheduled", to: { email: `u${i}@example.com` } }] },
+      })),
+    });
+    const organizer = await host();
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(), 420), {
+        responses: { name: "B", email: "b@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    await vi.waitFor(
+      () => expect(server.deliveries.map(to).sort()).toEqual([organizer.user.email, "b@example.com"].sort()),
+      UNTIL,
+    );
+    await vi.waitFor(async () => {
+      expect(await prisma.mailRequest.count({ where: { failedAt: null } })).toBe(0);
+      expect(await prisma.mailRequest.count()).toBe(UNREADABLE);
+    }, UNTIL);
+    const env = { DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl };
+    const listed = await runCliInProcess(schedulingCli, ["mail:dead", "--json"], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const dead = JSON.parse(listed.stdout) as {
+      id: string;
+      kind: string;
+      recipient: string;
+      lastError: string;
+    }[];
+    expect(dead).toHaveLength(UNREADABLE);
+    for (const entry of dead) {
+      expect(entry.kind).toBe("unrendered");
+      expect(entry.lastError).toContain("not rendered: a mail request of an unknown version (2)");
+    }
+    expect(dead.map((entry) => entry.recipient).sort()).toEqual(
+      Array.from({ length: UNREADABLE }, (_, i) => `u${i}@example.com`).sort(),
+    );
+    const table = await runCliInProcess(schedulingCli, ["mail:dead"], env);
+    expect(table.stdout).toContain("unrendered");
+    // Counted as dead e-mails, none pending.
+    const metrics = await app.metrics.metrics();
+    expect(metrics).toContain(`mail_outbox_messages{status="dead",service="scheduling"} ${UNREADABLE}`);
+    expect(metrics).toContain('mail_outbox_messages{status="pending",service="scheduling"} 0');
+    // Put back, it is tried again (still unreadable here: given up on again, listed again).
+    const one = await runCliInProcess(schedulingCli, ["mail:resend", "--id", dead[0]!.id, "--json"], env);
+    expect(JSON.parse(one.stdout)).toEqual({ resent: 1 });
+    await vi.waitFor(async () => {
+      const again = await prisma.mailRequest.findUniqueOrThrow({ where: { id: dead[0]!.id } });
+      expect(again.failedAt).not.toBeNull();
+      expect(again.lastError).toContain("unknown version (2)");
+    }, UNTIL);
+    expect(server.deliveries).toHaveLength(2);
   });
 
   it("a refused connection (closed port) is retried MAIL_MAX_ATTEMPTS times, then dead", async () => {

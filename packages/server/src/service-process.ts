@@ -35,6 +35,8 @@ export interface ListenOptions {
   port: number;
   /** Serves `GET /metrics` on this port too, when set. */
   metricsPort?: number | undefined;
+  /** Said at the end of that line: a setting the operator should see at start, e.g. `mail: off (no SMTP_URL)`. */
+  detail?: string | undefined;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface ListenOptions {
  */
 export async function listenService<App extends FastifyInstance & { metrics: Registry }>(
   app: App,
-  { service, host, port, metricsPort }: ListenOptions,
+  { service, host, port, metricsPort, detail }: ListenOptions,
 ): Promise<App> {
   try {
     if (metricsPort !== undefined) {
@@ -55,7 +57,7 @@ export async function listenService<App extends FastifyInstance & { metrics: Reg
       port,
       host,
       listenTextResolver: (address) =>
-        `${service} listening on ${address}, API reference at ${address}/docs/reference (OpenAPI document: ${address}/docs)`,
+        `${service} listening on ${address}, API reference at ${address}/docs/reference (OpenAPI document: ${address}/docs)${detail === undefined ? "" : `; ${detail}`}`,
     });
   } catch (error) {
     await app.close();

@@ -37,7 +37,10 @@ export interface CalendarFeed {
   body: string;
   /** A strong validator: the body's hash. */
   etag: string;
-  /** The latest change to a booking the feed holds or dropped (a cancel); null with no booking. */
+  /**
+   * The latest change to a booking the feed holds or dropped (a cancel, an attendee's change, an
+   * event leaving the window); null with no booking.
+   */
   lastModified: Date | null;
 }
 
@@ -60,21 +63,26 @@ export async function calendarFeed(
     where: { id: userId },
     select: { email: true, name: true },
   });
-  const window: Prisma.BookingWhereInput = {
-    AND: [
-      ownedBy(userId, user.email),
-      { endTime: { gte: new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS) } },
-    ],
-  };
-  const [bookings, changed] = await Promise.all([
+  const cutoff = new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS);
+  const owned = ownedBy(userId, user.email);
+  const window: Prisma.BookingWhereInput = { AND: [owned, { endTime: { gte: cutoff } }] };
+  const shown: Prisma.BookingWhereInput = { status: { in: ["ACCEPTED", "PENDING"] } };
+  const [bookings, changed, left] = await Promise.all([
     db.booking.findMany({
-      where: { AND: [window, { status: { in: ["ACCEPTED", "PENDING"] } }] },
+      where: { AND: [window, shown] },
       select: feedSelect,
       orderBy: [{ startTime: "asc" }, { id: "asc" }],
       take: FEED_MAX_EVENTS,
     }),
-    // Cancelled ones count too: a cancel changes the feed by removing its event.
+    // Cancelled ones count too: a cancel changes the feed by removing its event. An attendee
+    // changed (a seat taken, an edit through /attendees) sets its booking's updatedAt (a trigger).
     db.booking.aggregate({ where: window, _max: { updatedAt: true, createdAt: true } }),
+    // The last event to leave the window: the feed changed when it did (it ended FEED_PAST_DAYS ago).
+    db.booking.findFirst({
+      where: { AND: [owned, shown, { endTime: { lt: cutoff } }] },
+      orderBy: { endTime: "desc" },
+      select: { endTime: true },
+    }),
   ]);
   const events = await calendarEvents(db, bookings);
   const calendar = ical({
@@ -110,7 +118,10 @@ export async function calendarFeed(
     });
   }
   const body = calendar.toString();
-  const latest = [changed._max.updatedAt, changed._max.createdAt].filter((d): d is Date => d !== null);
+  const leftAt = left ? new Date(left.endTime.getTime() + FEED_PAST_DAYS * DAY_MS) : null;
+  const latest = [changed._max.updatedAt, changed._max.createdAt, leftAt].filter(
+    (d): d is Date => d !== null,
+  );
   return {
     body,
     etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`,

@@ -1,7 +1,8 @@
 // Booking e-mails as a plugin of the app (docs/adr/0222): with SMTP_URL, this instance's
 // sender starts with the app and finishes its send in flight when the app closes; without it,
-// no e-mail is written or sent, and the start-up line says so. In hosted mode a second sender
-// serves the tenants' outboxes (docs/adr/0230). Registered after the hosting plugin.
+// no e-mail is written or sent. The service's start-up line says which (mailSummary, server.ts).
+// In hosted mode a second sender serves the tenants' outboxes (docs/adr/0230). Registered after
+// the hosting plugin.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { SchedulingConfig } from "../config.ts";
@@ -15,6 +16,19 @@ import { TenantMailSender } from "./tenant-sender.ts";
 const BOOKING_WRITE = /^\/api\/v1\/bookings(\/|$)/;
 const writesBookings = (request: FastifyRequest): boolean =>
   request.method !== "GET" && request.method !== "HEAD" && BOOKING_WRITE.test(request.routeOptions.url ?? "");
+
+/**
+ * Whether booking e-mails are on, for the service's start-up line: the SMTP server's address
+ * (never its credentials), or that nothing is written or sent.
+ */
+export function mailSummary({
+  SMTP_URL,
+  MAIL_FROM,
+}: Pick<SchedulingConfig, "SMTP_URL" | "MAIL_FROM">): string {
+  return SMTP_URL === undefined || MAIL_FROM === undefined
+    ? "mail: off (no SMTP_URL)"
+    : `mail: on (${smtpAddress(SMTP_URL)})`;
+}
 
 async function mail(app: FastifyInstance, { config }: { config: SchedulingConfig }) {
   const { SMTP_URL, MAIL_FROM } = config;

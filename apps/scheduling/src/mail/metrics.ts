@@ -1,7 +1,8 @@
 // The outbox's metrics (docs/operations.md): how many e-mails wait and how many are dead, read
 // from the outbox itself at each scrape (one COUNT FILTER over the unsent rows, by the status
-// index, plus the messages of the requests not yet rendered, docs/adr/0236; at most once a
-// second, however often it is scraped), and this instance's sends.
+// index, plus the messages of the requests not yet rendered, docs/adr/0236, or that could not
+// be, docs/adr/0241; at most once a second, however often it is scraped), and this instance's
+// sends.
 import type { PrismaClient } from "@app/db";
 import { Counter, Gauge, type Registry } from "@app/server/metrics";
 import type { MailCounters } from "./sender.ts";
@@ -18,11 +19,15 @@ export function mailMetrics(registry: Registry, prisma: PrismaClient): MailCount
   let last: { at: number; counts: Promise<OutboxCounts> } | undefined;
   const counts = (): Promise<OutboxCounts> => {
     if (!last || Date.now() - last.at >= COUNT_REUSE_MS) {
-      // Pending: the outbox's unsent rows and the messages of the requests not yet rendered into it.
+      // Pending: the outbox's unsent rows and the messages of the requests not yet rendered into
+      // it; dead: its dead rows and the messages of the requests that could not be rendered.
       const read = prisma.$queryRaw<OutboxCounts[]>`
-        SELECT (count(*) FILTER (WHERE status = 'PENDING')
-                + (SELECT coalesce(sum(messages), 0) FROM "scheduling"."mail_requests"))::int AS pending,
-               count(*) FILTER (WHERE status = 'DEAD')::int AS dead
+        WITH requests AS (
+          SELECT coalesce(sum(messages) FILTER (WHERE failed_at IS NULL), 0) AS waiting,
+                 coalesce(sum(messages) FILTER (WHERE failed_at IS NOT NULL), 0) AS failed
+            FROM "scheduling"."mail_requests")
+        SELECT (count(*) FILTER (WHERE status = 'PENDING') + (SELECT waiting FROM requests))::int AS pending,
+               (count(*) FILTER (WHERE status = 'DEAD') + (SELECT failed FROM requests))::int AS dead
           FROM "scheduling"."mail_outbox"
          WHERE status IN ('PENDING', 'DEAD')`.then(([row]) => row ?? { pending: 0, dead: 0 });
       last = { at: Date.now(), counts: read };

@@ -338,43 +338,83 @@ async function hostEmailsOf(tx: Tx, booking: LoadedBooking): Promise<Set<string>
 export interface DeadMail {
   id: string;
   bookingUid: string;
+  /** The message's kind; `unrendered` for a booking change whose e-mails could not be rendered (docs/adr/0241). */
   kind: string;
+  /** Its recipient; an unrendered change's recipients, comma-separated, as far as they can be read. */
   recipient: string;
   attempts: number;
   lastError: string | null;
   createdAt: Date;
 }
 
-/** Dead e-mails, oldest first: what `mail:dead` lists. */
-export function listDeadMail(prisma: PrismaClient): Promise<DeadMail[]> {
-  return prisma.mailOutbox.findMany({
-    where: { status: "DEAD" },
-    select: {
-      id: true,
-      bookingUid: true,
-      kind: true,
-      recipient: true,
-      attempts: true,
-      lastError: true,
-      createdAt: true,
-    },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
+/** The recipients a stored request names, as far as its JSON can be read. */
+function recipientsOf(facts: unknown): string {
+  const messages = (facts as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) return "";
+  return messages
+    .map((message) => (message as { to?: { email?: unknown } } | null)?.to?.email)
+    .filter((email): email is string => typeof email === "string")
+    .join(", ");
+}
+
+/**
+ * What `mail:dead` lists, oldest first: dead e-mails, and booking changes whose e-mails could not
+ * be rendered (one entry per change, by the request's id: docs/adr/0241).
+ */
+export async function listDeadMail(prisma: PrismaClient): Promise<DeadMail[]> {
+  const [rows, requests] = await Promise.all([
+    prisma.mailOutbox.findMany({
+      where: { status: "DEAD" },
+      select: {
+        id: true,
+        bookingUid: true,
+        kind: true,
+        recipient: true,
+        attempts: true,
+        lastError: true,
+        createdAt: true,
+      },
+    }),
+    prisma.mailRequest.findMany({
+      where: { failedAt: { not: null } },
+      select: { id: true, bookingUid: true, facts: true, lastError: true, createdAt: true },
+    }),
+  ]);
+  const unrendered = requests.map((request) => ({
+    id: request.id,
+    bookingUid: request.bookingUid,
+    kind: "unrendered",
+    recipient: recipientsOf(request.facts),
+    attempts: 1,
+    lastError: request.lastError,
+    createdAt: request.createdAt,
+  }));
+  return [...rows, ...unrendered].sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
 }
 
 /**
  * Puts dead e-mails back (one by id, or all): pending, due now, with their attempts counted
- * afresh; wakes the senders. Answers how many were put back (a row that is not dead is not touched).
+ * afresh; a booking change whose e-mails could not be rendered is put back to be rendered again
+ * (by a release that can, docs/adr/0241). Wakes the senders. Answers how many were put back (one
+ * that is not dead is not touched).
  */
 export async function resendDeadMail(
   prisma: PrismaClient,
   which: { id: string } | { all: true },
 ): Promise<number> {
+  const only = "id" in which ? { id: which.id } : {};
   return prisma.$transaction(async (tx) => {
-    const { count } = await tx.mailOutbox.updateMany({
-      where: { status: "DEAD", ...("id" in which ? { id: which.id } : {}) },
+    const { count: rows } = await tx.mailOutbox.updateMany({
+      where: { status: "DEAD", ...only },
       data: { status: "PENDING", attempts: 0, nextAttemptAt: new Date(), lastError: null },
     });
+    const { count: requests } = await tx.mailRequest.updateMany({
+      where: { failedAt: { not: null }, ...only },
+      data: { failedAt: null, lastError: null },
+    });
+    const count = rows + requests;
     if (count > 0) await tx.$executeRaw`SELECT pg_notify(${MAIL_CHANNEL}, '')`;
     return count;
   });

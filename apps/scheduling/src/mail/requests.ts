@@ -4,6 +4,8 @@
 // subjects, bodies and invites is left to a sender, outside the hosts' locks: it turns a request
 // into its `mail_outbox` rows (one per message, the shape every release sends) and deletes it in
 // one transaction. A request is rendered at most once: its rows and its deletion commit together.
+// One that cannot be rendered is marked failed, with why (docs/adr/0241): no sender takes it again,
+// and `mail:dead` shows it.
 import { UUIDV7_BATCH_MAX, uuidv7s } from "@app/db";
 import { type InviteEvent, type InvitePerson, inviteIcs } from "./invite.ts";
 import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
@@ -122,7 +124,9 @@ interface RequestRow {
 /**
  * Renders up to `EXPAND_BATCH` requests of the outbox `connect` reaches into their `mail_outbox`
  * rows and deletes them, in one transaction (requests another sender holds are skipped); how
- * many requests it rendered. A request that cannot be rendered is logged and left where it is.
+ * many requests it took. A request that cannot be rendered (its stored JSON is not a plan this
+ * release reads) fails the same way every time: it is marked failed with why, in the same
+ * transaction, and skipped from then on, so failed ones never fill a batch ahead of newer ones.
  */
 export async function expandRequests(
   connect: () => Promise<ClaimConnection>,
@@ -136,9 +140,11 @@ export async function expandRequests(
     open = true;
     const { rows } = await client.query<RequestRow>(
       `SELECT id, booking_uid, facts FROM "scheduling"."mail_requests"
+        WHERE failed_at IS NULL
         ORDER BY id LIMIT ${EXPAND_BATCH} FOR UPDATE SKIP LOCKED`,
     );
     const done: string[] = [];
+    const failed = { id: [] as string[], reason: [] as string[] };
     const out: (RenderedRow & { bookingUid: string })[] = [];
     for (const row of rows) {
       try {
@@ -146,9 +152,11 @@ export async function expandRequests(
           out.push({ ...rendered, bookingUid: row.booking_uid });
         done.push(row.id);
       } catch (err) {
+        failed.id.push(row.id);
+        failed.reason.push(`not rendered: ${(err as Error).message ?? String(err)}`.slice(0, 500));
         log.error(
           { err, mailRequestId: row.id },
-          "mail: a booking's e-mails could not be rendered; left for a look",
+          "mail: a booking's e-mails could not be rendered; given up (see pnpm -s scheduling mail:dead)",
         );
       }
     }
@@ -175,9 +183,15 @@ export async function expandRequests(
     }
     if (done.length > 0)
       await client.query(`DELETE FROM "scheduling"."mail_requests" WHERE id = ANY($1::uuid[])`, [done]);
+    if (failed.id.length > 0)
+      await client.query(
+        `UPDATE "scheduling"."mail_requests" AS r SET failed_at = clock_timestamp(), last_error = f.reason
+           FROM unnest($1::uuid[], $2::text[]) AS f(id, reason) WHERE r.id = f.id`,
+        [failed.id, failed.reason],
+      );
     await client.query("COMMIT");
     open = false;
-    return done.length;
+    return rows.length;
   } catch (error) {
     broken = error as Error;
     throw error;

@@ -1,9 +1,9 @@
-// The outbox's sender (docs/adr/0222), one per instance, off the request path: it claims one
-// due row at a time with FOR UPDATE SKIP LOCKED (so instances never take the same row), sends
-// it over SMTP while holding the row's lock, and marks it in the same transaction. A process
-// that dies mid-send releases the lock with its connection: the row is sent again, with the
-// same Message-ID (at-least-once, docs/adr/0222). It wakes on the outbox's NOTIFY and every
-// MAIL_POLL_MS (retries come due that way).
+// The outbox's sender (docs/adr/0222), one per instance, off the request path: it claims due
+// rows with FOR UPDATE SKIP LOCKED (so instances never take the same row), sends each over SMTP
+// while holding its row's lock, and commits an accepted one's mark before the next is sent
+// (docs/adr/0239). A process that dies mid-send releases the lock with its connection: that one
+// row is sent again, with the same Message-ID (at-least-once, docs/adr/0222). It wakes on the
+// outbox's NOTIFY and every MAIL_POLL_MS (retries come due that way).
 import { dedicatedConnection, NotificationListener, type PrismaClient, poolOf } from "@app/db";
 import nodemailer, { type Transporter } from "nodemailer";
 import { MAIL_CHANNEL } from "./outbox.ts";
@@ -131,7 +131,7 @@ export class MailSender {
     this.loop = this.run();
   }
 
-  /** Finishes the send in flight (if any), then stops: nothing is left half-marked. */
+  /** Finishes the send in flight (if any) and records it, then stops: the rest of its claim waits. */
   async stop(): Promise<void> {
     this.running = false;
     this.poke();
@@ -200,7 +200,14 @@ export class MailSender {
       });
       if (rendered === EXPAND_BATCH) this.expand = true;
     }
-    const sent = await sendDue(connect, this.transport, this.options, this.options.counters);
+    const sent = await sendDue(
+      connect,
+      this.transport,
+      this.options,
+      this.options.counters,
+      SEND_BATCH,
+      () => this.running,
+    );
     return rendered + sent > 0;
   }
 
@@ -240,15 +247,62 @@ export interface MailCounters {
 export const pooledConnection = (prisma: PrismaClient) => (): Promise<ClaimConnection> =>
   poolOf(prisma).connect() as Promise<ClaimConnection>;
 
-/** Due e-mails one claim takes at most: sent one after another, marked together. */
+/** Due e-mails one claim takes at most: read and locked together, sent one after another. */
 export const SEND_BATCH = 10;
+
+/** A failed attempt or a sent message, written with the claim's next commit. */
+interface Mark {
+  id: string;
+  status: "SENT" | "PENDING" | "DEAD";
+  attempts: number;
+  messageId: string | null;
+  lastError: string | null;
+  backoffMs: number;
+  /** When the attempt ended (performance.now()). */
+  at: number;
+}
+
+/**
+ * Writes `marks` in one statement: a sent row SENT, its Message-ID and the time; a failed one its
+ * attempt, why, and when next. Times from the clock, not the transaction's start (the claim's,
+ * sends ago): the backoff counts from the failed attempt's end, however late its mark is written.
+ */
+async function writeMarks(client: ClaimConnection, marks: Mark[]): Promise<void> {
+  if (marks.length === 0) return;
+  const now = performance.now();
+  const column = <K extends keyof Mark>(key: K) => marks.map((mark) => mark[key]);
+  await client.query(
+    `UPDATE "scheduling"."mail_outbox" AS o
+        SET status = m.status::"scheduling"."MailStatus", attempts = m.attempts, last_error = m.last_error,
+            message_id = CASE WHEN m.status = 'SENT' THEN m.message_id ELSE o.message_id END,
+            sent_at = CASE WHEN m.status = 'SENT' THEN clock_timestamp() ELSE o.sent_at END,
+            next_attempt_at = CASE WHEN m.status = 'SENT' THEN o.next_attempt_at
+                                   ELSE clock_timestamp() + make_interval(secs => m.wait_ms / 1000) END
+       FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::float8[])
+         AS m(id, status, attempts, message_id, last_error, wait_ms)
+      WHERE o.id = m.id`,
+    [
+      column("id"),
+      column("status"),
+      column("attempts"),
+      column("messageId"),
+      column("lastError"),
+      marks.map((mark) => mark.backoffMs - (now - mark.at)),
+    ],
+  );
+}
 
 /**
  * Claims up to `limit` due e-mails of the outbox `connect` reaches (the default database's, or a
- * tenant's), sends them one after another while holding their locks, and marks them all in one
- * statement of the same transaction (docs/adr/0236: a burst's e-mails cost the sender a few
- * statements, not four each); how many it claimed, 0 when none was due. A process that dies
- * mid-batch marks none of them: each is sent again with its Message-ID (at-least-once, ADR 0222).
+ * tenant's) in one statement, and sends them one after another, each while its row is locked.
+ * An accepted message's SENT mark (its Message-ID) is committed before the next one is sent
+ * (docs/adr/0239): a process that dies, or a connection that breaks, mid-claim sends again only
+ * the message in flight, never one the server accepted and the outbox recorded. A commit ends the
+ * transaction and with it the locks of the rest of the claim: they are locked again, and one
+ * another sender took meanwhile (or sent, or failed to a later retry) is left out. Failed
+ * attempts are written with the next commit (a crash before it repeats an attempt the server
+ * refused). Stops between two messages once `running()` is false. How many it attempted, 0 when
+ * none was due.
  */
 export async function sendDue(
   connect: () => Promise<ClaimConnection>,
@@ -256,13 +310,21 @@ export async function sendDue(
   options: Pick<MailSenderOptions, "from" | "maxAttempts" | "retryBaseMs" | "log">,
   counters?: MailCounters,
   limit = SEND_BATCH,
+  running: () => boolean = () => true,
 ): Promise<number> {
   const client = await connect();
   let open = false;
   let broken: Error | undefined;
-  try {
+  const begin = async () => {
     await client.query("BEGIN");
     open = true;
+  };
+  const commit = async () => {
+    await client.query("COMMIT");
+    open = false;
+  };
+  try {
+    await begin();
     const { rows } = await client.query<DueRow>(
       `SELECT id, recipient, subject, text_body, html_body, ics, attempts
          FROM "scheduling"."mail_outbox"
@@ -272,37 +334,17 @@ export async function sendDue(
         FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    if (rows.length === 0) {
-      await client.query("COMMIT");
-      open = false;
-      return 0;
-    }
-    const marks = {
-      id: [] as string[],
-      status: [] as string[],
-      attempts: [] as number[],
-      messageId: [] as (string | null)[],
-      lastError: [] as (string | null)[],
-      backoffMs: [] as number[],
-    };
-    const mark = (
-      id: string,
-      status: string,
-      attempts: number,
-      messageId: string | null,
-      lastError: string | null,
-      backoffMs: number,
-    ) => {
-      marks.id.push(id);
-      marks.status.push(status);
-      marks.attempts.push(attempts);
-      marks.messageId.push(messageId);
-      marks.lastError.push(lastError);
-      marks.backoffMs.push(backoffMs);
-    };
-    for (const row of rows) {
+    /** The claim's rows the open transaction holds locked, with their attempts as it read them. */
+    let held = new Map(rows.map((row) => [row.id, row.attempts]));
+    let marks: Mark[] = [];
+    let attempted = 0;
+    for (const [index, row] of rows.entries()) {
+      const before = held.get(row.id);
+      if (before === undefined) continue;
+      if (!running()) break;
+      attempted++;
       const messageId = messageIdOf(row.id, options.from);
-      const attempts = row.attempts + 1;
+      const attempts = before + 1;
       try {
         await transport.sendMail({
           from: options.from,
@@ -321,14 +363,19 @@ export async function sendDue(
               }
             : {}),
         });
-        mark(row.id, "SENT", attempts, messageId, null, 0);
-        options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
-        counters?.sent();
       } catch (error) {
         const { permanent, reason } = classify(error);
         const dead = permanent || attempts >= options.maxAttempts;
         const backoffMs = Math.min(options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
-        mark(row.id, dead ? "DEAD" : "PENDING", attempts, null, reason, backoffMs);
+        marks.push({
+          id: row.id,
+          status: dead ? "DEAD" : "PENDING",
+          attempts,
+          messageId: null,
+          lastError: reason,
+          backoffMs,
+          at: performance.now(),
+        });
         counters?.failed(dead ? "dead" : "retry");
         if (dead)
           options.log.error(
@@ -340,24 +387,39 @@ export async function sendDue(
             { mailId: row.id, attempts, reason, retryInMs: backoffMs },
             "mail: not sent; will retry",
           );
+        continue;
       }
+      // Accepted: recorded for good before anything else is sent.
+      marks.push({
+        id: row.id,
+        status: "SENT",
+        attempts,
+        messageId,
+        lastError: null,
+        backoffMs: 0,
+        at: performance.now(),
+      });
+      await writeMarks(client, marks);
+      await commit();
+      marks = [];
+      options.log.info({ mailId: row.id, messageId, attempts }, "mail: sent");
+      counters?.sent();
+      const rest = rows.slice(index + 1).map((r) => r.id);
+      if (rest.length === 0 || !running()) break;
+      await begin();
+      const relocked = await client.query<{ id: string; attempts: number }>(
+        `SELECT id, attempts FROM "scheduling"."mail_outbox"
+          WHERE id = ANY($1::uuid[]) AND status = 'PENDING' AND next_attempt_at <= now()
+          FOR UPDATE SKIP LOCKED`,
+        [rest],
+      );
+      held = new Map(relocked.rows.map((r) => [r.id, r.attempts]));
     }
-    // A sent row: SENT, its Message-ID and the time; a failed one: its attempt, why, and when next.
-    await client.query(
-      `UPDATE "scheduling"."mail_outbox" AS o
-          SET status = m.status::"scheduling"."MailStatus", attempts = m.attempts, last_error = m.last_error,
-              message_id = CASE WHEN m.status = 'SENT' THEN m.message_id ELSE o.message_id END,
-              sent_at = CASE WHEN m.status = 'SENT' THEN now() ELSE o.sent_at END,
-              next_attempt_at = CASE WHEN m.status = 'SENT' THEN o.next_attempt_at
-                                     ELSE now() + make_interval(secs => m.backoff_ms / 1000) END
-         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::float8[])
-           AS m(id, status, attempts, message_id, last_error, backoff_ms)
-        WHERE o.id = m.id`,
-      [marks.id, marks.status, marks.attempts, marks.messageId, marks.lastError, marks.backoffMs],
-    );
-    await client.query("COMMIT");
-    open = false;
-    return rows.length;
+    if (open) {
+      await writeMarks(client, marks);
+      await commit();
+    }
+    return attempted;
   } catch (error) {
     broken = error as Error;
     throw error;

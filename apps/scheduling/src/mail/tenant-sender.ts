@@ -184,6 +184,7 @@ export class TenantMailSender {
           { ...this.options, log },
           this.options.counters,
           Math.min(SEND_BATCH, VISIT_BATCH - sent),
+          () => this.running,
         );
         if (claimed === 0) break;
         sent += claimed;
@@ -193,11 +194,12 @@ export class TenantMailSender {
         this.want(tenantId, 0);
         return;
       }
-      // The next retry, or now when a request is still to be rendered (one that failed to render).
+      // The next retry, or now when a request is still to be rendered (one written after this
+      // visit's look); one that could not be rendered waits for mail:resend, not for a visit.
       const [next] = await lease.db.$queryRaw<{ at: Date | null }[]>`
         SELECT LEAST(
           (SELECT min(next_attempt_at) FROM "scheduling"."mail_outbox" WHERE status = 'PENDING'),
-          (SELECT min(created_at) FROM "scheduling"."mail_requests")) AS at`;
+          (SELECT min(created_at) FROM "scheduling"."mail_requests" WHERE failed_at IS NULL)) AS at`;
       const grace = `${this.graceMs} milliseconds`;
       if (next?.at) {
         // The next retry, or sooner when a booking marked the tenant since (it may still commit).
