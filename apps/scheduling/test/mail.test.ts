@@ -807,7 +807,7 @@ describe("delivery: retries, the dead state, exactly once", () => {
       data: Array.from({ length: UNREADABLE }, (_, i) => ({
         bookingUid: `unreadable-${i}`,
         messages: 1,
-        facts: { v: 2, messages: [{ kind: "scheduled", to: { email: `u${i}@example.com` } }] },
+        facts: { v: 3, messages: [{ kind: "scheduled", to: { email: `u${i}@example.com` } }] },
       })),
     });
     const organizer = await host();
@@ -839,7 +839,7 @@ describe("delivery: retries, the dead state, exactly once", () => {
     expect(dead).toHaveLength(UNREADABLE);
     for (const entry of dead) {
       expect(entry.kind).toBe("unrendered");
-      expect(entry.lastError).toContain("not rendered: a mail request of an unknown version (2)");
+      expect(entry.lastError).toContain("not rendered: a mail request of an unknown version (3)");
     }
     expect(dead.map((entry) => entry.recipient).sort()).toEqual(
       Array.from({ length: UNREADABLE }, (_, i) => `u${i}@example.com`).sort(),
@@ -856,7 +856,7 @@ describe("delivery: retries, the dead state, exactly once", () => {
     await vi.waitFor(async () => {
       const again = await prisma.mailRequest.findUniqueOrThrow({ where: { id: dead[0]!.id } });
       expect(again.failedAt).not.toBeNull();
-      expect(again.lastError).toContain("unknown version (2)");
+      expect(again.lastError).toContain("unknown version (3)");
     }, UNTIL);
     expect(server.deliveries).toHaveLength(2);
   });
