@@ -128,6 +128,8 @@ async function visitBatches(): Promise<void> {
         }
       ).get()
     ).values;
+  // Only the shortener has a visit log (the scheduling servers have metrics too).
+  if (!registry.getSingleMetric("visit_log_batch_size")) return;
   const sizes = await read("visit_log_batch_size");
   const commits = await read("visit_log_commit_seconds");
   const value = (values: { metricName?: string; value: number }[], suffix: string) =>
