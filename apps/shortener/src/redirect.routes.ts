@@ -466,6 +466,14 @@ export function hotRedirect(app: FastifyInstance, origin: RequestOrigin): HotRou
           referer: headerText(request.headers.referer, MAX_REFERER),
           rule: choice.rule,
         })
-        .then(() => answer);
+        .then(
+          () => answer,
+          // Refused (the short was deleted or given a limit since the cache read it): the route
+          // answers it from the start, as the database has the short now.
+          (error: unknown) => {
+            if (error instanceof ShortGone) return undefined;
+            throw error;
+          },
+        );
   };
 }

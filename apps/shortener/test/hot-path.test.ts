@@ -1,10 +1,16 @@
 // The cached redirect answered before Fastify (docs/adr/0240): over real HTTP (app.inject goes
 // through Fastify's own handler, never the server's listener), its answers, visits, counts and
 // metrics are those of the route it stands in for; every other request is Fastify's.
+
+import type { IncomingMessage } from "node:http";
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
+import { requestOrigin } from "@app/server/hot-path";
 import { serveMetrics } from "@app/server/metrics";
+import type { FastifyInstance } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
+import { hotRedirect } from "../src/redirect.routes.ts";
+import { ShortGone } from "../src/visits/visit-log.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -172,6 +178,27 @@ describe("the hot redirect", () => {
     expect(await hot("/hot-limited")).toMatchObject({ hot: false, status: 302 });
     expect(await hot("/no-such-short")).toMatchObject({ hot: false, status: 404 });
     expect(await hot("/health")).toMatchObject({ hot: false, status: 200 });
+  });
+
+  it("gives a visit the batch refused (ShortGone) back to the route, and a failure with its error", async () => {
+    // The race itself (a delete between the cache's read and the batch) is the burst test of
+    // visit-maintenance.test.ts; here the outcome of each refusal, deterministically.
+    let refusal: Error = new ShortGone();
+    const app = {
+      domains: { inMemoryForHost: () => ({ id: "domain" }) },
+      shorts: { cachedTarget: () => ({ id: "short", url: "https://target.example/" }) },
+      visitLog: { enricher: ctx.app.visitLog.enricher, record: () => Promise.reject(refusal) },
+    } as unknown as FastifyInstance;
+    const route = hotRedirect(app, requestOrigin(false));
+    const request = {
+      method: "GET",
+      url: "/gone",
+      headers: { host: "sho.rt" },
+      socket: { remoteAddress: "127.0.0.1" },
+    } as unknown as IncomingMessage;
+    await expect(route(request)!()).resolves.toBeUndefined();
+    refusal = new Error("the database is away");
+    await expect(route(request)!()).rejects.toBe(refusal);
   });
 
   it("follows a delete and a new limit at once: the visit is refused and Fastify's route answers", async () => {
