@@ -2,8 +2,11 @@
 // whose answer to a message can be switched (accept, 4xx, 5xx, stall) or scripted message by
 // message, and the messages it accepted, parsed back (mailparser).
 import type { AddressInfo } from "node:net";
+import { createPrisma, type PrismaClient } from "@app/db";
+import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export type SmtpMode = "accept" | "4xx" | "5xx" | "stall";
 
@@ -110,4 +113,41 @@ export async function startSmtp(
 export function inviteOf(delivery: Delivery): string | undefined {
   const attachment = delivery.mail.attachments.find((a) => a.contentType.startsWith("text/calendar"));
   return attachment?.content.toString("utf8");
+}
+
+/** An app instance a mail test opened, with its own pool. */
+export interface OpenedApp {
+  app: { close(): Promise<unknown> };
+  prisma: PrismaClient;
+}
+
+/**
+ * A mail test file's lifecycle, in its hooks: a database of its own (handed to `made` once
+ * created), and after each test the app instances it opened and the SMTP servers it started
+ * closed, and the outbox and its requests emptied (each test starts from an empty outbox).
+ */
+export function mailTestLifecycle(made: (database: TestDatabase, prisma: PrismaClient) => void) {
+  let database: TestDatabase | undefined;
+  let prisma: PrismaClient | undefined;
+  const opened: OpenedApp[] = [];
+  const servers: TestSmtp[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    prisma = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl });
+    made(database, prisma);
+  });
+  afterEach(async () => {
+    for (const { app, prisma: own } of opened.splice(0)) {
+      await app.close();
+      await own.$disconnect();
+    }
+    for (const server of servers.splice(0)) await server.close();
+    await prisma?.mailOutbox.deleteMany({});
+    await prisma?.mailRequest.deleteMany({});
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await database?.drop();
+  });
+  return { opened, servers };
 }

@@ -8,15 +8,15 @@
 import { PassThrough, Writable } from "node:stream";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { runCliInProcess } from "@app/testing/cli";
-import { createTestDatabase, type TestDatabase } from "@app/testing/database";
+import type { TestDatabase } from "@app/testing/database";
 import ICAL from "ical.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
 import { schedulingCli } from "../src/cli.ts";
 import { loadConfig, type SchedulingConfig } from "../src/config.ts";
 import { at, futureMonday, giveSchedule, makeHost, makeTeamEvent } from "./booking-helpers.ts";
 import { createUser, REDIS_PREFIX, withKey } from "./helpers.ts";
-import { type Delivery, inviteOf, startSmtp, type TestSmtp } from "./mail-helpers.ts";
+import { type Delivery, inviteOf, mailTestLifecycle, startSmtp, type TestSmtp } from "./mail-helpers.ts";
 
 /** Generous: a loaded two-core machine; the wait ends as soon as the condition holds. */
 const UNTIL = { timeout: 60_000, interval: 25 } as const;
@@ -24,26 +24,9 @@ const FROM = "Bookings <bookings@mail.example.test>";
 
 let database: TestDatabase;
 let prisma: PrismaClient;
-const opened: { app: SchedulingApp; prisma: PrismaClient }[] = [];
-const servers: TestSmtp[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  prisma = createPrisma(database.url, { poolMax: 4, directUrl: database.directUrl });
-});
-afterEach(async () => {
-  for (const { app, prisma: own } of opened.splice(0)) {
-    await app.close();
-    await own.$disconnect();
-  }
-  for (const server of servers.splice(0)) await server.close();
-  // Each test starts from an empty outbox.
-  await prisma.mailOutbox.deleteMany({});
-  await prisma.mailRequest.deleteMany({});
-});
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await database?.drop();
+const { opened, servers } = mailTestLifecycle((madeDatabase, madePrisma) => {
+  database = madeDatabase;
+  prisma = madePrisma;
 });
 
 async function smtp(...args: Parameters<typeof startSmtp>): Promise<TestSmtp> {
