@@ -147,4 +147,54 @@ describe("client IP behind a proxy", () => {
       expect(log!.ipAddress).toBe(expected);
     }
   });
+
+  it("gives a private, reserved or documentation address no country: not on the row, in the statistics nor to a country rule", async () => {
+    // The country database names AU for the first four and JP for 2001:db8::/32 (whois records).
+    const special = [
+      "172.16.5.4",
+      "192.168.1.5",
+      "198.51.100.7",
+      "203.0.113.9",
+      "10.1.2.3",
+      "100.64.0.1",
+      "::ffff:192.168.1.5",
+      "2001:db8::1",
+      "fd00::1",
+      "fe80::1",
+    ];
+    const user = await newUser(proxied.prisma);
+    const plain = (await postShort(proxied.app, user, { url: "https://example.com/" })).json();
+    const ruled = (
+      await postShort(proxied.app, user, {
+        url: "https://example.com/default",
+        redirectRules: [{ url: "https://example.com/au", conditions: [{ type: "country", value: "AU" }] }],
+      })
+    ).json();
+    await proxied.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = proxied.app.server.address() as { port: number };
+    for (const ip of special) {
+      const headers = { "x-forwarded-for": ip };
+      expect((await httpGet(port, `/${plain.name}`, headers)).status, ip).toBe(302);
+      expect((await httpGet(port, `/${ruled.name}`, headers)).headers.location, ip).toBe(
+        "https://example.com/default",
+      );
+    }
+    // An address of the registry's country still has it (and the rule would have matched).
+    const australian = "1.1.1.1";
+    expect((await httpGet(port, `/${ruled.name}`, { "x-forwarded-for": australian })).headers.location).toBe(
+      "https://example.com/au",
+    );
+
+    const rows = await proxied.prisma.shortLog.findMany({ where: { shortId: plain.id } });
+    expect(rows.map((row) => [row.ipAddress, row.country]).sort()).toEqual(
+      special.map((ip) => [ip, ""]).sort(),
+    );
+    const stats = await proxied.app.inject({ url: `/api/shorts/${plain.id}/stats`, headers: user.headers });
+    expect(stats.json().countries).toEqual([{ value: "", visits: special.length, humans: special.length }]);
+    const account = (await proxied.app.inject({ url: "/api/stats", headers: user.headers })).json();
+    expect(account.countries).toEqual([
+      { value: "", visits: 2 * special.length, humans: 2 * special.length },
+      { value: "AU", visits: 1, humans: 1 },
+    ]);
+  });
 });

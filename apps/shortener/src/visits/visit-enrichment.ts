@@ -11,6 +11,7 @@ import type { PrismaClient } from "@app/db";
 import { isbot } from "isbot";
 import { Reader } from "mmdb-lib";
 import UAParser from "ua-parser-js";
+import { isSpecialPurpose } from "./special-addresses.ts";
 
 /** What VISIT_IP keeps of the visitor's address on the row. */
 export type VisitIpMode = "full" | "anonymized" | "none";
@@ -63,9 +64,14 @@ export function unmapped(ip: string): string {
   return ip.toLowerCase().startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 }
 
-/** ISO 3166-1 alpha-2 of the address's registry country; "" for private or unknown ones. */
+/**
+ * ISO 3166-1 alpha-2 of the address's registry country; "" for an unknown one (the database has
+ * no range for it) and for one of a special-purpose range (private, documentation…), which the
+ * database is not asked about: it names a country for some of them (special-addresses.ts).
+ */
 export function countryOf(ip: string): string {
-  if (isIP(ip) === 0) return "";
+  const family = isIP(ip);
+  if (family === 0 || isSpecialPurpose(ip, family)) return "";
   try {
     const record = countryReader().get(unmapped(ip)) as CountryRecord | null;
     return record?.country_code?.slice(0, 2) ?? "";
