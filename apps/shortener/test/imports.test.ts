@@ -342,6 +342,68 @@ describe("pnpm shortener import: idempotency, conflicts, domains", () => {
   });
 });
 
+describe("imported visits and their visitors", () => {
+  /** The truth: each visitor once per short and UTC day, from the stored rows (as stats.test.ts). */
+  async function visitorsStored(shortIds: string[]) {
+    const [row] = await ctx.prisma.$queryRaw<{ visitors: bigint }[]>`
+      SELECT count(DISTINCT ("short_id", "visitor", date_trunc('day', "created_at" AT TIME ZONE 'UTC'))) AS visitors
+        FROM shortener.short_logs WHERE short_id = ANY(${shortIds}::uuid[]) AND visitor IS NOT NULL`;
+    return Number(row!.visitors);
+  }
+
+  const RANGE = "from=2026-09-01T00:00:00Z&to=2026-11-01T00:00:00Z&interval=month";
+
+  it("count as visitors: by address and user agent per UTC day when the source has the address, each visit when it has none", async () => {
+    const user = await tenant();
+    const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0";
+    const curl = "curl/8.4.0";
+    const clicks = [
+      // 5 October: 81.2.69.160 with Firefox twice (one visitor), with curl (another), 8.8.8.8 (a third).
+      ["2026-10-05 08:00:00", firefox, "81.2.69.160"],
+      ["2026-10-05 09:30:00", firefox, "81.2.69.160"],
+      ["2026-10-05 10:00:00", curl, "81.2.69.160"],
+      ["2026-10-05 11:00:00", firefox, "8.8.8.8"],
+      // 6 October: the first one again (a new day), and two visits with no address (one each).
+      ["2026-10-06 08:00:00", firefox, "81.2.69.160"],
+      ["2026-10-06 09:00:00", firefox, ""],
+      ["2026-10-06 09:05:00", firefox, ""],
+    ];
+    const dir = await mkdtemp(join(tmpdir(), "import-"));
+    const dump = join(dir, "yourls.sql");
+    await writeFile(
+      dump,
+      `INSERT INTO \`yourls_url\` VALUES ('visited','https://example.com/v','Visited','2026-10-01 00:00:00','127.0.0.1',7);
+INSERT INTO \`yourls_log\` VALUES ${clicks
+        .map(([at, agent, ip], i) => `(${i + 1},'${at}','visited','direct','${agent}','${ip}','')`)
+        .join(",")};
+`,
+    );
+    expect(await importJson(dump, "yourls", user)).toMatchObject({ created: 1, visits: 7 });
+    expect(await importJson(fixture("shlink.json"), "shlink", user)).toMatchObject({ created: 2, visits: 3 });
+
+    const shorts = byName(await shortsOf(user));
+    const visited = shorts.visited!.id;
+    const store = shorts["12C18"]!.id;
+    // Shlink exports no addresses: each of its 3 visits is a visitor.
+    const expected = { [visited]: 6, [store]: 3 };
+    for (const [id, visitors] of Object.entries(expected)) {
+      const stats = await statsOf(user, id, RANGE);
+      expect(stats.totals.uniqueVisitors, id).toBe(visitors);
+      expect(await visitorsStored([id])).toBe(visitors);
+    }
+    // Counted in the hour of its first visit that day: 81.2.69.160 with Firefox came at 08:00.
+    const morning = "from=2026-10-05T09:00:00Z&to=2026-10-06T00:00:00Z&interval=hour";
+    expect((await statsOf(user, visited, morning)).totals).toMatchObject({ visits: 3, uniqueVisitors: 2 });
+    const account = await ctx.app.inject({ url: `/api/stats?${RANGE}`, headers: user.headers });
+    expect(account.json().totals).toMatchObject({ visits: 10, uniqueVisitors: 9 });
+    expect(await visitorsStored([visited, store])).toBe(9);
+
+    // The same files again import nothing, and count no visitor twice.
+    expect(await importJson(dump, "yourls", user)).toMatchObject({ visits: 0 });
+    expect((await statsOf(user, visited, RANGE)).totals.uniqueVisitors).toBe(6);
+  });
+});
+
 describe("imported visits and the retention", () => {
   it("visits of months already past VISIT_RETENTION_DAYS count as imported history; the rest are stored", async () => {
     const user = await tenant();

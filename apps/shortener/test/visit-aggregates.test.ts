@@ -38,7 +38,8 @@ function batch(next: () => number, size: number): EnrichedVisit[] {
     device: pick(["desktop", "mobile", "bot", ""]),
     country: pick(["FR", "US", ""]),
     referrerHost: pick(["", "a.com", "b.org", "a.co"]),
-    visitor: pick(["-123", "45", "-9223372036854775808", "7"]),
+    // null: an imported visit that counts no visitor (a later one of its visitor that day).
+    visitor: pick(["-123", "45", "-9223372036854775808", "7", null]),
     rule: pick([null, undefined, 1, 2, 10]),
   }));
 }
@@ -73,6 +74,7 @@ function groupBy(visits: EnrichedVisit[]) {
     DIMENSIONS.flatMap((d, i) => (values(v)[i] === undefined ? [] : [[v.shortId, at, d, values(v)[i]!]]));
   const firstHour = new Map<string, { key: [string, string, string]; hour: number }>();
   for (const v of visits) {
+    if (v.visitor === null) continue;
     const text = [v.shortId, dayOf(v), v.visitor].join("\u0000");
     const seen = firstHour.get(text);
     if (!seen || hourOf(v) < seen.hour)

@@ -76,12 +76,18 @@ export class Importer {
   /** Keys met in this file: a repeat is the same link (skipped). */
   private readonly seen = new Set<string>();
   private lines = 0;
+  /** Stores this run's visits, its visitors hashed under a salt of its own. */
+  private readonly recordVisit: ReturnType<VisitLog["importRun"]>;
+  /** Visits without an address so far: each is a visitor of its own. */
+  private anonymousVisits = 0;
 
   constructor(
     private readonly services: ImportServices,
     private readonly target: ImportTarget,
     private readonly report: ImportReport = {},
-  ) {}
+  ) {
+    this.recordVisit = services.visitLog.importRun();
+  }
 
   async run(lines: AsyncIterable<SourceLine>): Promise<ImportSummary> {
     // The records of an earlier run counted, so a later export's lookups plan on real numbers.
@@ -255,7 +261,7 @@ export class Importer {
    * older than the retention would be dropped with their month at once: they are history.
    */
   private async storeVisits(links: { key: string; shortId: string; visits: SourceVisit[] }[]): Promise<void> {
-    const { prisma, visitLog, maintenance, retentionDays } = this.services;
+    const { prisma, maintenance, retentionDays } = this.services;
     const pool = poolOf(prisma);
     const ids = links.map((l) => l.shortId);
     const { rows: marks } = await pool.query<{ short_id: string; through: Date | null }>(
@@ -311,10 +317,23 @@ export class Importer {
     // Oldest first, a chunk at a time: what is stored of a short is always its oldest visits, so
     // the newest stored row is a true mark if a run stops half-way.
     stored.sort((a, b) => a.visit.at.getTime() - b.visit.at.getTime());
+    // Each visitor once per short and UTC day, on its first visit (docs/adr/0243): told apart by
+    // address and user agent, as a live visit's, when the source gives the address; a visit
+    // without one is a visitor of its own. A link's visits are all in this call, so are all of
+    // its visitors' first visits.
+    const counted = new Set<string>();
+    const visitors = stored.map(({ shortId, visit }) => {
+      if (visit.ipAddress === "") return `#${++this.anonymousVisits}`;
+      const text = `${visit.ipAddress}\n${visit.userAgent}`;
+      const key = `${shortId} ${visit.at.toISOString().slice(0, 10)} ${text}`;
+      if (counted.has(key)) return undefined;
+      counted.add(key);
+      return text;
+    });
     for (let i = 0; i < stored.length; i += VISIT_CHUNK) {
       const chunk = stored.slice(i, i + VISIT_CHUNK);
       const results = await Promise.allSettled(
-        chunk.map(({ shortId, visit }) => visitLog.record({ shortId, ...visit, imported: true })),
+        chunk.map(({ shortId, visit }, j) => this.recordVisit({ shortId, ...visit }, visitors[i + j])),
       );
       for (const result of results) {
         if (result.status === "fulfilled") this.summary.visits++;

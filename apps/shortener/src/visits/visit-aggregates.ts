@@ -118,8 +118,10 @@ export class BatchSums {
       bump(group.values[RULE]!, value, human);
       bump(group.day.values[RULE]!, value, human);
     }
-    const first = group.day.visitors.get(visit.visitor);
-    if (first === undefined || hour < first) group.day.visitors.set(visit.visitor, hour);
+    const { visitor } = visit;
+    if (visitor === null) return;
+    const first = group.day.visitors.get(visitor);
+    if (first === undefined || hour < first) group.day.visitors.set(visitor, hour);
   }
 
   private hourGroup(shortId: string, hour: number): HourGroup {

@@ -25,8 +25,11 @@ export interface Enrichment {
   device: string;
   country: string;
   referrerHost: string;
-  /** Decimal text of a signed 64-bit hash: the day's salt, the full IP and the user agent. */
-  visitor: string;
+  /**
+   * Decimal text of a signed 64-bit hash: the day's salt, the full IP and the user agent. An
+   * imported visit's is its run's (VisitLog.importRun); null: the visit counts no visitor.
+   */
+  visitor: string | null;
 }
 
 /** What a user agent says, parsed once per distinct one (the redirect rules read it too). */
@@ -199,7 +202,7 @@ const DAY = 86_400_000;
  * bytes of the digest read as a signed 64-bit integer (decimal text). One call on one buffer: a
  * Hash object per visit with four updates cost three times as much.
  */
-function visitorHash(salt: Buffer, text: string): string {
+export function visitorHash(salt: Buffer, text: string): string {
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the headers are cut to a few kB before this.
   const needed = salt.length + text.length * 3;
   if (scratch.length < needed) scratch = Buffer.allocUnsafe(needed);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { inTransaction, isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -11,7 +12,13 @@ import {
   type PendingSums,
   pendingPerShort,
 } from "./visit-aggregates.ts";
-import { type Enrichment, VisitEnricher, type VisitIpMode, VisitorSalts } from "./visit-enrichment.ts";
+import {
+  type Enrichment,
+  VisitEnricher,
+  type VisitIpMode,
+  VisitorSalts,
+  visitorHash,
+} from "./visit-enrichment.ts";
 import { ROLLUP_AGE_DAYS } from "./visit-rollup.ts";
 
 export interface Visit {
@@ -301,6 +308,27 @@ export class VisitLog {
   }
 
   /**
+   * Stores the visits of one import run (imports/importer.ts), each as any visit is (enriched, with
+   * its aggregates, at its original time) and marked imported, outside the slots after one
+   * another, as visits of past days are. Its visitors are hashed under a salt of the run's own,
+   * kept nowhere (docs/adr/0243). `visitor`: the text that tells the visit's visitor apart in the
+   * run, given on its first visit of the short and UTC day only; undefined: the visit counts no
+   * visitor. Rejects with ShortGone when the visit was not stored (the short is gone).
+   */
+  importRun(): (visit: Visit & { at: Date }, visitor: string | undefined) => Promise<void> {
+    const salt = randomBytes(32);
+    return (visit, visitor) => {
+      const { shortId, ipAddress, userAgent, referer, at } = visit;
+      const enriched = this.enricher.describe(visit) as Enrichment;
+      enriched.visitor = visitor === undefined ? null : visitorHash(salt, visitor);
+      return new Promise<void>((resolve, reject) => {
+        const pending = { shortId, ipAddress, userAgent, referer, at, imported: true };
+        void this.writePastDay([{ visit: pending, enriched, resolve, reject }], undefined, IMPORTED, 0);
+      });
+    };
+  }
+
+  /**
    * Writes a batch with a visit of a past day outside the slots, after the one before it: it joins
    * the batch waiting for that one, if there is one of its statement with room.
    */
@@ -465,7 +493,7 @@ export class VisitLog {
       all[9] = textArray(rows.map((r) => r.device));
       all[10] = textArray(rows.map((r) => r.country));
       all[11] = textArray(rows.map((r) => r.referrerHost));
-      all[12] = plainArray(rows.map((r) => r.visitor));
+      all[12] = plainArray(rows.map((r) => r.visitor ?? "NULL"));
       all[13] = timeArray(visits.map((v) => v.at));
       all[PARAMS.rules] = plainArray(visits.map((v) => v.rule ?? "NULL"));
       all[PARAMS.imported] = plainArray(visits.map((v) => v.imported === true));
@@ -724,6 +752,20 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 SELECT "id" AS "short_id" FROM live`;
 
 const BATCHED = compacted("insert_visits", INSERT_VISITS);
+
+/**
+ * INSERT_VISITS for an import run's visits (importRun): each row keeps the visitor its run gave
+ * it, and each such visitor counts, whatever the visit's day. A run gives a visitor of a short
+ * and day on one row only, hashed under a salt of the run's own: no other row, stored before or
+ * after, can be the same visitor, so the visitor rows the maintenance deletes (docs/adr/0204)
+ * are never needed to tell one apart (docs/adr/0243).
+ */
+const HASHED_SINCE = `SELECT (now() AT TIME ZONE 'UTC')::date - 1 AS "since"`;
+if (!INSERT_VISITS.includes(HASHED_SINCE)) throw new Error("visit-log: INSERT_VISITS has no hashed day");
+const IMPORTED = compacted(
+  "insert_imported_visits",
+  INSERT_VISITS.replace(HASHED_SINCE, `SELECT '-infinity'::date AS "since"`),
+);
 
 /** The SQLSTATE of `visits_not_rolled_up` (migrations 20261128000000, 20261130000000). */
 const ROLLED_UP = "VR001";
