@@ -523,7 +523,8 @@ async function series(
   const organizer = await host();
   await prisma.eventType.update({
     where: { id: organizer.eventType.id },
-    data: { recurringEvent: { freq: 2, count: 4, interval: 1 } },
+    // Up to 5 dates; a series books fewer (`dates`), and its e-mails say how many it booked.
+    data: { recurringEvent: { freq: 2, count: 5, interval: 1 } },
   });
   const first = at(futureMonday(6), 60);
   const recurringEventId = `series-${organizer.user.id}`;
@@ -617,11 +618,13 @@ describe("a recurring series (v1's handleNewRecurringBooking, handleCancelBookin
     expect(starts[0]).toBe(new Date(made[2]!.startTime).toISOString());
   });
 
-  it("allRemainingBookings cancels the series with one set of e-mails: METHOD:CANCEL of the series' event (its UID, SEQUENCE 1, the event type's RRULE); one date alone: CANCEL of that occurrence", async () => {
+  it("allRemainingBookings cancels the series with one set of e-mails: METHOD:CANCEL of the series' event (its UID, SEQUENCE 1, the invite's RRULE: the 3 dates booked, not the event type's 5); one date alone: CANCEL of that occurrence", async () => {
     const server = await smtp();
     const app = await instance({ SMTP_URL: server.url });
     const { organizer, made } = await series(app, 3);
     await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const invited = seriesOf(inviteOf(server.deliveries[0]!)!).rrule;
+    expect(invited).toEqual({ freq: "WEEKLY", interval: 1, count: 3 });
 
     const one = await app.inject({
       method: "DELETE",
@@ -651,11 +654,43 @@ describe("a recurring series (v1's handleNewRecurringBooking, handleCancelBookin
       const invite = inviteOf(delivery)!;
       expect(parseInvite(invite)).toMatchObject({ method: "CANCEL", uid: made[0]!.uid, sequence: 2 });
       const { rrule, recurrenceId, starts } = seriesOf(invite);
-      // v1's cancel carries the event type's recurrence (count 4), from the series' first date.
-      expect(rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 4 });
+      // The series that was invited (docs/adr/0245), from its first date: not the event type's 5.
+      expect(rrule).toEqual(invited);
       expect(recurrenceId).toBeNull();
-      expect(starts[0]).toBe(new Date(made[0]!.startTime).toISOString());
-      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 4 times");
+      expect(starts).toEqual(made.map((b) => new Date(b.startTime).toISOString()));
+      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 3 times");
+      expect(delivery.mail.html).toContain("Every week, 3 times");
+    }
+  });
+
+  it("a date of the series moved by a reschedule that keeps it in the series is still one date: the whole series' cancel says 3 times", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const { organizer, made } = await series(app, 3);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const last = made[2]!;
+    const moved = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(new Date(last.startTime), 120), {
+        rescheduleUid: last.uid,
+        recurringEventId: `series-${organizer.user.id}`,
+        recurringCount: 3,
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(moved.statusCode, moved.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const all = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${made[0]!.id}/cancel?allRemainingBookings=true`, organizer.apiKey),
+    });
+    expect(all.statusCode, all.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(6), UNTIL);
+    for (const delivery of server.deliveries.slice(4)) {
+      expect(parseInvite(inviteOf(delivery)!)).toMatchObject({ method: "CANCEL", uid: made[0]!.uid });
+      expect(seriesOf(inviteOf(delivery)!).rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 3 });
+      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 3 times");
     }
   });
 });

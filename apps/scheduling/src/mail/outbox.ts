@@ -126,14 +126,15 @@ export async function enqueueBookingMail(
       : {}),
     ...(change.kind === "cancelled" || change.kind === "rejected" ? { reason: change.reason } : {}),
   };
-  // What repeats: a series' invite (created: recurringCount times from this date; a whole
-  // series cancelled: the event type's count from its first date, as v1's cancel has it).
+  // What repeats: a series' invite (created: recurringCount times from this date); a whole
+  // series cancelled: the series that was invited, its dates booked from its first one (not
+  // the event type's count, which v1's cancel carried: docs/adr/0245).
   let repeat: Recurrence | undefined;
   let occurrence: Date | undefined;
   if (series && change.kind === "created")
     repeat = { ...series, count: change.series?.count ?? series.count };
-  if (seriesEvent && change.kind === "cancelled") {
-    if (change.wholeSeries) repeat = series ?? undefined;
+  if (series && seriesEvent && change.kind === "cancelled") {
+    if (change.wholeSeries) repeat = { ...series, count: await seriesDates(tx, booking) };
     else occurrence = booking.startTime;
   }
   if (repeat) facts.recurrence = repeat;
@@ -281,6 +282,22 @@ async function isFirstOfSeries(tx: Tx, booking: LoadedBooking): Promise<boolean>
     },
   });
   return earlier === 0;
+}
+
+/**
+ * How many dates a series booked (its invite's COUNT: each date POSTed with its recurringCount),
+ * whatever became of them since: a date moved by a reschedule is counted once, a cancelled one
+ * still counts (the invite announced it).
+ */
+async function seriesDates(tx: Tx, booking: LoadedBooking): Promise<number> {
+  const [row] = await tx.$queryRaw<{ dates: number }[]>`
+    SELECT count(*)::int AS dates FROM "scheduling"."bookings" b
+     WHERE b."recurringEventId" = ${booking.recurringEventId} AND b."eventTypeId" = ${booking.eventTypeId}
+       AND NOT EXISTS (
+         SELECT 1 FROM "scheduling"."bookings" moved
+          WHERE moved.uid = b."fromReschedule"
+            AND moved."recurringEventId" = b."recurringEventId" AND moved."eventTypeId" = b."eventTypeId")`;
+  return row?.dates ?? 1;
 }
 
 /**
