@@ -255,6 +255,86 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
     expect(hostMail.subject).toMatch(/^New event: /);
   });
 
+  it("the default title (v1's event_between_users) is in each recipient's language: a de booker's subject, body and invite in German; the stored title in the organizer's (v1's tOrganizer)", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    await prisma.eventType.update({ where: { id: organizer.eventType.id }, data: { title: "Erstgespräch" } });
+    const german = "Erstgespräch zwischen Hope Host und Jörg Deutsch";
+    const english = "Erstgespräch between Hope Host and Jörg Deutsch";
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(2), 420), {
+        language: "de",
+        responses: { name: "Jörg Deutsch", email: "joerg@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const booking = response.json() as { id: number; title: string };
+    // The organizer has no locale: v1 stored the title in English ("en", its default).
+    expect(booking.title).toBe(english);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const joerg = server.deliveries.find((d) => to(d) === "joerg@example.com")!;
+    expect(joerg.mail.subject).toMatch(new RegExp(`^Bestätigt: ${german} – `));
+    expect(joerg.mail.text).toContain(`Was:\n  ${german}\n`);
+    expect(joerg.mail.html).toContain(`<td>${german}</td>`);
+    expect(parseInvite(inviteOf(joerg)!).summary).toBe(german);
+    const hostMail = server.deliveries.find((d) => to(d) === organizer.user.email)!;
+    expect(hostMail.mail.subject).toMatch(new RegExp(`^New event: ${english} – `));
+    expect(hostMail.mail.text).toContain(`What:\n  ${english}\n`);
+    expect(parseInvite(inviteOf(hostMail)!).summary).toBe(english);
+
+    // A later change of the booking (its stored title read back) is in German for him too.
+    const cancel = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${booking.id}/cancel?cancellationReason=Krank`, organizer.apiKey),
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const cancelled = server.deliveries.slice(2).find((d) => to(d) === "joerg@example.com")!;
+    expect(cancelled.mail.subject).toMatch(new RegExp(`^Abgesagt: ${german} – `));
+    expect(parseInvite(inviteOf(cancelled)!).summary).toBe(german);
+  });
+
+  it("an organizer whose locale is de stores the title in German (v1's tOrganizer); one without a name is the host, in each language; a title the client sent stays as sent", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    await prisma.user.update({ where: { id: organizer.user.id }, data: { locale: "de", name: null } });
+    await prisma.eventType.update({ where: { id: organizer.eventType.id }, data: { title: "Erstgespräch" } });
+    const booked = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(2), 360), {
+        language: "en",
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect(booked.json().title).toBe("Erstgespräch zwischen dem Gastgeber und Bea Booker");
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const bea = server.deliveries.find((d) => to(d) === "bea@example.com")!.mail;
+    expect(bea.subject).toMatch(/^Confirmed: Erstgespräch between the host and Bea Booker – /);
+    const hostMail = server.deliveries.find((d) => to(d) === organizer.user.email)!.mail;
+    expect(hostMail.subject).toMatch(/^Neuer Termin: Erstgespräch zwischen dem Gastgeber und Bea Booker – /);
+
+    const titled = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(2), 390), {
+        language: "de",
+        title: "Kick-off between friends",
+        responses: { name: "Jörg Deutsch", email: "joerg@example.com" },
+      }),
+    );
+    expect(titled.statusCode, titled.body).toBe(201);
+    expect(titled.json().title).toBe("Kick-off between friends");
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const joerg = server.deliveries.find((d) => to(d) === "joerg@example.com")!.mail;
+    expect(joerg.subject).toMatch(/^Bestätigt: Kick-off between friends – /);
+  });
+
   it("noEmail: true writes no e-mail (v1: noEmail !== true gates them)", async () => {
     const server = await smtp();
     const app = await instance({ SMTP_URL: server.url });

@@ -5,7 +5,7 @@
 // outbox's rows (requests.ts) and sends them.
 import { type Prisma, type PrismaClient, uuidv7 } from "@app/db";
 import type { InviteEvent, Recurrence } from "./invite.ts";
-import type { MailKind, MessageFacts, Recipient } from "./messages.ts";
+import { type MailKind, type MessageFacts, type Recipient, titleParts } from "./messages.ts";
 import { type MailPlan, type StoredMessage, storePlan } from "./requests.ts";
 
 /** The NOTIFY channel the outbox's insert trigger (and `mail:resend`) wakes senders on. */
@@ -58,6 +58,7 @@ const bookingSelect = {
   attendees: { select: { name: true, email: true, timeZone: true, locale: true }, orderBy: { id: "asc" } },
   eventType: {
     select: {
+      title: true,
       schedulingType: true,
       recurringEvent: true,
       seatsPerTimeSlot: true,
@@ -115,6 +116,11 @@ export async function enqueueBookingMail(
     (change.kind === "seated" && booking.eventType.seatsShowAttendees === true);
   const facts: Omit<MessageFacts, "kind"> = {
     title: booking.title,
+    // A default title (v1's event name: the event type, the host, the booker) is read by each
+    // recipient in their language; any other stays as stored (docs/adr/0246).
+    titleParts:
+      titleParts(booking.title, booking.eventType?.title ?? null, booking.attendees[0]?.name ?? "") ??
+      undefined,
     description: booking.description,
     location: booking.location,
     start: booking.startTime,
