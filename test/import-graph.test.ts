@@ -92,6 +92,8 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
     "resources/booking-operations.ts -> slots/time-zones.ts": "the slot engine's MINUTE",
     "resources/booking-operations.ts -> mail/outbox.ts":
       "a booking change writes its e-mails into the outbox in its own transaction (enqueueBookingMail)",
+    "resources/booking-operations.ts -> mail/messages.ts":
+      "a booking's default title is v1's event name in its organizer's language, in the e-mails' words (defaultTitle)",
     "resources/feed-tokens.ts -> feed/feed-tokens.ts":
       "the API's create issues a calendar feed token as the CLI does (issueFeedToken, feedPath)",
     "mail/mail.ts -> hosting/secrets.ts":

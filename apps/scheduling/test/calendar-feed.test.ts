@@ -676,6 +676,45 @@ describe("with e-mail on", () => {
       event!.sequence,
     ]);
   });
+
+  it("the feed and an e-mailed invite are RFC 5545 text to the end: every line, END:VCALENDAR included, ends with CRLF, none is longer than 75 octets", async () => {
+    const organizer = await host(t.prisma, "Hope Höst-Überlänge");
+    // Long enough, and in bytes of 2 and 4 octets, that SUMMARY and DESCRIPTION are folded.
+    const title = `Erstgespräch über Größen und Maße 📅 ${"äöü ".repeat(20)}`.trim();
+    const booked = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(6), 60), {
+        title,
+        responses: {
+          name: "Jörg Deutsch",
+          email: "joerg@example.com",
+          notes: `Zeile eins\nZeile zwei\r\n${"Notiz ".repeat(30)}`,
+        },
+      }),
+    );
+    const { token } = await createToken(app, organizer.apiKey);
+    const feed = await fetchFeed(app, token);
+    expect(feed.statusCode, feed.body).toBe(200);
+    await expect
+      .poll(() => smtp.deliveries.find((d) => inviteOf(d)?.includes(booked.uid)), { timeout: 60_000 })
+      .toBeDefined();
+    const invite = inviteOf(smtp.deliveries.find((d) => inviteOf(d)?.includes(booked.uid))!)!;
+    for (const text of [feed.body, invite]) {
+      expect(text.slice(-15)).toBe("END:VCALENDAR\r\n");
+      // Split after each CRLF: what is left over has no line break of its own (no bare LF or CR).
+      const lines = text.split("\r\n");
+      expect(lines.pop()).toBe("");
+      for (const line of lines) {
+        expect(line).not.toMatch(/[\r\n]/);
+        expect(Buffer.byteLength(line, "utf8"), line).toBeLessThanOrEqual(75);
+      }
+      // The folding was exercised, and unfolds back to the title.
+      expect(lines.some((line) => line.startsWith(" "))).toBe(true);
+      const summary = parseFeed(text).find((e) => e.uid === booked.uid)!.summary;
+      expect(summary).toBe(title);
+    }
+  });
 });
 
 describe("rate limit", () => {

@@ -255,6 +255,86 @@ describe("what a booking sends (v1's handleNewBooking, email-manager)", () => {
     expect(hostMail.subject).toMatch(/^New event: /);
   });
 
+  it("the default title (v1's event_between_users) is in each recipient's language: a de booker's subject, body and invite in German; the stored title in the organizer's (v1's tOrganizer)", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    await prisma.eventType.update({ where: { id: organizer.eventType.id }, data: { title: "Erstgespräch" } });
+    const german = "Erstgespräch zwischen Hope Host und Jörg Deutsch";
+    const english = "Erstgespräch between Hope Host and Jörg Deutsch";
+    const response = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(2), 420), {
+        language: "de",
+        responses: { name: "Jörg Deutsch", email: "joerg@example.com" },
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const booking = response.json() as { id: number; title: string };
+    // The organizer has no locale: v1 stored the title in English ("en", its default).
+    expect(booking.title).toBe(english);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const joerg = server.deliveries.find((d) => to(d) === "joerg@example.com")!;
+    expect(joerg.mail.subject).toMatch(new RegExp(`^Bestätigt: ${german} – `));
+    expect(joerg.mail.text).toContain(`Was:\n  ${german}\n`);
+    expect(joerg.mail.html).toContain(`<td>${german}</td>`);
+    expect(parseInvite(inviteOf(joerg)!).summary).toBe(german);
+    const hostMail = server.deliveries.find((d) => to(d) === organizer.user.email)!;
+    expect(hostMail.mail.subject).toMatch(new RegExp(`^New event: ${english} – `));
+    expect(hostMail.mail.text).toContain(`What:\n  ${english}\n`);
+    expect(parseInvite(inviteOf(hostMail)!).summary).toBe(english);
+
+    // A later change of the booking (its stored title read back) is in German for him too.
+    const cancel = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${booking.id}/cancel?cancellationReason=Krank`, organizer.apiKey),
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const cancelled = server.deliveries.slice(2).find((d) => to(d) === "joerg@example.com")!;
+    expect(cancelled.mail.subject).toMatch(new RegExp(`^Abgesagt: ${german} – `));
+    expect(parseInvite(inviteOf(cancelled)!).summary).toBe(german);
+  });
+
+  it("an organizer whose locale is de stores the title in German (v1's tOrganizer); one without a name is the host, in each language; a title the client sent stays as sent", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const organizer = await host();
+    await prisma.user.update({ where: { id: organizer.user.id }, data: { locale: "de", name: null } });
+    await prisma.eventType.update({ where: { id: organizer.eventType.id }, data: { title: "Erstgespräch" } });
+    const booked = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(2), 360), {
+        language: "en",
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect(booked.json().title).toBe("Erstgespräch zwischen dem Gastgeber und Bea Booker");
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const bea = server.deliveries.find((d) => to(d) === "bea@example.com")!.mail;
+    expect(bea.subject).toMatch(/^Confirmed: Erstgespräch between the host and Bea Booker – /);
+    const hostMail = server.deliveries.find((d) => to(d) === organizer.user.email)!.mail;
+    expect(hostMail.subject).toMatch(/^Neuer Termin: Erstgespräch zwischen dem Gastgeber und Bea Booker – /);
+
+    const titled = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(futureMonday(2), 390), {
+        language: "de",
+        title: "Kick-off between friends",
+        responses: { name: "Jörg Deutsch", email: "joerg@example.com" },
+      }),
+    );
+    expect(titled.statusCode, titled.body).toBe(201);
+    expect(titled.json().title).toBe("Kick-off between friends");
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const joerg = server.deliveries.find((d) => to(d) === "joerg@example.com")!.mail;
+    expect(joerg.subject).toMatch(/^Bestätigt: Kick-off between friends – /);
+  });
+
   it("noEmail: true writes no e-mail (v1: noEmail !== true gates them)", async () => {
     const server = await smtp();
     const app = await instance({ SMTP_URL: server.url });
@@ -523,7 +603,8 @@ async function series(
   const organizer = await host();
   await prisma.eventType.update({
     where: { id: organizer.eventType.id },
-    data: { recurringEvent: { freq: 2, count: 4, interval: 1 } },
+    // Up to 5 dates; a series books fewer (`dates`), and its e-mails say how many it booked.
+    data: { recurringEvent: { freq: 2, count: 5, interval: 1 } },
   });
   const first = at(futureMonday(6), 60);
   const recurringEventId = `series-${organizer.user.id}`;
@@ -617,11 +698,13 @@ describe("a recurring series (v1's handleNewRecurringBooking, handleCancelBookin
     expect(starts[0]).toBe(new Date(made[2]!.startTime).toISOString());
   });
 
-  it("allRemainingBookings cancels the series with one set of e-mails: METHOD:CANCEL of the series' event (its UID, SEQUENCE 1, the event type's RRULE); one date alone: CANCEL of that occurrence", async () => {
+  it("allRemainingBookings cancels the series with one set of e-mails: METHOD:CANCEL of the series' event (its UID, SEQUENCE 1, the invite's RRULE: the 3 dates booked, not the event type's 5); one date alone: CANCEL of that occurrence", async () => {
     const server = await smtp();
     const app = await instance({ SMTP_URL: server.url });
     const { organizer, made } = await series(app, 3);
     await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const invited = seriesOf(inviteOf(server.deliveries[0]!)!).rrule;
+    expect(invited).toEqual({ freq: "WEEKLY", interval: 1, count: 3 });
 
     const one = await app.inject({
       method: "DELETE",
@@ -651,11 +734,43 @@ describe("a recurring series (v1's handleNewRecurringBooking, handleCancelBookin
       const invite = inviteOf(delivery)!;
       expect(parseInvite(invite)).toMatchObject({ method: "CANCEL", uid: made[0]!.uid, sequence: 2 });
       const { rrule, recurrenceId, starts } = seriesOf(invite);
-      // v1's cancel carries the event type's recurrence (count 4), from the series' first date.
-      expect(rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 4 });
+      // The series that was invited (docs/adr/0245), from its first date: not the event type's 5.
+      expect(rrule).toEqual(invited);
       expect(recurrenceId).toBeNull();
-      expect(starts[0]).toBe(new Date(made[0]!.startTime).toISOString());
-      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 4 times");
+      expect(starts).toEqual(made.map((b) => new Date(b.startTime).toISOString()));
+      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 3 times");
+      expect(delivery.mail.html).toContain("Every week, 3 times");
+    }
+  });
+
+  it("a date of the series moved by a reschedule that keeps it in the series is still one date: the whole series' cancel says 3 times", async () => {
+    const server = await smtp();
+    const app = await instance({ SMTP_URL: server.url });
+    const { organizer, made } = await series(app, 3);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(2), UNTIL);
+    const last = made[2]!;
+    const moved = await book(
+      app,
+      organizer.apiKey,
+      bookingBody(organizer.eventType.id, at(new Date(last.startTime), 120), {
+        rescheduleUid: last.uid,
+        recurringEventId: `series-${organizer.user.id}`,
+        recurringCount: 3,
+        responses: { name: "Bea Booker", email: "bea@example.com" },
+      }),
+    );
+    expect(moved.statusCode, moved.body).toBe(201);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(4), UNTIL);
+    const all = await app.inject({
+      method: "DELETE",
+      url: withKey(`/v1/bookings/${made[0]!.id}/cancel?allRemainingBookings=true`, organizer.apiKey),
+    });
+    expect(all.statusCode, all.body).toBe(200);
+    await vi.waitFor(() => expect(server.deliveries).toHaveLength(6), UNTIL);
+    for (const delivery of server.deliveries.slice(4)) {
+      expect(parseInvite(inviteOf(delivery)!)).toMatchObject({ method: "CANCEL", uid: made[0]!.uid });
+      expect(seriesOf(inviteOf(delivery)!).rrule).toEqual({ freq: "WEEKLY", interval: 1, count: 3 });
+      expect(delivery.mail.text).toContain("Repeats:\n  Every week, 3 times");
     }
   });
 });

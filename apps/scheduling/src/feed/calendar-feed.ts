@@ -1,11 +1,12 @@
 // The calendar feed (docs/adr/0229): one user's bookings as an RFC 5545 calendar to subscribe
-// to, written by ical-generator as the e-mailed invites are (mail/invite.ts). Each event has the
+// to, written by ../icalendar.ts as the e-mailed invites are (mail/invite.ts). Each event has the
 // UID and SEQUENCE its latest invite had (booking_invites), so a calendar that got the invite by
 // e-mail and also subscribes sees one event; a booking that was never mailed (no SMTP_URL) gets
 // the same as its invites would have had: its reschedule chain's first uid, one step per move.
 import { createHash } from "node:crypto";
 import type { Prisma, PrismaClient } from "@app/db";
-import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalEventStatus } from "ical-generator";
+import { ICalAttendeeRole, ICalAttendeeStatus, type ICalEventData, ICalEventStatus } from "ical-generator";
+import { icalendarText } from "../icalendar.ts";
 
 /** How far back the feed reaches: a month of past bookings stays visible. */
 export const FEED_PAST_DAYS = 30;
@@ -85,39 +86,11 @@ export async function calendarFeed(
     }),
   ]);
   const events = await calendarEvents(db, bookings);
-  const calendar = ical({
-    prodId: { company: "app", product: "scheduling", language: "EN" },
+  const body = icalendarText({
     name: `Bookings of ${user.name || user.email}`,
     ttl: FEED_REFRESH_SECONDS,
+    events: events.map(({ booking, uid, sequence }) => feedEvent(booking, uid, sequence)),
   });
-  for (const { booking, uid, sequence } of events) {
-    const changedAt = booking.updatedAt ?? booking.createdAt;
-    calendar.createEvent({
-      id: uid,
-      sequence,
-      // DTSTAMP from the row, not the clock: the same bookings give the same body, and ETag.
-      stamp: changedAt,
-      created: booking.createdAt,
-      lastModified: changedAt,
-      start: booking.startTime,
-      end: booking.endTime,
-      summary: booking.title,
-      description: booking.description,
-      location: booking.location,
-      url: webAddress(booking.location),
-      status: booking.status === "PENDING" ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
-      organizer: booking.user
-        ? { name: booking.user.name || booking.user.email, email: booking.user.email }
-        : null,
-      attendees: booking.attendees.map((person) => ({
-        name: person.name || person.email,
-        email: person.email,
-        role: ICalAttendeeRole.REQ,
-        status: booking.status === "PENDING" ? ICalAttendeeStatus.NEEDSACTION : ICalAttendeeStatus.ACCEPTED,
-      })),
-    });
-  }
-  const body = calendar.toString();
   const leftAt = left ? new Date(left.endTime.getTime() + FEED_PAST_DAYS * DAY_MS) : null;
   const latest = [changed._max.updatedAt, changed._max.createdAt, leftAt].filter(
     (d): d is Date => d !== null,
@@ -126,6 +99,35 @@ export async function calendarFeed(
     body,
     etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`,
     lastModified: latest.length === 0 ? null : new Date(Math.max(...latest.map((d) => d.getTime()))),
+  };
+}
+
+/** A booking as its feed event: the UID and SEQUENCE its e-mailed invites had. */
+function feedEvent(booking: FeedBooking, uid: string, sequence: number): ICalEventData {
+  const changedAt = booking.updatedAt ?? booking.createdAt;
+  return {
+    id: uid,
+    sequence,
+    // DTSTAMP from the row, not the clock: the same bookings give the same body, and ETag.
+    stamp: changedAt,
+    created: booking.createdAt,
+    lastModified: changedAt,
+    start: booking.startTime,
+    end: booking.endTime,
+    summary: booking.title,
+    description: booking.description,
+    location: booking.location,
+    url: webAddress(booking.location),
+    status: booking.status === "PENDING" ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
+    organizer: booking.user
+      ? { name: booking.user.name || booking.user.email, email: booking.user.email }
+      : null,
+    attendees: booking.attendees.map((person) => ({
+      name: person.name || person.email,
+      email: person.email,
+      role: ICalAttendeeRole.REQ,
+      status: booking.status === "PENDING" ? ICalAttendeeStatus.NEEDSACTION : ICalAttendeeStatus.ACCEPTED,
+    })),
   };
 }
 

@@ -1,14 +1,16 @@
-// The calendar invite a booking e-mail carries (RFC 5545, written by ical-generator): the
+// The calendar invite a booking e-mail carries (RFC 5545, written by ../icalendar.ts): the
 // booking's calendar UID (a reschedule keeps the original's, docs/adr/0223), a SEQUENCE that
 // grows with every change, METHOD:REQUEST for a new or moved event, METHOD:CANCEL for a
 // cancelled one.
-import ical, {
+import {
   ICalAttendeeRole,
   ICalAttendeeStatus,
   ICalCalendarMethod,
+  type ICalEventData,
   ICalEventRepeatingFreq,
   ICalEventStatus,
 } from "ical-generator";
+import { icalendarText } from "../icalendar.ts";
 
 /** v1's recurring event: rrule's Frequency (0 YEARLY … 6 SECONDLY), every `interval`, `count` times. */
 export interface Recurrence {
@@ -54,11 +56,7 @@ export interface InviteEvent {
 
 export function inviteIcs(event: InviteEvent): string {
   const cancelled = event.method === "CANCEL";
-  const calendar = ical({
-    prodId: { company: "app", product: "scheduling", language: "EN" },
-    method: cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
-  });
-  calendar.createEvent({
+  const calendarEvent: ICalEventData = {
     id: event.uid,
     sequence: event.sequence,
     stamp: event.stamp,
@@ -86,6 +84,9 @@ export function inviteIcs(event: InviteEvent): string {
       // A booking the attendee made is accepted by them; a cancelled one is declined for all.
       status: cancelled ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
     })),
+  };
+  return icalendarText({
+    method: cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+    events: [calendarEvent],
   });
-  return calendar.toString();
 }

@@ -1,6 +1,7 @@
 // The booking e-mails' words: one subject, plain text and HTML per kind and side (the organizer's
 // side: the organizer and a team's other hosts; the attendees' side: the booker and guests), in
-// the recipient's language (English, or German for a `de` locale) and time zone.
+// the recipient's language (English, or German for a `de` locale) and time zone; and v1's default
+// booking title (its event name), in each of those languages.
 
 /** v1's e-mails this API sends (docs/adr/0223 lists which v1 template each follows). */
 export type MailKind = "scheduled" | "request" | "awaiting" | "declined" | "cancelled" | "rescheduled";
@@ -12,9 +13,19 @@ export interface Recipient {
   locale: string | null;
 }
 
+/** What v1's default booking title names (cal.com's `event_between_users`). */
+export interface TitleParts {
+  eventName: string;
+  /** The team (a collective event, several hosts) or the organizer; null for an organizer without a name. */
+  host: string | null;
+  attendeeName: string;
+}
+
 export interface MessageFacts {
   kind: MailKind;
   title: string;
+  /** The title's parts when it is the default one: each recipient reads it in their language. */
+  titleParts?: TitleParts | undefined;
   description: string | null;
   location: string | null;
   start: Date;
@@ -36,7 +47,7 @@ export interface RenderedMessage {
   html: string;
 }
 
-type Language = "en" | "de";
+export type Language = "en" | "de";
 
 const WORDS = {
   en: {
@@ -91,6 +102,10 @@ const WORDS = {
     every: (unit: string, interval: number, count: number) =>
       `${interval === 1 ? `Every ${unit}` : `Every ${interval} ${unit}`}, ${count} times`,
     organizer: "organizer",
+    // cal.com's locales/en/common.json, event_between_users; an organizer without a name is
+    // "the host" here (v1: "Nameless").
+    eventBetween: "{eventName} between {host} and {attendeeName}",
+    someHost: "the host",
   },
   de: {
     subject: {
@@ -147,11 +162,50 @@ const WORDS = {
     every: (unit: string, interval: number, count: number) =>
       `${interval === 1 ? unit : `Alle ${interval} ${unit}`}, ${count} Mal`,
     organizer: "Organisator",
+    // cal.com's locales/de/common.json, event_between_users.
+    eventBetween: "{eventName} zwischen {host} und {attendeeName}",
+    someHost: "dem Gastgeber",
   },
 } as const;
 
-const languageOf = (locale: string | null): Language =>
+/** The language the e-mails speak for a locale: German for `de…`, else English. */
+export const languageOf = (locale: string | null | undefined): Language =>
   locale?.toLowerCase().startsWith("de") ? "de" : "en";
+
+const LANGUAGES = Object.keys(WORDS) as Language[];
+
+/** v1's default booking title (getEventName without an event name template), in a language. */
+export function defaultTitle(language: Language, parts: TitleParts): string {
+  const words = WORDS[language];
+  const values = { ...parts, host: parts.host ?? words.someHost };
+  return words.eventBetween.replace(
+    /\{(eventName|host|attendeeName)\}/g,
+    (_, key: keyof TitleParts) => values[key],
+  );
+}
+
+/**
+ * The parts of a stored title that is the default one in a language the e-mails speak (a booking
+ * stores it in its organizer's, v1's tOrganizer), or null for any other title (one the client
+ * sent, or one whose event type was renamed since). `eventName`: the event type's title; null
+ * when the booking has none (a dynamic group), then the title up to the first separator.
+ */
+export function titleParts(title: string, eventName: string | null, attendeeName: string): TitleParts | null {
+  for (const language of LANGUAGES) {
+    // Every language's template is "{eventName}<words>{host}<words>{attendeeName}".
+    const [head, tail] = WORDS[language].eventBetween.split("{host}") as [string, string];
+    const between = head.replace("{eventName}", "");
+    const end = tail.replace("{attendeeName}", attendeeName);
+    const name = eventName ?? title.slice(0, Math.max(0, title.indexOf(between, 1)));
+    const start = name + between;
+    if (name === "" || !title.startsWith(start) || !title.endsWith(end)) continue;
+    if (title.length <= start.length + end.length) continue;
+    const host = title.slice(start.length, title.length - end.length);
+    const unnamed = LANGUAGES.some((other) => WORDS[other].someHost === host);
+    return { eventName: name, host: unnamed ? null : host, attendeeName };
+  }
+  return null;
+}
 
 /**
  * Formatters by language and zone, made once: building an Intl.DateTimeFormat costs milliseconds
@@ -210,6 +264,11 @@ function repeats(rule: { freq: number; interval: number; count: number }, langua
   return words.every(rule.interval === 1 ? one : many, rule.interval, rule.count);
 }
 
+/** The booking's title as a recipient in `language` reads it: the default one in their language. */
+export function titleIn(facts: Pick<MessageFacts, "title" | "titleParts">, language: Language): string {
+  return facts.titleParts ? defaultTitle(language, facts.titleParts) : facts.title;
+}
+
 export function renderMessage(
   facts: MessageFacts,
   side: "organizer" | "attendee",
@@ -219,9 +278,10 @@ export function renderMessage(
   const words = WORDS[language];
   const zone = zoneOf(to.timeZone);
   const when = formatSpan(facts.start, facts.end, zone, language);
-  const subject = `${words.subject[facts.kind][side].replace("{title}", facts.title)} – ${when}`;
+  const title = titleIn(facts, language);
+  const subject = `${words.subject[facts.kind][side].replace("{title}", title)} – ${when}`;
   const rows: [string, string][] = [
-    [words.what, facts.title],
+    [words.what, title],
     [words.when, when],
     ...(facts.previous
       ? [

@@ -5,7 +5,7 @@
 // outbox's rows (requests.ts) and sends them.
 import { type Prisma, type PrismaClient, uuidv7 } from "@app/db";
 import type { InviteEvent, Recurrence } from "./invite.ts";
-import type { MailKind, MessageFacts, Recipient } from "./messages.ts";
+import { type MailKind, type MessageFacts, type Recipient, titleParts } from "./messages.ts";
 import { type MailPlan, type StoredMessage, storePlan } from "./requests.ts";
 
 /** The NOTIFY channel the outbox's insert trigger (and `mail:resend`) wakes senders on. */
@@ -58,6 +58,7 @@ const bookingSelect = {
   attendees: { select: { name: true, email: true, timeZone: true, locale: true }, orderBy: { id: "asc" } },
   eventType: {
     select: {
+      title: true,
       schedulingType: true,
       recurringEvent: true,
       seatsPerTimeSlot: true,
@@ -115,6 +116,11 @@ export async function enqueueBookingMail(
     (change.kind === "seated" && booking.eventType.seatsShowAttendees === true);
   const facts: Omit<MessageFacts, "kind"> = {
     title: booking.title,
+    // A default title (v1's event name: the event type, the host, the booker) is read by each
+    // recipient in their language; any other stays as stored (docs/adr/0246).
+    titleParts:
+      titleParts(booking.title, booking.eventType?.title ?? null, booking.attendees[0]?.name ?? "") ??
+      undefined,
     description: booking.description,
     location: booking.location,
     start: booking.startTime,
@@ -126,14 +132,15 @@ export async function enqueueBookingMail(
       : {}),
     ...(change.kind === "cancelled" || change.kind === "rejected" ? { reason: change.reason } : {}),
   };
-  // What repeats: a series' invite (created: recurringCount times from this date; a whole
-  // series cancelled: the event type's count from its first date, as v1's cancel has it).
+  // What repeats: a series' invite (created: recurringCount times from this date); a whole
+  // series cancelled: the series that was invited, its dates booked from its first one (not
+  // the event type's count, which v1's cancel carried: docs/adr/0245).
   let repeat: Recurrence | undefined;
   let occurrence: Date | undefined;
   if (series && change.kind === "created")
     repeat = { ...series, count: change.series?.count ?? series.count };
-  if (seriesEvent && change.kind === "cancelled") {
-    if (change.wholeSeries) repeat = series ?? undefined;
+  if (series && seriesEvent && change.kind === "cancelled") {
+    if (change.wholeSeries) repeat = { ...series, count: await seriesDates(tx, booking) };
     else occurrence = booking.startTime;
   }
   if (repeat) facts.recurrence = repeat;
@@ -281,6 +288,22 @@ async function isFirstOfSeries(tx: Tx, booking: LoadedBooking): Promise<boolean>
     },
   });
   return earlier === 0;
+}
+
+/**
+ * How many dates a series booked (its invite's COUNT: each date POSTed with its recurringCount),
+ * whatever became of them since: a date moved by a reschedule is counted once, a cancelled one
+ * still counts (the invite announced it).
+ */
+async function seriesDates(tx: Tx, booking: LoadedBooking): Promise<number> {
+  const [row] = await tx.$queryRaw<{ dates: number }[]>`
+    SELECT count(*)::int AS dates FROM "scheduling"."bookings" b
+     WHERE b."recurringEventId" = ${booking.recurringEventId} AND b."eventTypeId" = ${booking.eventTypeId}
+       AND NOT EXISTS (
+         SELECT 1 FROM "scheduling"."bookings" moved
+          WHERE moved.uid = b."fromReschedule"
+            AND moved."recurringEventId" = b."recurringEventId" AND moved."eventTypeId" = b."eventTypeId")`;
+  return row?.dates ?? 1;
 }
 
 /**

@@ -8,7 +8,14 @@
 // and `mail:dead` shows it.
 import { UUIDV7_BATCH_MAX, uuidv7s } from "@app/db";
 import { type InviteEvent, type InvitePerson, inviteIcs } from "./invite.ts";
-import { type MailKind, type MessageFacts, type Recipient, renderMessage } from "./messages.ts";
+import {
+  languageOf,
+  type MailKind,
+  type MessageFacts,
+  type Recipient,
+  renderMessage,
+  titleIn,
+} from "./messages.ts";
 
 /** A connection a claim's transaction runs on; released when done (dropped when a statement broke it). */
 export interface ClaimConnection {
@@ -77,19 +84,23 @@ export interface RenderedRow {
   ics: string | null;
 }
 
-/** The messages a plan sends, rendered, in its order (each invite written once). */
+/**
+ * The messages a plan sends, rendered, in its order (each invite written once per language: its
+ * SUMMARY is the title as the recipient's e-mail says it).
+ */
 export function renderPlan(plan: MailPlan): RenderedRow[] {
   const invites = new Map<string, string>();
-  const eventOf = (which: "event" | "dropped") => {
+  const eventOf = (which: "event" | "dropped", to: Recipient): InviteEvent => {
     const event = which === "event" ? plan.event : plan.dropped;
     if (!event) throw new Error("a mail request names an invite it does not hold");
-    return event;
+    return { ...event, title: titleIn(plan.facts, languageOf(to.locale)) };
   };
-  const ics = (which: "event" | "dropped") => {
-    let text = invites.get(which);
+  const ics = (which: "event" | "dropped", to: Recipient) => {
+    const key = `${which} ${languageOf(to.locale)}`;
+    let text = invites.get(key);
     if (text === undefined) {
-      text = inviteIcs(eventOf(which));
-      invites.set(which, text);
+      text = inviteIcs(eventOf(which, to));
+      invites.set(key, text);
     }
     return text;
   };
@@ -99,8 +110,9 @@ export function renderPlan(plan: MailPlan): RenderedRow[] {
     const facts = shows ? { ...about, attendees: shows } : about;
     const rendered = renderMessage({ ...facts, kind: message.kind }, message.side, message.to);
     let invite: string | null = null;
-    if (message.invite && shows) invite = inviteIcs({ ...eventOf(message.invite), attendees: shows });
-    else if (message.invite) invite = ics(message.invite);
+    if (message.invite && shows)
+      invite = inviteIcs({ ...eventOf(message.invite, message.to), attendees: shows });
+    else if (message.invite) invite = ics(message.invite, message.to);
     return {
       kind: message.kind,
       recipient: message.to.email,

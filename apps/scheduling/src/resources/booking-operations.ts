@@ -18,6 +18,7 @@ import {
 import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
+import { defaultTitle, languageOf } from "../mail/messages.ts";
 import { enqueueBookingMail, type LoadedBooking } from "../mail/outbox.ts";
 import {
   assertInBounds,
@@ -294,7 +295,15 @@ export const createBooking: CustomOperation = {
         ];
         // The slot's first booking takes seats as a later one does.
         assertSeatsFor(attendees.length, seats);
-        const host = hosts.teamName ?? hosts.organizer.name ?? "the host";
+        // v1's default title (getEventName), in the organizer's language, as v1 stored it
+        // (tOrganizer); each e-mail says it in its recipient's (docs/adr/0246).
+        const title =
+          input.title ??
+          defaultTitle(languageOf(hosts.organizer.locale), {
+            eventName: eventType.title,
+            host: hosts.teamName || hosts.organizer.name || null,
+            attendeeName: who.name,
+          });
         if (original) {
           // v1's handleNewBooking: the original is cancelled and marked in the same transaction.
           await tx.booking.update({
@@ -311,7 +320,7 @@ export const createBooking: CustomOperation = {
             eventTypeId: dynamic ? null : eventType.id,
             dynamicEventSlugRef: dynamic?.slug ?? null,
             dynamicGroupSlugRef: dynamic?.group ?? null,
-            title: input.title ?? `${eventType.title} between ${host} and ${who.name}`,
+            title,
             description: who.notes ?? input.description ?? null,
             startTime: start,
             endTime: end,
@@ -413,6 +422,7 @@ function mailView(booking: CreatedBooking, eventType: SlotEventType): LoadedBook
       locale,
     })),
     eventType: {
+      title: eventType.title,
       schedulingType: eventType.schedulingType,
       recurringEvent: eventType.recurringEvent,
       seatsPerTimeSlot: eventType.seatsPerTimeSlot,

@@ -1009,7 +1009,7 @@ export interface components {
             start: string;
             /** @description The booker's zone: an IANA time zone name such as Europe/London or UTC: a name of the tz database, letter case as written there (the TimeZone enum lists them) */
             timeZone: components["schemas"]["TimeZone"];
-            /** @description Default: "<event type> between <host> and <booker>" */
+            /** @description Default: "<event type> between <host> and <booker>" in the organizer's language (German for a `de` locale: "<event type> zwischen <host> und <booker>"), as v1 stored it; each e-mail says it in its recipient's */
             title?: string;
             /** @description With eventTypeId 0: the group's usernames, as a list or joined by "+" (`alice+bob`), as v1 took them */
             user?: string | string[];

@@ -180,7 +180,12 @@ export const BookingCreateBody = z
       .array(z.strictObject({ label: text().max(255), value: z.union([text().max(10_000), z.boolean()]) }))
       .max(50)
       .optional(),
-    title: label().optional().describe('Default: "<event type> between <host> and <booker>"'),
+    title: label()
+      .optional()
+      .describe(
+        'Default: "<event type> between <host> and <booker>" in the organizer\'s language (German for a `de` ' +
+          'locale: "<event type> zwischen <host> und <booker>"), as v1 stored it; each e-mail says it in its recipient\'s',
+      ),
     description: text().max(10_000).nullable().optional(),
     rescheduleUid: text()
       .min(1)
