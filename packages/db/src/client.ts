@@ -166,7 +166,10 @@ export async function inTransaction<T>(
     await client.query("ROLLBACK").catch(onError);
     throw error;
   } finally {
-    client.off("error", onError);
+    // A broken connection is destroyed by release(), and may still report its death after it
+    // (the server's FATAL after the failed ROLLBACK): the listener stays on it, so that is no
+    // uncaught 'error' either.
+    if (!broken) client.off("error", onError);
     client.release(broken);
   }
 }

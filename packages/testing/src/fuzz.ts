@@ -142,6 +142,30 @@ const isoDate = fc
   .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2040-12-31T00:00:00Z"), noInvalidDate: true })
   .map((date) => date.toISOString());
 
+/** The properties a `not` forbids: its `required`, and those of each branch of its `anyOf`. */
+function forbiddenBy(not: Schema | undefined): string[] {
+  if (!not) return [];
+  const branches = [not, ...((not.anyOf ?? []) as Schema[])];
+  return branches.flatMap((branch) => (branch.required ?? []) as string[]);
+}
+
+/** An alternative's properties narrow the base's (`{ minLength: 1 }` on a string stays a string). */
+function mergeProperties(base: Json, narrowing: Json): Json {
+  const merged: Json = { ...base };
+  for (const [name, schema] of Object.entries(narrowing)) {
+    const resolved = (base[name] ?? {}) as Json;
+    merged[name] =
+      typeof resolved.$ref === "string"
+        ? { allOf: [resolved, schema] }
+        : { ...resolved, ...(schema as Json) };
+  }
+  return merged;
+}
+
+function withoutProperties(properties: Json, names: string[]): Json {
+  return Object.fromEntries(Object.entries(properties).filter(([name]) => !names.includes(name)));
+}
+
 /** Arbitraries built from the document's schemas (references resolved against `components`). */
 export function schemaArbitraries(document: object, { maxArray = 4 } = {}): SchemaArbitraries {
   const components = ((document as Json).components ?? {}) as Json;
@@ -211,12 +235,18 @@ export function schemaArbitraries(document: object, { maxArray = 4 } = {}): Sche
       // alternative merged into the properties, its required fields added.
       const { anyOf: _anyOf, oneOf: _oneOf, ...base } = schema;
       return fc.oneof(
-        ...alternatives.map(resolve).map((alternative) =>
+        ...alternatives.map(resolve).map(({ not, ...alternative }) =>
           valid(
             {
               ...base,
               ...alternative,
-              properties: { ...(base.properties as Json), ...((alternative.properties ?? {}) as Json) },
+              // An alternative's `not` (a property it must not have: `required`, alone or in an
+              // anyOf) leaves that property out; generated and filtered, nearly every value of
+              // such a body was refused and fast-check drew again (a minute per operation).
+              properties: withoutProperties(
+                mergeProperties(base.properties as Json, (alternative.properties ?? {}) as Json),
+                forbiddenBy(not as Schema | undefined),
+              ),
               required: [
                 ...((base.required ?? []) as string[]),
                 ...((alternative.required ?? []) as string[]),
@@ -273,9 +303,13 @@ export function schemaArbitraries(document: object, { maxArray = 4 } = {}): Sche
         const properties = (schema.properties ?? {}) as Record<string, Schema>;
         const names = Object.keys(properties);
         if (names.length === 0 || depth > 3) {
+          const values =
+            typeof schema.additionalProperties === "object" && depth <= 3
+              ? valid(schema.additionalProperties as Schema, depth + 1)
+              : fc.jsonValue({ maxDepth: 1 });
           return wrap(
             schema.type === "object"
-              ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 })
+              ? fc.dictionary(fc.string({ maxLength: 8 }), values, { maxKeys: 4 })
               : fc.jsonValue({ maxDepth: 2 }),
           );
         }
