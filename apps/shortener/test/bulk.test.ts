@@ -267,12 +267,14 @@ describe("POST /api/shorts/bulk", () => {
   it("gives each name to exactly one item when parallel requests ask for the same names in opposite orders", async () => {
     const user = await newUser(ctx.prisma);
     const names = Array.from({ length: 1000 }, (_, i) => unique(`order-${i}`));
-    const requests = Array.from({ length: 10 }, (_, i) => {
+    // Four at once, within the app's pool of five: more would wait for a connection, and on a
+    // loaded machine a wait past the connect timeout is a 503 (busy), not the race tested here.
+    const requests = Array.from({ length: 4 }, (_, i) => {
       const ordered = i % 2 === 0 ? names : [...names].reverse();
       return bulk(user, { shorts: ordered.map((name) => ({ url: `https://example.com/${name}`, name })) });
     });
     const answers = await Promise.all(requests);
-    expect(answers.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(4).fill(200));
     const winners = answers.flatMap((res) =>
       res
         .json()
