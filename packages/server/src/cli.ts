@@ -109,6 +109,15 @@ function commandUsage<Config>(tool: string, name: string, command: Command<Confi
   ].join("\n");
 }
 
+/** `--help` or `-h` among a command's arguments (not after `--`, where everything is a value). */
+function helpAsked(args: string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (arg === "--help" || arg === "-h") return true;
+  }
+  return false;
+}
+
 /** Runs one invocation and returns the exit code; the caller sets process.exitCode. */
 export async function runCli<Config extends DatabaseSettings>(
   cli: CliDefinition<Config>,
@@ -116,16 +125,23 @@ export async function runCli<Config extends DatabaseSettings>(
   { io = processIo, env }: CliRun = {},
 ): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === "--help" || name === "-h" || name === "help") {
+  if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
     io.stdout(toolUsage(cli));
     return 0;
   }
+  // `help <command>` is that command's --help.
+  if (name === "help") return runCli(cli, [rest[0]!, "--help"], { io, env });
   const command = name === undefined ? undefined : cli.commands[name];
   if (!name || !command) {
     io.stderr(`${name ? `Unknown command "${name}"` : "Missing command"}\n\n${toolUsage(cli)}`);
     return 2;
   }
   const usage = commandUsage(cli.tool, name, command);
+  // Asked for, the usage wins over whatever else is missing or wrong on the line.
+  if (helpAsked(rest)) {
+    io.stdout(usage);
+    return 0;
+  }
 
   let run: ReturnType<Command<Config>["prepare"]>;
   let json = false;
@@ -146,10 +162,6 @@ export async function runCli<Config extends DatabaseSettings>(
     });
     if (positionals.length !== (command.arguments ?? 0)) {
       throw new UsageError(`expected ${command.arguments ?? 0} argument(s), got ${positionals.length}`);
-    }
-    if (values.help) {
-      io.stdout(usage);
-      return 0;
     }
     json = values.json === true;
     verbose = values.verbose === true;
