@@ -221,6 +221,57 @@ describe("help, lists and revoking by id", () => {
   });
 });
 
+describe("errors under --json", () => {
+  it("user:create for an existing e-mail names apikey:create, as text and as one JSON document on stderr", async () => {
+    await createUser(t.prisma, { email: "again@example.com" });
+    const again = await cli("user:create", "--email", "again@example.com", "--json");
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(again.stderr)).toEqual({
+      error:
+        "A user with e-mail again@example.com already exists " +
+        "(a further API key for it: pnpm -s scheduling apikey:create --email again@example.com)",
+    });
+    const text = await cli("user:create", "--email", "again@example.com");
+    expect(text).toMatchObject({ code: 1, stdout: "" });
+    expect(text.stderr).toContain("pnpm -s scheduling apikey:create --email again@example.com");
+    // And the command it names does what it says.
+    expect((await cli("apikey:create", "--email", "again@example.com", "--json")).code).toBe(0);
+  });
+
+  // Every failure under --json: {"error"}, plus "usage" for a bad invocation (exit 2); stdout empty.
+  it.concurrent.each([
+    [["nope", "--json"], 2],
+    [["--json"], 2],
+    [["user:create", "--json"], 2],
+    [["user:create", "--email", "not-an-address", "--json"], 2],
+    [["user:create", "--email", "a@example.com", "--colour", "red", "--json"], 2],
+    [["apikey:revoke", "--json"], 2],
+    [["apikey:create", "--email", "nobody@example.com", "--json"], 1],
+    [["apikey:revoke", "--key", "cal_nope", "--json"], 1],
+    [["mail:resend", "--id", "0190d4e0-0000-7000-8000-000000000000", "--json"], 1],
+    [["tenant:disable", "--name", "Nobody", "--json"], 1],
+  ])("%j is one JSON document on stderr, exit %i", async (args, code) => {
+    const result = await cli(...args);
+    expect(result).toMatchObject({ code, stdout: "" });
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: expect.any(String),
+      ...(code === 2 ? { usage: expect.stringMatching(/^pnpm -s scheduling /) } : {}),
+    });
+  });
+
+  it("as a process too: the failure's document on stderr, nothing on stdout", async () => {
+    const result = await run(process.execPath, [
+      "apps/scheduling/dist/cli.js",
+      "apikey:create",
+      "--email",
+      "nobody@example.com",
+      "--json",
+    ]);
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(result.stderr)).toEqual({ error: "No user with e-mail nobody@example.com" });
+  });
+});
+
 describe("bad input", () => {
   it.concurrent.each([
     [["nope"], 'Unknown command "nope"'],

@@ -44,6 +44,12 @@ describe("pnpm shortener as a process", () => {
     expect(me.json()).toMatchObject({ username: "process@example.com" });
   });
 
+  it("under --json, a failure is one JSON document on stderr and nothing on stdout", () => {
+    const failed = cliProcess("token:create", "--email", "nobody@example.com", "--json");
+    expect(failed).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(failed.stderr)).toEqual({ error: "no user with e-mail nobody@example.com" });
+  });
+
   it("exits 1 with one line on stderr when the command fails, 2 with the usage for a bad invocation", () => {
     const failed = cliProcess("token:create", "--email", "nobody@example.com");
     expect(failed).toMatchObject({ code: 1, stdout: "" });
@@ -126,6 +132,48 @@ describe("pnpm shortener", () => {
       expect(out.code).toBe(code);
       expect(out.stderr).toMatch(message);
       expect(out.stdout).toBe("");
+    });
+  }
+
+  it("user:create for an existing e-mail names token:create, as text and under --json (one JSON document on stderr)", async () => {
+    expect((await cli("user:create", "--email", "twice@example.com", "--json")).code).toBe(0);
+    const again = await cli("user:create", "--email", "twice@example.com", "--json");
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(again.stderr)).toEqual({
+      error:
+        "a user with e-mail twice@example.com already exists " +
+        "(a further token for it: pnpm -s shortener token:create --email twice@example.com)",
+    });
+    const text = await cli("user:create", "--email", "twice@example.com");
+    expect(text).toMatchObject({ code: 1, stdout: "" });
+    expect(text.stderr).toContain("pnpm -s shortener token:create --email twice@example.com");
+    // And the command it names does what it says.
+    expect((await cli("token:create", "--email", "twice@example.com", "--json")).code).toBe(0);
+  });
+
+  // Under --json, every failure is one JSON document on stderr: {"error"}, plus "usage" for a
+  // bad invocation (exit 2); stdout stays empty.
+  const jsonFailures: [string, string[], number][] = [
+    ["an unknown command", ["user:delete", "--json"], 2],
+    ["no command", ["--json"], 2],
+    ["a missing --email", ["user:create", "--json"], 2],
+    ["an unknown flag", ["user:create", "--mail", "x@example.com", "--json"], 2],
+    ["a flag without its value", ["user:create", "--json", "--email"], 2],
+    ["a malformed --id", ["token:revoke", "--id", "nope", "--json"], 2],
+    ["import without its file", ["import", "--from", "csv", "--user", "x@example.com", "--json"], 2],
+    ["an unknown user", ["token:create", "--email", "nobody@example.com", "--json"], 1],
+    ["an unknown token", ["token:revoke", "--token", "shr_nope", "--json"], 1],
+    ["an unknown domain", ["domain:remove", "--domain", "nowhere.example.com", "--json"], 1],
+  ];
+  for (const [label, args, code] of jsonFailures) {
+    it(`under --json, ${label} is one JSON document on stderr, exit ${code}`, async () => {
+      const out = await cli(...args);
+      expect(out).toMatchObject({ code, stdout: "" });
+      const document = JSON.parse(out.stderr);
+      expect(document).toEqual({
+        error: expect.any(String),
+        ...(code === 2 ? { usage: expect.stringMatching(/^pnpm -s shortener /) } : {}),
+      });
     });
   }
 
