@@ -250,7 +250,11 @@ archive_command = '${pgbackrestBinary} --config=${config} --stanza=drill archive
           await backupCommand(["--stanza", "drill", "--config", config], {}, io),
           io.err.join("\n"),
         ).toBe(0);
-        expect(io.out.join("\n")).toMatch(/backup command end: completed successfully/);
+        // One line of ours; pgBackRest's log only with --verbose.
+        expect(io.out).toEqual([
+          expect.stringMatching(/^backed up stanza drill with pgBackRest: a full backup, \d{8}-\d{6}F$/),
+        ]);
+        expect(io.err).toEqual([]);
         await services.write("after-backup", appUrl);
         // The point in time: read from the server once the writes before it have committed, and
         // before any write after it starts (PITR compares it with the commits' own timestamps).
@@ -435,9 +439,25 @@ describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE
       expect(await backupCommand(["--stanza", "app", "--config", config], { DATA_DIR: root }, io)).toBe(1);
       expect(io.err).toEqual([
         expect.stringMatching(
-          /^cannot back up: pgBackRest has no usable stanza here \(.+\): set the stanza's pg1-path and the repository's repo1-path in pgbackrest\.conf .*stanza-create/,
+          /^cannot back up: pgBackRest has no usable stanza here \(.+\): set the stanza's pg1-path and the repository's repo1-path in pgbackrest\.conf .*stanza-create.* \(--verbose shows pgBackRest's output\)$/,
         ),
       ]);
+      // pgBackRest's own lines stay out of sight, unless asked for: then on stderr, before ours.
+      expect(io.out).toEqual([]);
+      const verbose = captured();
+      expect(
+        await backupCommand(
+          ["--stanza", "app", "--config", config, "--verbose"],
+          { DATA_DIR: root },
+          verbose,
+        ),
+      ).toBe(1);
+      expect(verbose.out).toEqual([]);
+      expect(verbose.err[0]).toMatch(/^ERROR: \[\d+\]: backup command requires option: pg1-path/);
+      expect(verbose.err.at(-1)).toMatch(
+        /^cannot back up: pgBackRest has no usable stanza here .*stanza-create/,
+      );
+      expect(verbose.err.at(-1)).not.toContain("--verbose");
     },
   );
 });

@@ -233,7 +233,8 @@ const commands: Record<string, Command<SchedulingConfig>> = {
           secret: config.TENANT_SECRET,
           name,
           database: url !== undefined ? { url } : { create: create! },
-          log: (line) => io.stderr(`tenant database: ${line}`),
+          // The result says how many were applied; each one only with --verbose.
+          log: (line) => io.detail(`tenant database: ${line}`),
         });
         const { id, licenseKey, migrationsApplied: applied } = created;
         return {

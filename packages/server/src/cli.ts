@@ -45,7 +45,7 @@ export interface Command<Config> {
   prepare(
     values: OptionValues,
     args: string[],
-  ): (prisma: PrismaClient, config: Config, io: CliIo) => Promise<CommandResult>;
+  ): (prisma: PrismaClient, config: Config, io: CommandIo) => Promise<CommandResult>;
 }
 
 export interface CliDefinition<Config extends DatabaseSettings> {
@@ -60,6 +60,12 @@ export interface CliIo {
   stderr(text: string): void;
   /** A transient status line (progress), only where stderr is a terminal; absent elsewhere. */
   status?(text: string): void;
+}
+
+/** What a command writes besides its result. */
+export interface CommandIo extends CliIo {
+  /** A step of the work (each migration of a tenant's database...): on stderr with --verbose only. */
+  detail(text: string): void;
 }
 
 export interface CliRun {
@@ -189,7 +195,11 @@ export async function runCli<Config extends DatabaseSettings>(
   // Under --json, stderr carries nothing but a failure's document unless --verbose: the lines a
   // person reads (a migration applied, an import's refused rows) are in the result or not wanted.
   const quiet = json && !verbose;
-  const commandIo: CliIo = quiet ? { ...io, stderr: () => {} } : io;
+  const commandIo: CommandIo = {
+    ...io,
+    ...(quiet ? { stderr: () => {} } : {}),
+    detail: verbose ? io.stderr : () => {},
+  };
   try {
     const config = cli.loadConfig(env ?? readEnvironment());
     // A migration applied is worth a line; the rest of the start only with --verbose.
