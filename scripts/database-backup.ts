@@ -27,7 +27,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { startEmbeddedPostgres } from "@app/db";
+import { embeddedClusterFolder, startEmbeddedPostgres } from "@app/db";
 import { databaseOptions } from "@app/server/config";
 import { loadConfig } from "@app/shortener/config";
 import pg from "pg";
@@ -224,7 +224,9 @@ async function backUpEmbedded(dataDir: string, file: string, io: Io): Promise<vo
 }
 
 async function restoreEmbeddedCluster(dataDir: string, file: string, force: boolean, io: Io): Promise<void> {
-  const cluster = clusterOf(dataDir);
+  const place = clusterOf(dataDir);
+  // As root, where PostgreSQL's user can reach it: maybe elsewhere, linked from DATA_DIR (ADR 0251).
+  const cluster = await embeddedClusterFolder(place, { notice: io.stdout });
   const pid = runningServer(cluster);
   if (pid)
     throw new Refusal(
@@ -251,7 +253,7 @@ async function restoreEmbeddedCluster(dataDir: string, file: string, force: bool
   rmSync(cluster, { recursive: true, force: true });
   renameSync(incoming, cluster);
   // Started once here: it replays the copy's WAL to the backup's end, so a failure shows now.
-  const server = await startEmbeddedPostgres({ dataDir: cluster });
+  const server = await startEmbeddedPostgres({ dataDir: place });
   await server.stop();
   io.stdout(`restored ${file} into the embedded database under ${cluster}`);
 }

@@ -7,7 +7,16 @@
 // DATA_DIR, and over the database it was taken from with --force. No timing is asserted: the
 // point in time is read from the server between two sets of writes, each awaited.
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,7 +27,7 @@ import { defaultConfig } from "@app/shortener/config";
 import { createUser as createShortenerUser } from "@app/shortener/credentials";
 import { withDatabase } from "@app/testing/database";
 import { freeTcpPort, missingServers, postgresBinaries, sql } from "@app/testing/postgres-servers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { at, futureMonday, makeHost } from "../apps/scheduling/test/booking-helpers.ts";
 import { createUser as createSchedulingUser, testConfig, withKey } from "../apps/scheduling/test/helpers.ts";
 import { TEST_PASSWORDS } from "../apps/shortener/test/helpers.ts";
@@ -345,12 +354,19 @@ archive_command = '${pgbackrestBinary} --config=${config} --stanza=drill archive
 describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE_URL)", () => {
   let root: string;
   beforeAll(() => {
+    // 0700, as mkdtemp makes it: as root, the embedded server runs as `postgres`, which cannot
+    // enter it, so its clusters live in the shared folder, linked from each DATA_DIR (ADR 0251),
+    // and the backup and the restores go through those links.
     root = mkdtempSync(path.join(tmpdir(), "embedded-backup-"));
-    // As root the embedded server runs as `postgres`, which must enter the folder.
-    chmodSync(root, 0o755);
   });
   afterAll(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
+    if (!root) return;
+    for (const dataDir of ["live", "fresh"]) {
+      const link = path.join(root, dataDir, "postgres");
+      if (existsSync(link) && lstatSync(link).isSymbolicLink())
+        rmSync(readlinkSync(link), { recursive: true, force: true });
+    }
+    rmSync(root, { recursive: true, force: true });
   });
 
   it("restores into an empty DATA_DIR exactly what it held, refuses a DATA_DIR with data, and replaces it with --force", async () => {
@@ -373,6 +389,7 @@ describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE
     const freshDir = path.join(root, "fresh");
     const restored = captured();
     expect(await restoreCommand([file], { DATA_DIR: freshDir }, restored), restored.err.join("\n")).toBe(0);
+    if (asRoot) expect(lstatSync(path.join(freshDir, "postgres")).isSymbolicLink()).toBe(true);
     const fresh = await openDatabase({ dataDir: freshDir });
     try {
       expect(await contents(fresh.url)).toEqual(expected("backed-up"));
@@ -431,8 +448,12 @@ describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE
   it.skipIf(!pgbackrestBinary)(
     "says what to set when pgBackRest has no such stanza or repository, in one line",
     async () => {
-      // An empty configuration: no stanza, no cluster, no repository.
-      const config = path.join(root, "empty-pgbackrest.conf");
+      // An empty configuration: no stanza, no cluster, no repository. In a folder of its own that
+      // pgBackRest's user (`postgres`, as root) can enter.
+      const folder = mkdtempSync(path.join(tmpdir(), "pgbackrest-conf-"));
+      chmodSync(folder, 0o755);
+      onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+      const config = path.join(folder, "empty-pgbackrest.conf");
       writeFileSync(config, "");
       chmodSync(config, 0o644);
       const io = captured();

@@ -206,7 +206,11 @@ export async function runCli<Config extends DatabaseSettings>(
     const log = (line: string) => {
       if (verbose || (!quiet && line.startsWith("applied migration"))) io.stderr(line);
     };
-    const result = await withPrisma({ ...databaseOptions(config), log }, (prisma) =>
+    // Where the embedded database's data went, when it had to go elsewhere (as root): shown unless quiet.
+    const notice = (line: string) => {
+      if (!quiet) io.stderr(line);
+    };
+    const result = await withPrisma({ ...databaseOptions(config), log, notice }, (prisma) =>
       run(prisma, config, commandIo),
     );
     io.stdout(json ? JSON.stringify(result.json) : result.text);
