@@ -3,8 +3,9 @@
 //                                         no DATABASE_URL, the embedded cluster under DATA_DIR (a
 //                                         .tar.gz: its pg_dump 17 is not shipped, Debian's 15 refuses
 //                                         a 17 server)
-//   pnpm db:backup --stanza <name> [--type full|diff|incr] [--config <pgbackrest.conf>]
-//                                         a pgBackRest backup (the repository is pgbackrest.conf's)
+//   pnpm db:backup --stanza <name> [--type full|diff|incr] [--config <pgbackrest.conf>] [--verbose]
+//                                         a pgBackRest backup (the repository is pgbackrest.conf's);
+//                                         pgBackRest's own output only with --verbose (on stderr)
 //   pnpm db:restore <file> [--force]      into an empty database (or empty DATA_DIR); --force
 //                                         replaces what is there
 // Errors are one line, `cannot back up: …` / `cannot restore: …`, and a non-zero exit code.
@@ -26,7 +27,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { startEmbeddedPostgres } from "@app/db";
+import { embeddedClusterFolder, startEmbeddedPostgres } from "@app/db";
 import { databaseOptions } from "@app/server/config";
 import { loadConfig } from "@app/shortener/config";
 import pg from "pg";
@@ -223,7 +224,9 @@ async function backUpEmbedded(dataDir: string, file: string, io: Io): Promise<vo
 }
 
 async function restoreEmbeddedCluster(dataDir: string, file: string, force: boolean, io: Io): Promise<void> {
-  const cluster = clusterOf(dataDir);
+  const place = clusterOf(dataDir);
+  // As root, where PostgreSQL's user can reach it: maybe elsewhere, linked from DATA_DIR (ADR 0251).
+  const cluster = await embeddedClusterFolder(place, { notice: io.stdout });
   const pid = runningServer(cluster);
   if (pid)
     throw new Refusal(
@@ -250,7 +253,7 @@ async function restoreEmbeddedCluster(dataDir: string, file: string, force: bool
   rmSync(cluster, { recursive: true, force: true });
   renameSync(incoming, cluster);
   // Started once here: it replays the copy's WAL to the backup's end, so a failure shows now.
-  const server = await startEmbeddedPostgres({ dataDir: cluster });
+  const server = await startEmbeddedPostgres({ dataDir: place });
   await server.stop();
   io.stdout(`restored ${file} into the embedded database under ${cluster}`);
 }
@@ -301,17 +304,30 @@ export async function backupCommand(
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { stanza: { type: "string" }, type: { type: "string" }, config: { type: "string" } },
+      options: {
+        stanza: { type: "string" },
+        type: { type: "string" },
+        config: { type: "string" },
+        verbose: { type: "boolean", default: false },
+      },
     });
     if (values.stanza !== undefined) {
       if (positionals.length > 0) throw new Refusal("give either a file or --stanza, not both");
       const type = values.type ?? "full";
       if (!["full", "diff", "incr"].includes(type)) throw new Refusal(`--type must be full, diff or incr`);
-      await pgbackrest(["--stanza", values.stanza, "--type", type, "backup"], values.config, io);
+      const label = await pgbackrest(
+        ["--stanza", values.stanza, "--type", type, "backup"],
+        values.config,
+        values.verbose,
+        io,
+      );
+      io.stdout(
+        `backed up stanza ${values.stanza} with pgBackRest: a ${type} backup${label ? `, ${label}` : ""}`,
+      );
       return 0;
     }
-    if (values.type !== undefined || values.config !== undefined)
-      throw new Refusal("--type and --config go with --stanza (a pgBackRest backup)");
+    if (values.type !== undefined || values.config !== undefined || values.verbose)
+      throw new Refusal("--type, --config and --verbose go with --stanza (a pgBackRest backup)");
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new Refusal(`no repository or file: ${HELP_BACKUP}`);
     if (existsSync(file)) throw new Refusal(`${file} exists: give a new file`);
@@ -378,22 +394,34 @@ export async function restoreCommand(
   }
 }
 
-/** pgBackRest with its output passed through; a failure's last line is the reason. */
-function pgbackrest(args: string[], config: string | undefined, io: Io): Promise<void> {
+/**
+ * pgBackRest, its output kept out of sight unless `verbose` (then passed on to stderr as it
+ * comes): its INFO lines are a log, and a failure's ERROR line is turned into one line of ours,
+ * which says how to see the rest. Resolves to the new backup's label, when pgBackRest names it.
+ */
+function pgbackrest(
+  args: string[],
+  config: string | undefined,
+  verbose: boolean,
+  io: Io,
+): Promise<string | undefined> {
   const all = [...(config ? ["--config", config] : []), "--log-level-console", "info", ...args];
   // pgBackRest refuses root; its repository and the cluster belong to `postgres`.
   const [command, full] = asRoot
     ? ["runuser", ["-u", "postgres", "--", "pgbackrest", ...all]]
     : ["pgbackrest", all];
+  const more = verbose ? "" : " (--verbose shows pgBackRest's output)";
   return new Promise((resolve, reject) => {
     const child = spawn(command, full, { stdio: ["ignore", "pipe", "pipe"] });
     let last = "";
     let error = "";
+    let label: string | undefined;
     const lines = (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n").filter(Boolean)) {
-        io.stdout(line);
+        if (verbose) io.stderr(line);
         last = line;
         if (/^ERROR: /.test(line)) error = line;
+        label = line.match(/new backup label = (\S+)/)?.[1] ?? label;
       }
     };
     child.stdout.on("data", lines);
@@ -406,18 +434,18 @@ function pgbackrest(args: string[], config: string | undefined, io: Io): Promise
       ),
     );
     child.on("close", (code) => {
-      if (code === 0) return resolve();
+      if (code === 0) return resolve(label);
       // No stanza, or one without a cluster or a repository: say what to set, not pgBackRest's hint.
       if (/requires option: (pg1-path|repo1-path)|does not exist|missing stanza path/i.test(error)) {
         return reject(
           new Refusal(
             `pgBackRest has no usable stanza here (${error.replace(/^ERROR: \[\d+\]: /, "")}): set the stanza's ` +
               "pg1-path and the repository's repo1-path in pgbackrest.conf (or --config), then run " +
-              "`pgbackrest --stanza <name> stanza-create` (docs/operations.md#pgbackrest-on-a-plain-postgresql)",
+              `\`pgbackrest --stanza <name> stanza-create\` (docs/operations.md#pgbackrest-on-a-plain-postgresql)${more}`,
           ),
         );
       }
-      reject(new Refusal(`pgbackrest: ${error || last}`));
+      reject(new Refusal(`pgbackrest: ${error || last || `exit code ${code}`}${more}`));
     });
   });
 }

@@ -7,7 +7,16 @@
 // DATA_DIR, and over the database it was taken from with --force. No timing is asserted: the
 // point in time is read from the server between two sets of writes, each awaited.
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,7 +27,7 @@ import { defaultConfig } from "@app/shortener/config";
 import { createUser as createShortenerUser } from "@app/shortener/credentials";
 import { withDatabase } from "@app/testing/database";
 import { freeTcpPort, missingServers, postgresBinaries, sql } from "@app/testing/postgres-servers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { at, futureMonday, makeHost } from "../apps/scheduling/test/booking-helpers.ts";
 import { createUser as createSchedulingUser, testConfig, withKey } from "../apps/scheduling/test/helpers.ts";
 import { TEST_PASSWORDS } from "../apps/shortener/test/helpers.ts";
@@ -250,7 +259,11 @@ archive_command = '${pgbackrestBinary} --config=${config} --stanza=drill archive
           await backupCommand(["--stanza", "drill", "--config", config], {}, io),
           io.err.join("\n"),
         ).toBe(0);
-        expect(io.out.join("\n")).toMatch(/backup command end: completed successfully/);
+        // One line of ours; pgBackRest's log only with --verbose.
+        expect(io.out).toEqual([
+          expect.stringMatching(/^backed up stanza drill with pgBackRest: a full backup, \d{8}-\d{6}F$/),
+        ]);
+        expect(io.err).toEqual([]);
         await services.write("after-backup", appUrl);
         // The point in time: read from the server once the writes before it have committed, and
         // before any write after it starts (PITR compares it with the commits' own timestamps).
@@ -341,12 +354,19 @@ archive_command = '${pgbackrestBinary} --config=${config} --stanza=drill archive
 describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE_URL)", () => {
   let root: string;
   beforeAll(() => {
+    // 0700, as mkdtemp makes it: as root, the embedded server runs as `postgres`, which cannot
+    // enter it, so its clusters live in the shared folder, linked from each DATA_DIR (ADR 0251),
+    // and the backup and the restores go through those links.
     root = mkdtempSync(path.join(tmpdir(), "embedded-backup-"));
-    // As root the embedded server runs as `postgres`, which must enter the folder.
-    chmodSync(root, 0o755);
   });
   afterAll(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
+    if (!root) return;
+    for (const dataDir of ["live", "fresh"]) {
+      const link = path.join(root, dataDir, "postgres");
+      if (existsSync(link) && lstatSync(link).isSymbolicLink())
+        rmSync(readlinkSync(link), { recursive: true, force: true });
+    }
+    rmSync(root, { recursive: true, force: true });
   });
 
   it("restores into an empty DATA_DIR exactly what it held, refuses a DATA_DIR with data, and replaces it with --force", async () => {
@@ -369,6 +389,7 @@ describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE
     const freshDir = path.join(root, "fresh");
     const restored = captured();
     expect(await restoreCommand([file], { DATA_DIR: freshDir }, restored), restored.err.join("\n")).toBe(0);
+    if (asRoot) expect(lstatSync(path.join(freshDir, "postgres")).isSymbolicLink()).toBe(true);
     const fresh = await openDatabase({ dataDir: freshDir });
     try {
       expect(await contents(fresh.url)).toEqual(expected("backed-up"));
@@ -427,17 +448,37 @@ describe("the embedded database's backup (pnpm db:backup <file> with no DATABASE
   it.skipIf(!pgbackrestBinary)(
     "says what to set when pgBackRest has no such stanza or repository, in one line",
     async () => {
-      // An empty configuration: no stanza, no cluster, no repository.
-      const config = path.join(root, "empty-pgbackrest.conf");
+      // An empty configuration: no stanza, no cluster, no repository. In a folder of its own that
+      // pgBackRest's user (`postgres`, as root) can enter.
+      const folder = mkdtempSync(path.join(tmpdir(), "pgbackrest-conf-"));
+      chmodSync(folder, 0o755);
+      onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+      const config = path.join(folder, "empty-pgbackrest.conf");
       writeFileSync(config, "");
       chmodSync(config, 0o644);
       const io = captured();
       expect(await backupCommand(["--stanza", "app", "--config", config], { DATA_DIR: root }, io)).toBe(1);
       expect(io.err).toEqual([
         expect.stringMatching(
-          /^cannot back up: pgBackRest has no usable stanza here \(.+\): set the stanza's pg1-path and the repository's repo1-path in pgbackrest\.conf .*stanza-create/,
+          /^cannot back up: pgBackRest has no usable stanza here \(.+\): set the stanza's pg1-path and the repository's repo1-path in pgbackrest\.conf .*stanza-create.* \(--verbose shows pgBackRest's output\)$/,
         ),
       ]);
+      // pgBackRest's own lines stay out of sight, unless asked for: then on stderr, before ours.
+      expect(io.out).toEqual([]);
+      const verbose = captured();
+      expect(
+        await backupCommand(
+          ["--stanza", "app", "--config", config, "--verbose"],
+          { DATA_DIR: root },
+          verbose,
+        ),
+      ).toBe(1);
+      expect(verbose.out).toEqual([]);
+      expect(verbose.err[0]).toMatch(/^ERROR: \[\d+\]: backup command requires option: pg1-path/);
+      expect(verbose.err.at(-1)).toMatch(
+        /^cannot back up: pgBackRest has no usable stanza here .*stanza-create/,
+      );
+      expect(verbose.err.at(-1)).not.toContain("--verbose");
     },
   );
 });

@@ -63,6 +63,29 @@ describe("the docs", () => {
   });
 });
 
+describe("what the documents promise", () => {
+  const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
+
+  it("README's Start names docker compose (DESIGN §2), in a block marked not run, with a link to operations", () => {
+    const start = read("README.md")
+      .split(/^## /m)
+      .find((part) => part.startsWith("Start"))!;
+    const compose = shellBlocks(start).find((block) =>
+      block.steps.some((step) => step.command.startsWith("docker compose up")),
+    );
+    expect(compose, "no block with docker compose up under ## Start").toBeDefined();
+    expect(compose!.notRun).toMatch(/Docker/);
+    expect(start).toContain("](docs/operations.md#docker-compose)");
+  });
+
+  it("scheduling.md's table of differences from v1 points to the e-mails and the calendar feed it documents", () => {
+    const table = read("docs/scheduling.md").split("**Different, on purpose**")[1]!.split("\n\n")[1]!;
+    expect(table).not.toMatch(/e-mails[^\n]*not involved/);
+    expect(table).toContain("](#booking-e-mails)");
+    expect(table).toContain("](#calendar-feed)");
+  });
+});
+
 describe("shellBlocks", () => {
   it("splits a block into commands (continued lines, open quotes) and what each prints", () => {
     const [block, skipped] = shellBlocks(

@@ -21,6 +21,7 @@ import {
   listApiKeys,
   listUsers,
   revokeApiKeyBy,
+  UserExists,
 } from "./credentials.ts";
 import { feedPath, issueFeedToken, listFeedTokens, revokeFeedToken, userIdOf } from "./feed/feed-tokens.ts";
 import {
@@ -64,6 +65,8 @@ const newDatabaseName = z
   .string()
   .regex(NEW_DATABASE_NAME, "--create-database must be 1-63 of a-z, 0-9 and _, not starting with a digit");
 
+const TOOL = "pnpm -s scheduling";
+
 /** `--id` or `--name`, exactly one. */
 function tenantSelector(values: OptionValues): TenantSelector {
   const id = flag(tenantId, values, "id");
@@ -92,6 +95,14 @@ const commands: Record<string, Command<SchedulingConfig>> = {
           username: name,
           role,
           prefix: config.APIKEY_PREFIX,
+        }).catch((error: unknown) => {
+          // Run twice (the README's tour again): what the person wants is most likely a key.
+          if (error instanceof UserExists) {
+            throw new CommandError(
+              `${error.message} (a further API key for it: ${TOOL} apikey:create --email ${address})`,
+            );
+          }
+          throw error;
         });
         return {
           json: { id: user.id, email: user.email, username: user.username, role: user.role, apiKey },
@@ -222,7 +233,8 @@ const commands: Record<string, Command<SchedulingConfig>> = {
           secret: config.TENANT_SECRET,
           name,
           database: url !== undefined ? { url } : { create: create! },
-          log: (line) => io.stderr(`tenant database: ${line}`),
+          // The result says how many were applied; each one only with --verbose.
+          log: (line) => io.detail(`tenant database: ${line}`),
         });
         const { id, licenseKey, migrationsApplied: applied } = created;
         return {
@@ -435,7 +447,7 @@ const commands: Record<string, Command<SchedulingConfig>> = {
 };
 
 export const schedulingCli = {
-  tool: "pnpm -s scheduling",
+  tool: TOOL,
   commands,
   loadConfig,
 };

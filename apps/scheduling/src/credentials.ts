@@ -48,6 +48,14 @@ export class CredentialError extends Error {
   override name = "CredentialError";
 }
 
+/** user:create for an e-mail that has a user: the CLI names the command that gives it a key. */
+export class UserExists extends CredentialError {
+  override name = "UserExists";
+  constructor(readonly email: string) {
+    super(`A user with e-mail ${email} already exists`);
+  }
+}
+
 export async function findUserId(prisma: PrismaClient, email: string): Promise<number> {
   const user = await prisma.user.findUnique({ where: { email }, select: { id: true } });
   if (!user) throw new CredentialError(`No user with e-mail ${email}`);
@@ -69,9 +77,9 @@ export async function createUserWithKey(
     select: { email: true },
   });
   if (taken) {
-    throw new CredentialError(
-      taken.email === email ? `A user with e-mail ${email} already exists` : `Username ${username} is taken`,
-    );
+    throw taken.email === email
+      ? new UserExists(email)
+      : new CredentialError(`Username ${username} is taken`);
   }
   return prisma
     .$transaction(async (tx) => {

@@ -159,17 +159,25 @@ describe("pnpm scheduling apikey:create / apikey:revoke", () => {
 });
 
 describe("help, lists and revoking by id", () => {
-  it("--help lists the commands, and each command's --help its options: stdout, exit 0", async () => {
-    const tool = await cli("--help");
-    expect(tool.code).toBe(0);
-    const names = ["user:create", "user:list", "apikey:create", "apikey:list", "apikey:revoke", "db:seed"];
-    const helps = await Promise.all(names.map((name) => cli(name, "--help")));
-    names.forEach((name, i) => {
-      expect(tool.stdout).toContain(name);
-      expect(helps[i]!.code).toBe(0);
-      expect(helps[i]!.stdout).toMatch(new RegExp(`^Usage: pnpm -s scheduling ${name}`));
-      expect(helps[i]!.stdout).toContain("--json");
-    });
+  // Every command of the CLI's own table, so a new one is covered without touching this test.
+  it("--help and help list every command; each command's --help prints its usage: stdout, exit 0", async () => {
+    const names = Object.keys(schedulingCli.commands);
+    for (const listing of [await cli("--help"), await cli("help")]) {
+      expect(listing).toMatchObject({ code: 0, stderr: "" });
+      for (const name of names) expect(listing.stdout).toContain(`  ${name} `);
+    }
+    for (const name of names) {
+      for (const args of [
+        [name, "--help"],
+        [name, "-h"],
+        ["help", name],
+      ]) {
+        const help = await cli(...args);
+        expect(help, args.join(" ")).toMatchObject({ code: 0, stderr: "" });
+        expect(help.stdout).toMatch(new RegExp(`^Usage: pnpm -s scheduling ${name} `));
+        expect(help.stdout).toContain("--json");
+      }
+    }
   });
 
   it("lists users and keys (id, note, created, last used, expiry) without any secret, and revokes by id", async () => {
@@ -210,6 +218,57 @@ describe("help, lists and revoking by id", () => {
     const again = await cli("apikey:revoke", "--id", second.id);
     expect(again.code).toBe(1);
     expect(again.stderr.trim().split("\n").at(-1)).toBe("No such API key");
+  });
+});
+
+describe("errors under --json", () => {
+  it("user:create for an existing e-mail names apikey:create, as text and as one JSON document on stderr", async () => {
+    await createUser(t.prisma, { email: "again@example.com" });
+    const again = await cli("user:create", "--email", "again@example.com", "--json");
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(again.stderr)).toEqual({
+      error:
+        "A user with e-mail again@example.com already exists " +
+        "(a further API key for it: pnpm -s scheduling apikey:create --email again@example.com)",
+    });
+    const text = await cli("user:create", "--email", "again@example.com");
+    expect(text).toMatchObject({ code: 1, stdout: "" });
+    expect(text.stderr).toContain("pnpm -s scheduling apikey:create --email again@example.com");
+    // And the command it names does what it says.
+    expect((await cli("apikey:create", "--email", "again@example.com", "--json")).code).toBe(0);
+  });
+
+  // Every failure under --json: {"error"}, plus "usage" for a bad invocation (exit 2); stdout empty.
+  it.concurrent.each([
+    [["nope", "--json"], 2],
+    [["--json"], 2],
+    [["user:create", "--json"], 2],
+    [["user:create", "--email", "not-an-address", "--json"], 2],
+    [["user:create", "--email", "a@example.com", "--colour", "red", "--json"], 2],
+    [["apikey:revoke", "--json"], 2],
+    [["apikey:create", "--email", "nobody@example.com", "--json"], 1],
+    [["apikey:revoke", "--key", "cal_nope", "--json"], 1],
+    [["mail:resend", "--id", "0190d4e0-0000-7000-8000-000000000000", "--json"], 1],
+    [["tenant:disable", "--name", "Nobody", "--json"], 1],
+  ])("%j is one JSON document on stderr, exit %i", async (args, code) => {
+    const result = await cli(...args);
+    expect(result).toMatchObject({ code, stdout: "" });
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: expect.any(String),
+      ...(code === 2 ? { usage: expect.stringMatching(/^pnpm -s scheduling /) } : {}),
+    });
+  });
+
+  it("as a process too: the failure's document on stderr, nothing on stdout", async () => {
+    const result = await run(process.execPath, [
+      "apps/scheduling/dist/cli.js",
+      "apikey:create",
+      "--email",
+      "nobody@example.com",
+      "--json",
+    ]);
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(result.stderr)).toEqual({ error: "No user with e-mail nobody@example.com" });
   });
 });
 

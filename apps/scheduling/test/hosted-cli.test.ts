@@ -103,6 +103,9 @@ describe("pnpm scheduling tenant:*", () => {
       "--json",
     ]);
     expect(result.code, result.stderr).toBe(0);
+    // Only the document: its migrations are in it, not printed one by one around it.
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
     const created = JSON.parse(result.stdout);
     expect(created).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
@@ -134,7 +137,10 @@ describe("pnpm scheduling tenant:*", () => {
 
     const human = await cli("tenant:create", "--name", "Second", "--database-url", second.url);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/^Created tenant \S+ "Second" on .*License key \(shown once\): lk_/);
+    expect(human.stdout).toMatch(
+      /^Created tenant \S+ "Second" on .* \(\d+ migrations applied\)\. License key \(shown once\): lk_\S+\n$/,
+    );
+    expect(human.stderr).toBe("");
   });
 
   it("refuses a taken name, the default database, another tenant's database, one it cannot reach, or no TENANT_SECRET", async () => {
@@ -250,13 +256,19 @@ describe("pnpm scheduling tenant:*", () => {
 
   it("tenant:create --create-database makes the tenant's database on the default database's server", async () => {
     const name = `tenant_${randomBytes(4).toString("hex")}`;
-    const result = await cli("tenant:create", "--name", `Made ${name}`, "--create-database", name, "--json");
-    expect(result.code, result.stderr).toBe(0);
-    const created = JSON.parse(result.stdout);
+    const result = await cli("tenant:create", "--name", `Made ${name}`, "--create-database", name);
+    const [, id, count, licenseKey] =
+      result.stdout.match(/^Created tenant (\S+) .* \((\d+) migrations applied\)\. .*: (lk_\S+)\n$/) ?? [];
+    const created = { id: id!, licenseKey: licenseKey! };
     const tenantUrl = new URL(t.databaseUrl);
     tenantUrl.pathname = `/${name}`;
     const db = createPrisma(tenantUrl.toString(), { poolMax: 1 });
     try {
+      expect(result.code, result.stderr).toBe(0);
+      // A new database, migrated: the line counts its migrations, which are not printed one by
+      // one (--verbose prints them).
+      expect(Number(count)).toBeGreaterThan(1);
+      expect(result.stderr).toBe("");
       const user = await createUser(db);
       const answer = await me(user.apiKey, created.licenseKey);
       expect(answer.statusCode, answer.body).toBe(200);
@@ -283,7 +295,7 @@ describe("pnpm scheduling tenant:*", () => {
       expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--create-database must be") });
     } finally {
       await db.$disconnect();
-      await t.prisma.tenant.deleteMany({ where: { id: created.id } });
+      if (created.id) await t.prisma.tenant.deleteMany({ where: { id: created.id } });
       await adminQuery(inject("databaseServerUrl"), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     }
   });

@@ -7,7 +7,7 @@ import { DomainHost, StatsQuery, TargetUrl } from "@app/schemas/shortener";
 import { type Command, CommandError, flag, runCliProcess, table, UsageError, when } from "@app/server/cli";
 import { z } from "zod";
 import { loadConfig, type ShortenerConfig } from "./config.ts";
-import { createToken, createUser, listTokens, listUsers, revokeToken } from "./credentials.ts";
+import { createToken, createUser, listTokens, listUsers, revokeToken, UserExists } from "./credentials.ts";
 import { DEFAULT_DOMAIN, hostOf } from "./default-domain.ts";
 import {
   addDomain,
@@ -56,6 +56,8 @@ const firstOf = (values: { value: string; visits: number }[], most = 5) =>
     .join(", ");
 const importSource = z.enum(IMPORT_SOURCES, { error: `--from must be one of ${IMPORT_SOURCES.join(", ")}` });
 
+const TOOL = "pnpm -s shortener";
+
 const domainLine = (d: DomainListing) =>
   `${d.host}: ${d.users.length === 0 ? "open to every user" : `assigned to ${d.users.join(", ")}`}`;
 
@@ -67,7 +69,15 @@ const commands: Record<string, Command<ShortenerConfig>> = {
     prepare(values) {
       const email = flag(nonEmpty("email"), values, "email", true);
       return async (prisma) => {
-        const user = await createUser(prisma, email);
+        const user = await createUser(prisma, email).catch((error: unknown) => {
+          // Run twice (the README's tour again): what the person wants is most likely a token.
+          if (error instanceof UserExists) {
+            throw new CommandError(
+              `${error.message} (a further token for it: ${TOOL} token:create --email ${email})`,
+            );
+          }
+          throw error;
+        });
         return {
           json: user,
           text: `created user ${user.username} (id ${user.id}); bearer token, shown only now: ${user.token}`,
@@ -378,7 +388,7 @@ const commands: Record<string, Command<ShortenerConfig>> = {
 };
 
 export const shortenerCli = {
-  tool: "pnpm -s shortener",
+  tool: TOOL,
   commands,
   loadConfig,
 };

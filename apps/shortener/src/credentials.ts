@@ -21,6 +21,14 @@ export class CredentialError extends Error {
   override name = "CredentialError";
 }
 
+/** user:create for an e-mail that has a user: the CLI names the command that gives it a token. */
+export class UserExists extends CredentialError {
+  override name = "UserExists";
+  constructor(readonly email: string) {
+    super(`a user with e-mail ${email} already exists`);
+  }
+}
+
 const Email = z.email();
 
 function validEmail(email: string): string {
@@ -38,7 +46,7 @@ export async function createUser(prisma: PrismaClient, email: string) {
     });
     return { id: user.id, username: user.email, token };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new CredentialError(`a user with e-mail ${email} already exists`);
+    if (isUniqueViolation(error)) throw new UserExists(email);
     throw error;
   }
 }

@@ -44,6 +44,12 @@ describe("pnpm shortener as a process", () => {
     expect(me.json()).toMatchObject({ username: "process@example.com" });
   });
 
+  it("under --json, a failure is one JSON document on stderr and nothing on stdout", () => {
+    const failed = cliProcess("token:create", "--email", "nobody@example.com", "--json");
+    expect(failed).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(failed.stderr)).toEqual({ error: "no user with e-mail nobody@example.com" });
+  });
+
   it("exits 1 with one line on stderr when the command fails, 2 with the usage for a bad invocation", () => {
     const failed = cliProcess("token:create", "--email", "nobody@example.com");
     expect(failed).toMatchObject({ code: 1, stdout: "" });
@@ -129,17 +135,77 @@ describe("pnpm shortener", () => {
     });
   }
 
-  it("--help lists the commands, and each command's --help its options: stdout, exit 0", async () => {
-    const tool = await cli("--help");
-    expect(tool.code).toBe(0);
-    for (const command of ["user:create", "user:list", "token:create", "token:list", "token:revoke"]) {
-      expect(tool.stdout).toContain(command);
-      const help = await cli(command, "--help");
-      expect(help.code).toBe(0);
-      expect(help.stdout).toMatch(new RegExp(`^Usage: pnpm -s shortener ${command}`));
-      expect(help.stdout).toContain("--json");
-      expect(help.stderr).toBe("");
+  it("user:create for an existing e-mail names token:create, as text and under --json (one JSON document on stderr)", async () => {
+    expect((await cli("user:create", "--email", "twice@example.com", "--json")).code).toBe(0);
+    const again = await cli("user:create", "--email", "twice@example.com", "--json");
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(JSON.parse(again.stderr)).toEqual({
+      error:
+        "a user with e-mail twice@example.com already exists " +
+        "(a further token for it: pnpm -s shortener token:create --email twice@example.com)",
+    });
+    const text = await cli("user:create", "--email", "twice@example.com");
+    expect(text).toMatchObject({ code: 1, stdout: "" });
+    expect(text.stderr).toContain("pnpm -s shortener token:create --email twice@example.com");
+    // And the command it names does what it says.
+    expect((await cli("token:create", "--email", "twice@example.com", "--json")).code).toBe(0);
+  });
+
+  // Under --json, every failure is one JSON document on stderr: {"error"}, plus "usage" for a
+  // bad invocation (exit 2); stdout stays empty.
+  const jsonFailures: [string, string[], number][] = [
+    ["an unknown command", ["user:delete", "--json"], 2],
+    ["no command", ["--json"], 2],
+    ["a missing --email", ["user:create", "--json"], 2],
+    ["an unknown flag", ["user:create", "--mail", "x@example.com", "--json"], 2],
+    ["a flag without its value", ["user:create", "--json", "--email"], 2],
+    ["a malformed --id", ["token:revoke", "--id", "nope", "--json"], 2],
+    ["import without its file", ["import", "--from", "csv", "--user", "x@example.com", "--json"], 2],
+    ["an unknown user", ["token:create", "--email", "nobody@example.com", "--json"], 1],
+    ["an unknown token", ["token:revoke", "--token", "shr_nope", "--json"], 1],
+    ["an unknown domain", ["domain:remove", "--domain", "nowhere.example.com", "--json"], 1],
+  ];
+  for (const [label, args, code] of jsonFailures) {
+    it(`under --json, ${label} is one JSON document on stderr, exit ${code}`, async () => {
+      const out = await cli(...args);
+      expect(out).toMatchObject({ code, stdout: "" });
+      const document = JSON.parse(out.stderr);
+      expect(document).toEqual({
+        error: expect.any(String),
+        ...(code === 2 ? { usage: expect.stringMatching(/^pnpm -s shortener /) } : {}),
+      });
+    });
+  }
+
+  // Every command of the CLI's own table, so a new one is covered without touching this test.
+  it("--help and help list every command; each command's --help (even one that wants an argument) prints its usage: stdout, exit 0", async () => {
+    const names = Object.keys(shortenerCli.commands);
+    expect(names).toContain("import");
+    for (const listing of [await cli("--help"), await cli("help")]) {
+      expect(listing).toMatchObject({ code: 0, stderr: "" });
+      for (const name of names) expect(listing.stdout).toContain(`  ${name} `);
     }
+    for (const name of names) {
+      for (const args of [
+        [name, "--help"],
+        [name, "-h"],
+        ["help", name],
+      ]) {
+        const help = await cli(...args);
+        expect(help, args.join(" ")).toMatchObject({ code: 0, stderr: "" });
+        expect(help.stdout).toMatch(new RegExp(`^Usage: pnpm -s shortener ${name} `));
+        expect(help.stdout).toContain("--json");
+      }
+    }
+    // Asked for, the usage wins over what else is wrong on the line.
+    expect(await cli("token:revoke", "--id", "x", "--token", "y", "--help")).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: pnpm -s shortener token:revoke /),
+    });
+    expect(await cli("help", "user:delete")).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^Unknown command "user:delete"/),
+    });
   });
 
   it("lists users and tokens (id, note, created, last used) without any secret, and revokes by id", async () => {

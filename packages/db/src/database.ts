@@ -12,6 +12,8 @@ export interface DatabaseOptions {
   /** Where the embedded server keeps its cluster (`<dataDir>/postgres`). */
   dataDir: string;
   log?: (line: string) => void;
+  /** What a person should know even when `log` is quiet (where the embedded data went); default `log`. */
+  notice?: (line: string) => void;
   /**
    * Whether contract steps are applied too (docs/adr/0218): "unless-in-use" for a service
    * starting (an older release may still be serving beside it, unless the database is new).
@@ -38,11 +40,12 @@ export async function openDatabase({
   directUrl,
   dataDir,
   log = () => {},
+  notice = log,
   contractSteps = true,
 }: DatabaseOptions): Promise<Database> {
   const embedded = databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: path.resolve(dataDir, "postgres"), log });
+    : await startEmbeddedPostgres({ dataDir: path.resolve(dataDir, "postgres"), log, notice });
   const url = databaseUrl ?? embedded!.url;
   const direct = (databaseUrl && directUrl) || url;
   try {

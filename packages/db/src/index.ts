@@ -19,7 +19,12 @@ export {
   statementNames,
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
-export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "./embedded.ts";
+export {
+  type EmbeddedDatabase,
+  embeddedClusterFolder,
+  freePort,
+  startEmbeddedPostgres,
+} from "./embedded.ts";
 export {
   isDatabaseUnavailable,
   isForeignKeyViolation,

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { expect, it } from "vitest";
 import { openDatabase } from "../src/database.ts";
+import { startEmbeddedPostgres } from "../src/embedded.ts";
 
 async function query(url: string, sql: string) {
   const client = new pg.Client({ connectionString: url });
@@ -47,14 +48,45 @@ it("starts, migrates, shares and restarts an embedded PostgreSQL when no URL is 
   }
 });
 
-// Only meaningful as root, where the server runs as another user.
+// Only meaningful as root, where the server runs as another user (test/start.test.ts starts
+// `pnpm start` so, in a clone under a private folder).
 if (process.getuid?.() === 0) {
-  it("explains, as root, that the server's user cannot reach the data folder", async () => {
+  it("as root, makes a new cluster its user cannot reach in the shared folder, links it, and starts it there again", async () => {
+    const locked = await mkdtemp(path.join(tmpdir(), "locked-")); // 0700: `postgres` cannot enter
+    const sharedDir = await mkdtemp(path.join(tmpdir(), "shared-"));
+    await chmod(sharedDir, 0o755);
+    const link = path.join(locked, "data", "postgres");
+    const notices: string[] = [];
+    const start = () =>
+      startEmbeddedPostgres({ dataDir: link, sharedDir, notice: (line) => notices.push(line) });
+    try {
+      const first = await start();
+      const cluster = await readlink(link);
+      expect(path.dirname(cluster)).toBe(path.join(sharedDir, "clusters"));
+      expect(notices).toEqual([
+        `the embedded PostgreSQL runs as user "postgres", which cannot enter ${locked}: its data is kept in ${cluster}, linked from ${link}`,
+      ]);
+      expect(await query(first.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      await first.stop();
+      // Found through the link, said once.
+      const again = await start();
+      expect(again.url).toBe(first.url);
+      expect(await query(again.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      await again.stop();
+      expect(notices).toHaveLength(1);
+    } finally {
+      await rm(locked, { recursive: true, force: true });
+      await rm(sharedDir, { recursive: true, force: true });
+    }
+  });
+
+  it("as root, leaves an existing cluster its user cannot reach where it is, and says what to do", async () => {
     const locked = await mkdtemp(path.join(tmpdir(), "locked-"));
     try {
-      await chmod(locked, 0o700);
+      await mkdir(path.join(locked, "data", "postgres"), { recursive: true });
+      await writeFile(path.join(locked, "data", "postgres", "PG_VERSION"), "17\n");
       await expect(openDatabase({ dataDir: path.join(locked, "data") })).rejects.toThrow(
-        /runs as user "postgres" when started by root, and it cannot enter .* to reach its data folder/,
+        /runs as user "postgres" when started by root, and it cannot enter .* to reach its data folder .*chmod o\+x/,
       );
     } finally {
       await rm(locked, { recursive: true, force: true });

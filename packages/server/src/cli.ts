@@ -1,8 +1,9 @@
 // The one way both services' management commands parse arguments, report and exit:
 // `node:util` parseArgs, `--help` everywhere (exit 0), usage on stderr and exit 2 for a bad
 // invocation, one line on stderr and exit 1 for a command that fails, and `--json` printing
-// exactly one JSON document on stdout. The database is opened only once the flags are valid.
-// Quiet: stderr stays empty unless something happened (a migration applied) or --verbose.
+// exactly one JSON document on stdout (a failure: `{"error"}` on stderr, docs/adr/0252). The
+// database is opened only once the flags are valid. Quiet: stderr stays empty unless something
+// happened (a migration applied) or --verbose; under --json, unless --verbose.
 // `runCli` takes the environment and the output streams, so tests run commands in-process.
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
@@ -44,7 +45,7 @@ export interface Command<Config> {
   prepare(
     values: OptionValues,
     args: string[],
-  ): (prisma: PrismaClient, config: Config, io: CliIo) => Promise<CommandResult>;
+  ): (prisma: PrismaClient, config: Config, io: CommandIo) => Promise<CommandResult>;
 }
 
 export interface CliDefinition<Config extends DatabaseSettings> {
@@ -59,6 +60,12 @@ export interface CliIo {
   stderr(text: string): void;
   /** A transient status line (progress), only where stderr is a terminal; absent elsewhere. */
   status?(text: string): void;
+}
+
+/** What a command writes besides its result. */
+export interface CommandIo extends CliIo {
+  /** A step of the work (each migration of a tenant's database...): on stderr with --verbose only. */
+  detail(text: string): void;
 }
 
 export interface CliRun {
@@ -109,6 +116,15 @@ function commandUsage<Config>(tool: string, name: string, command: Command<Confi
   ].join("\n");
 }
 
+/** Whether `flag` (`--help`, `--json`...) is among the arguments (not after `--`, where all are values). */
+function flagAsked(args: string[], ...flags: string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (flags.includes(arg)) return true;
+  }
+  return false;
+}
+
 /** Runs one invocation and returns the exit code; the caller sets process.exitCode. */
 export async function runCli<Config extends DatabaseSettings>(
   cli: CliDefinition<Config>,
@@ -116,19 +132,41 @@ export async function runCli<Config extends DatabaseSettings>(
   { io = processIo, env }: CliRun = {},
 ): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === "--help" || name === "-h" || name === "help") {
+  if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
     io.stdout(toolUsage(cli));
     return 0;
   }
+  // `help <command>` is that command's --help.
+  if (name === "help") return runCli(cli, [rest[0]!, "--help"], { io, env });
+  // Known before the flags are parsed, so that a bad invocation is reported as asked too.
+  const json = flagAsked(argv, "--json");
+  /**
+   * A failure: exit 2 with the usage (a bad invocation) or 1 (the command failed). Under --json,
+   * one JSON document on stderr (docs/adr/0252); stdout stays empty either way.
+   */
+  const fail = (code: 1 | 2, message: string, usage?: { line: string; text: string }) => {
+    if (json) io.stderr(JSON.stringify({ error: message, ...(usage ? { usage: usage.line } : {}) }));
+    else io.stderr(usage ? `${message}\n\n${usage.text}` : message);
+    return code;
+  };
   const command = name === undefined ? undefined : cli.commands[name];
   if (!name || !command) {
-    io.stderr(`${name ? `Unknown command "${name}"` : "Missing command"}\n\n${toolUsage(cli)}`);
-    return 2;
+    return fail(2, name ? `Unknown command "${name}"` : "Missing command", {
+      line: `${cli.tool} <command> [options]`,
+      text: toolUsage(cli),
+    });
   }
-  const usage = commandUsage(cli.tool, name, command);
+  const usage = {
+    line: `${cli.tool} ${name} ${command.usage}`.trimEnd(),
+    text: commandUsage(cli.tool, name, command),
+  };
+  // Asked for, the usage wins over whatever else is missing or wrong on the line.
+  if (flagAsked(rest, "--help", "-h")) {
+    io.stdout(usage.text);
+    return 0;
+  }
 
   let run: ReturnType<Command<Config>["prepare"]>;
-  let json = false;
   let verbose = false;
   try {
     const { values, positionals } = parseArgs({
@@ -147,31 +185,38 @@ export async function runCli<Config extends DatabaseSettings>(
     if (positionals.length !== (command.arguments ?? 0)) {
       throw new UsageError(`expected ${command.arguments ?? 0} argument(s), got ${positionals.length}`);
     }
-    if (values.help) {
-      io.stdout(usage);
-      return 0;
-    }
-    json = values.json === true;
     verbose = values.verbose === true;
     run = command.prepare(values as OptionValues, positionals);
   } catch (error) {
     // parseArgs names the bad flag ("Unknown option '--x'", "Option '--email <value>' argument missing").
-    io.stderr(`${(error as Error).message}\n\n${usage}`);
-    return 2;
+    return fail(2, (error as Error).message, usage);
   }
 
+  // Under --json, stderr carries nothing but a failure's document unless --verbose: the lines a
+  // person reads (a migration applied, an import's refused rows) are in the result or not wanted.
+  const quiet = json && !verbose;
+  const commandIo: CommandIo = {
+    ...io,
+    ...(quiet ? { stderr: () => {} } : {}),
+    detail: verbose ? io.stderr : () => {},
+  };
   try {
     const config = cli.loadConfig(env ?? readEnvironment());
     // A migration applied is worth a line; the rest of the start only with --verbose.
     const log = (line: string) => {
-      if (verbose || line.startsWith("applied migration")) io.stderr(line);
+      if (verbose || (!quiet && line.startsWith("applied migration"))) io.stderr(line);
     };
-    const result = await withPrisma({ ...databaseOptions(config), log }, (prisma) => run(prisma, config, io));
+    // Where the embedded database's data went, when it had to go elsewhere (as root): shown unless quiet.
+    const notice = (line: string) => {
+      if (!quiet) io.stderr(line);
+    };
+    const result = await withPrisma({ ...databaseOptions(config), log, notice }, (prisma) =>
+      run(prisma, config, commandIo),
+    );
     io.stdout(json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (error) {
-    io.stderr(error instanceof Error ? error.message : String(error));
-    return 1;
+    return fail(1, error instanceof Error ? error.message : String(error));
   }
 }
 
