@@ -1694,6 +1694,8 @@ export interface components {
             invitedTo: number | null;
             locale: string | null;
             name: string | null;
+            /** @description The user's organization in v1; always null here, a server without organizations */
+            organizationId: number | null;
             /** @enum {string} */
             role: "USER" | "ADMIN";
             theme: string | null;
