@@ -213,6 +213,19 @@ describe("n8n Cal (v1 trigger and credential)", () => {
     const option = eventTypes.data.event_types.find((e: { id: number }) => e.id === eventTypeId);
     expect(option).toMatchObject({ id: eventTypeId, title: "Intro" });
   });
+
+  it("passes the credential test with a host typed as the base URL other v1 tools ask for (…/v1, …/api/v1), whose other calls work as they did (ADR 0248)", async () => {
+    // CalApi.credentials.ts's test is `{baseURL: host, url: "/v1/memberships"}`: with such a host
+    // the prefix comes twice, while the node's own calls (`{host}/event-types`) hit one.
+    for (const host of ["/v1", "/api/v1"]) {
+      const credentialTest = await axiosLike("GET", `${host}/v1/memberships`, {});
+      expect(credentialTest.status, host).toBe(200);
+      expect(Array.isArray(credentialTest.data.memberships), host).toBe(true);
+      const eventTypes = await axiosLike("GET", `${host}/event-types`, {});
+      expect(eventTypes.status, host).toBe(200);
+      expect(eventTypes.data.event_types, host).toContainEqual(expect.objectContaining({ id: eventTypeId }));
+    }
+  });
 });
 
 describe("Raycast cal-com extension", () => {
