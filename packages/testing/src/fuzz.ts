@@ -374,11 +374,25 @@ export function documentValidator(document: object): (schema: Schema, value: unk
 /**
  * Whether the document refuses a request to `operation`: a JSON body its schema does not admit,
  * or a declared query parameter whose value its schema does not admit (read as a query string
- * is: numbers and booleans from their text, one value unless the schema is an array). Unknown
- * query keys are not counted: OpenAPI cannot forbid them.
+ * is: numbers and booleans from their text, spelled as a number's pattern says, one value
+ * unless the schema is an array or an alternative of its anyOf is). Unknown query keys are not
+ * counted: OpenAPI cannot forbid them.
  */
 export function documentRefuses(document: object, operation: Operation): (request: FuzzRequest) => boolean {
   const admits = documentValidator(document);
+  /** A number's text must also match its pattern: the spelling the server takes (docs/adr/0250). */
+  const spelled = (schema: Schema, text: string) =>
+    (schema.type !== "integer" && schema.type !== "number") ||
+    typeof schema.pattern !== "string" ||
+    new RegExp(schema.pattern, "u").test(text);
+  /** One value or several: any alternative of an anyOf (a repeatable key) may admit them. */
+  const admitsValues = (schema: Schema, values: string[]): boolean => {
+    const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+    if (alternatives) return alternatives.some((alternative) => admitsValues(alternative, values));
+    const item = schema.type === "array" ? ((schema.items ?? {}) as Schema) : schema;
+    if (!values.every((value) => spelled(item, value))) return false;
+    return admits(schema, coerced(schema, values));
+  };
   const coerced = (schema: Schema, values: string[]): unknown => {
     const resolved = schema;
     if (resolved.type === "array")
@@ -400,7 +414,7 @@ export function documentRefuses(document: object, operation: Operation): (reques
         if (parameter.required) return true;
         continue;
       }
-      if (!admits(parameter.schema, coerced(parameter.schema, values))) return true;
+      if (!admitsValues(parameter.schema, values)) return true;
     }
     if (!operation.body) return false;
     const json = request.headers["content-type"] === "application/json";

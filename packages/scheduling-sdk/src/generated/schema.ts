@@ -1990,7 +1990,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -2158,7 +2158,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2231,7 +2231,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2311,7 +2311,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2416,7 +2416,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -2584,7 +2584,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2657,7 +2657,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2737,7 +2737,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2838,17 +2838,17 @@ export interface operations {
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description The user (or `username`, or `teamId`) */
-                userId?: string;
+                userId?: number;
                 /** @description The user's username */
                 username?: string;
                 /** @description A team: every accepted member's availability (team OWNERs and ADMINs, and admins, only) */
-                teamId?: string;
+                teamId?: number;
                 /** @description Start of the range */
                 dateFrom: string;
                 /** @description End of the range; at most 93 days after dateFrom */
                 dateTo: string;
                 /** @description Use this event type's schedule, and list its seated bookings in `currentSeats` */
-                eventTypeId?: string;
+                eventTypeId?: number;
             };
             header?: never;
             path?: never;
@@ -2922,7 +2922,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -3090,7 +3090,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3163,7 +3163,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3243,7 +3243,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3348,7 +3348,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
                 /** @description Bookings with an attendee of this e-mail (repeatable) */
                 attendeeEmail?: string | string[];
                 /** @description startTime >= dateFrom. Any date JavaScript's Date.parse reads (ISO 8601 recommended), in the years 1 to 9999 */
@@ -3613,7 +3613,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3691,7 +3691,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3788,7 +3788,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3897,7 +3897,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3995,7 +3995,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -4163,7 +4163,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4236,7 +4236,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4316,7 +4316,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4421,7 +4421,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -4589,7 +4589,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4662,7 +4662,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4742,7 +4742,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4847,7 +4847,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -5015,7 +5015,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5088,7 +5088,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5168,7 +5168,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5273,7 +5273,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
                 /** @description Repeatable: only these slugs */
                 slug?: string | string[];
             };
@@ -5443,7 +5443,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5516,7 +5516,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5596,7 +5596,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5701,7 +5701,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -5857,7 +5857,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5930,7 +5930,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6081,9 +6081,9 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
                 /** @description Repeatable: only these teams */
-                teamId?: string[];
+                teamId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -6509,7 +6509,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -6575,7 +6575,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6649,7 +6649,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -6817,7 +6817,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6890,7 +6890,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6970,7 +6970,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -7075,7 +7075,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -7501,7 +7501,7 @@ export interface operations {
                 /** @description End of the range; at most 93 days after startTime */
                 endTime: string;
                 /** @description The event type */
-                eventTypeId?: string;
+                eventTypeId?: number;
                 /** @description With eventTypeSlug: the owner's username (or, with isTeamEvent=true, the team's slug); two or more (repeat the key) ask for a dynamic group event of those users */
                 usernameList?: string | string[];
                 /** @description With usernameList: the event type's slug; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
@@ -7587,7 +7587,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -7755,7 +7755,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -7828,7 +7828,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -7908,7 +7908,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8016,7 +8016,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8260,7 +8260,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8333,7 +8333,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8413,7 +8413,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
