@@ -98,13 +98,8 @@ export const timeOfDay = () =>
     })
     .describe("HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken");
 
-/**
- * zod's e-mail rule, with domain labels that neither start nor end with `-` (RFC 1035; zod's
- * own pattern admits `a@b-.com`, which the document's `format: email` excludes).
- */
-const EMAIL =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
-export const email = () => z.email({ pattern: EMAIL }).max(320);
+/** Every e-mail field: the schema both services share (RFC 5321's lengths, RFC 1035's labels). */
+export { email } from "../email.ts";
 
 /**
  * An http(s) link clients open. The pattern is checked on the value as sent (before the URL
