@@ -11,6 +11,7 @@ import { newUser, setupShortener } from "../apps/shortener/test/helpers.ts";
 import {
   createSchedulingClient,
   type ErrorBody,
+  type paths,
   type SchedulingClient,
 } from "../packages/scheduling-sdk/src/index.ts";
 import { createShortenerClient, type ShortenerClient } from "../packages/shortener-sdk/src/index.ts";
@@ -160,7 +161,9 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
 
   it("runs every resource's CRUD, /me, /slots and both ways of cancelling a booking", async () => {
     const me = ok(await host.GET("/api/v1/me")).user;
-    const id = (value: number | string) => ({ params: { path: { id: String(value) } } });
+    // Ids are the numbers answers carry; memberships' and selected calendars' are composite strings.
+    const id = (value: number) => ({ params: { path: { id: value } } });
+    const compositeId = (value: string) => ({ params: { path: { id: value } } });
 
     // users (create and delete are for admins)
     const email = `sdk-${Date.now()}@example.com`;
@@ -241,7 +244,7 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     const tuesday = new Date(futureMonday().getTime() + 86_400_000).toISOString().slice(0, 10);
     const slots = ok(
       await host.GET("/api/v1/slots", {
-        params: { query: { eventTypeId: String(eventType.id), startTime: monday, endTime: tuesday } },
+        params: { query: { eventTypeId: eventType.id, startTime: monday, endTime: tuesday } },
       }),
     ).slots;
     const [first, second] = slots[monday] ?? [];
@@ -340,7 +343,7 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     const cancelled = ok(
       await host.DELETE("/api/v1/bookings/{id}", {
         // The document marks this body required (it may be null): the reason goes in the query here.
-        params: { path: { id: String(booking.id) }, query: { cancellationReason: "Sick" } },
+        params: { path: { id: booking.id }, query: { cancellationReason: "Sick" } },
         body: null,
       }),
     );
@@ -368,9 +371,9 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
       await host.POST("/api/v1/memberships", { body: { teamId: team.id, userId: member.id } }),
     ).membership;
     expect(membership).toMatchObject({ teamId: team.id, userId: member.id, accepted: false, role: "MEMBER" });
-    const membershipId = id(`${member.id}_${team.id}`);
+    const membershipId = compositeId(`${member.id}_${team.id}`);
     const teamMemberships = ok(
-      await host.GET("/api/v1/memberships", { params: { query: { teamId: [String(team.id)] } } }),
+      await host.GET("/api/v1/memberships", { params: { query: { teamId: [team.id] } } }),
     ).memberships;
     expect(teamMemberships.map((row) => row.userId).sort()).toEqual([me.id, member.id].sort());
     expect(ok(await host.GET("/api/v1/memberships/{id}", membershipId)).membership.userId).toBe(member.id);
@@ -404,7 +407,7 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
       await host.POST("/api/v1/selected-calendars", { body: { integration: "google_calendar", externalId } }),
     ).selected_calendar;
     expect(selected).toMatchObject({ userId: me.id, integration: "google_calendar", externalId });
-    const selectedId = id(`${me.id}_google_calendar_${externalId}`);
+    const selectedId = compositeId(`${me.id}_google_calendar_${externalId}`);
     expect(
       ok(await host.GET("/api/v1/selected-calendars")).selected_calendars.map((row) => row.externalId),
     ).toContain(externalId);
@@ -440,7 +443,7 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     expect(feed.response.headers.get("content-type")).toMatch(/^text\/calendar/);
     expect(new URL(feed.response.url).searchParams.has("apiKey")).toBe(false);
     expect(String(feed.data)).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*\r\nEND:VCALENDAR(\r\n)?$/);
-    const path = { params: { path: { id: String(created.feed_token.id) } } };
+    const path = { params: { path: { id: created.feed_token.id } } };
     ok(await host.DELETE("/api/v1/feed-tokens/{id}", path));
     const revoked = await host.GET("/api/v1/bookings.ics", {
       params: { query: { feedToken: created.token } },
@@ -449,8 +452,24 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     expect(revoked.error?.status).toBe(401);
   });
 
+  it("types ids as the numbers answers carry: path and query ids are numbers, composite ids strings (tsc --strict)", () => {
+    // Checked by the compiler (pnpm typecheck); with ids typed as strings these lines were TS2322.
+    type Params<P extends keyof paths, M extends "get" | "delete"> = NonNullable<paths[P][M]>["parameters"];
+    expectTypeOf<Params<"/api/v1/event-types/{id}", "get">["path"]>().toEqualTypeOf<{ id: number }>();
+    expectTypeOf<NonNullable<Params<"/api/v1/attendees", "get">["query"]>["userId"]>().toEqualTypeOf<
+      number | number[] | undefined
+    >();
+    expectTypeOf<NonNullable<Params<"/api/v1/slots", "get">["query"]>["eventTypeId"]>().toEqualTypeOf<
+      number | undefined
+    >();
+    expectTypeOf<Params<"/api/v1/memberships/{id}", "delete">["path"]>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<Params<"/api/v1/selected-calendars/{id}", "get">["path"]>().toEqualTypeOf<{ id: string }>();
+    const read = () => host.GET("/api/v1/event-types/{id}", { params: { path: { id: 6 } } });
+    expectTypeOf(read).returns.resolves.toHaveProperty("data");
+  });
+
   it("answers errors as typed values: a 404 is { message }, an unknown key 401", async () => {
-    const missing = await host.GET("/api/v1/event-types/{id}", { params: { path: { id: "2147483647" } } });
+    const missing = await host.GET("/api/v1/event-types/{id}", { params: { path: { id: 2147483647 } } });
     expect(missing.data).toBeUndefined();
     if (missing.error?.status !== 404) throw new Error(`expected 404, got ${JSON.stringify(missing.error)}`);
     expectTypeOf(missing.error.body).toEqualTypeOf<ErrorBody>();

@@ -2,6 +2,7 @@
 // runner (@app/server/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
 // This file only parses flags and prints: users and keys are credentials.ts's, tenants hosting/tenants.ts's.
 import { fileURLToPath } from "node:url";
+import { email as emailAddress } from "@app/schemas/email";
 import {
   type Command,
   CommandError,
@@ -36,7 +37,9 @@ import {
 import { listDeadMail, resendDeadMail } from "./mail/outbox.ts";
 import { SeedRefused, seedDemoData } from "./seed.ts";
 
-const email = z.email("--email must be an e-mail address");
+const email = emailAddress(
+  "--email must be an e-mail address, of at most 64 characters before the @ and 254 in all",
+);
 const username = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,64}$/, "--username must be 1-64 letters, digits, '.', '_' or '-'");

@@ -1,13 +1,13 @@
 // GET /me: the caller's own user, as v1 answered it (`{"user": {...}}`), for clients that
 // check who a key belongs to (Raycast's extension does on start).
-import { ErrorResponse, itemQuery, User } from "@app/schemas/scheduling";
+import { ErrorResponse, itemQuery, USER_FIXED_FIELDS, User } from "@app/schemas/scheduling";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "./errors.ts";
 import { selectOf } from "./resources/resource.ts";
 
-const select = selectOf(User);
+const select = selectOf(User, {}, USER_FIXED_FIELDS);
 
 export async function meRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -29,13 +29,10 @@ export async function meRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      // `select` names exactly the public shape's columns.
-      const user = (await request.db.user.findUnique({
-        where: { id: request.auth.userId },
-        select,
-      })) as z.output<typeof User> | null;
-      if (!user) throw new NotFound("User not found");
-      return { user };
+      // `select` names exactly the public shape's columns; the fixed fields complete it.
+      const row = await request.db.user.findUnique({ where: { id: request.auth.userId }, select });
+      if (!row) throw new NotFound("User not found");
+      return { user: { ...row, ...USER_FIXED_FIELDS } as z.output<typeof User> };
     },
   );
 }

@@ -132,6 +132,16 @@ describe("/v1 rewrite", () => {
     expect(rewriteV1Url("/docs/v1")).toBe("/docs/v1");
   });
 
+  it("reads a doubled prefix, /v1/v1/... or /api/v1/v1/..., as /v1/... (a base URL typed with /v1 under a client that adds /v1: ADR 0248)", () => {
+    expect(rewriteV1Url("/v1/v1/memberships?apiKey=k")).toBe("/api/v1/memberships?apiKey=k&version=v1");
+    expect(rewriteV1Url("/api/v1/v1/memberships")).toBe("/api/v1/memberships?version=v1");
+    expect(rewriteV1Url("/v1/v1")).toBe("/api/v1?version=v1");
+    // Only one repeat, and only of the whole segment.
+    for (const other of ["/v1/v1/v1/users", "/api/v1/api/v1/users", "/v1/v10/users", "/api/v1/v1x"]) {
+      expect(rewriteV1Url(other)).not.toMatch(/^\/api\/v1\/users/);
+    }
+  });
+
   it("maps a bare /<resource>... onto /api/v1/... without a version, as v1's fallback did", () => {
     expect(rewriteV1Url("/event-types?apiKey=k")).toBe("/api/v1/event-types?apiKey=k");
     expect(rewriteV1Url("/bookings/3/cancel")).toBe("/api/v1/bookings/3/cancel");

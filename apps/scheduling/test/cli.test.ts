@@ -278,6 +278,10 @@ describe("bad input", () => {
     [[], "Missing command"],
     [["user:create"], "--email is required"],
     [["user:create", "--email", "not-an-address"], "--email must be an e-mail address"],
+    [
+      ["user:create", "--email", `${"a".repeat(65)}@example.com`],
+      "--email must be an e-mail address, of at most 64 characters before the @",
+    ],
     [["user:create", "--email", "a@example.com", "--colour", "red"], "Unknown option '--colour'"],
     [["user:create", "--email"], "argument missing"],
     [["user:create", "--email", "a@example.com", "--username", "has space"], "--username must be"],

@@ -2,7 +2,7 @@
 // body fields, the value the served document admits (its pattern, lengths, uniqueItems, type)
 // is exactly the value the server accepts, on samples chosen at each rule's edges.
 import { TIME_ZONES } from "@app/schemas/scheduling";
-import { documentAdmits } from "@app/testing/database";
+import { documentAdmits, documentAdmitsText } from "@app/testing/database";
 import { documentValidator } from "@app/testing/fuzz";
 import type { OpenAPIV3 } from "openapi-types";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +30,8 @@ beforeAll(async () => {
 });
 
 const admits = (schema: unknown, value: unknown) => documentAdmits(doc, schema as Schema, value);
+/** Whether the document admits a path or query parameter written as `text`. */
+const admitsText = (schema: unknown, text: string) => documentAdmitsText(doc, schema as Schema, text);
 
 function parameter(path: string, name: string): OpenAPIV3.ParameterObject {
   const operations = doc.paths[path] as Record<string, OpenAPIV3.OperationObject>;
@@ -76,12 +78,40 @@ const ID_SAMPLES = [
 ];
 
 describe("path ids", () => {
-  it("integer ids: the pattern admits 1 to 2147483647 only, and says so", () => {
+  it("integer ids: integers from 1 to 2147483647, written without sign or leading zeros, and say so", () => {
     const id = parameter("/api/v1/users/{id}", "id");
     expect(id.description).toContain("2147483647");
-    for (const value of ["1", "9", "10", "2147483647"]) expect(admits(id.schema, value), value).toBe(true);
-    for (const value of ["0", "2147483648", "9999999999", "007", "-1", ""]) {
-      expect(admits(id.schema, value), value).toBe(false);
+    // The numbers answers carry, so typed clients pass them as they got them (ADR 0250).
+    expect(id.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 2147483647 });
+    for (const value of ["1", "9", "10", "2147483647"])
+      expect(admitsText(id.schema, value), value).toBe(true);
+    for (const value of ["0", "2147483648", "9999999999", "007", "-1", "1.5", "1e3", ""]) {
+      expect(admitsText(id.schema, value), value).toBe(false);
+    }
+  });
+
+  it("ids in queries are integers too; composite ids stay strings", () => {
+    const integer = { type: "integer", minimum: 1, maximum: 2147483647 };
+    const single = (path: string, name: string) => parameter(path, name).schema;
+    const repeated = (path: string, name: string) =>
+      (parameter(path, name).schema as OpenAPIV3.SchemaObject).anyOf?.map((branch) =>
+        "items" in branch ? branch.items : branch,
+      );
+    expect(single("/api/v1/slots", "eventTypeId")).toMatchObject(integer);
+    for (const name of ["userId", "teamId", "eventTypeId"]) {
+      expect(single("/api/v1/availability", name), name).toMatchObject(integer);
+    }
+    for (const [path, name] of [
+      ["/api/v1/attendees", "userId"],
+      ["/api/v1/memberships", "teamId"],
+    ] as const) {
+      expect(repeated(path, name), `${path} ${name}`).toEqual([
+        expect.objectContaining(integer),
+        expect.objectContaining(integer),
+      ]);
+    }
+    for (const path of ["/api/v1/memberships/{id}", "/api/v1/selected-calendars/{id}"]) {
+      expect(parameter(path, "id").schema, path).toMatchObject({ type: "string" });
     }
   });
 
@@ -96,7 +126,7 @@ describe("path ids", () => {
         const url = withKey(path.replace("{id}", encodeURIComponent(sample)), apiKey);
         const response = await t.app.inject({ method: method.toUpperCase() as "GET", url });
         const where = `${method.toUpperCase()} ${path} id=${sample}`;
-        if (admits(schema, sample)) {
+        if (admitsText(schema, sample)) {
           expect([200, 404], where).toContain(response.statusCode);
         } else {
           expect(response.statusCode, where).toBe(400);
@@ -184,7 +214,7 @@ describe("numbers in queries", () => {
       const { schema } = parameter("/api/v1/teams", name);
       for (const value of ["0", "1", "100", "101", "1000000", "1000001", "010", "1e2", "", "-1"]) {
         const response = await t.app.inject({ url: withKey(`/api/v1/teams?${name}=${value}`, apiKey) });
-        expect(response.statusCode === 200, `${name}=${value}`).toBe(admits(schema, value));
+        expect(response.statusCode === 200, `${name}=${value}`).toBe(admitsText(schema, value));
       }
     }
   });
@@ -325,12 +355,24 @@ const cases: BodyCase[] = [
     field: "username",
   },
   {
-    rule: "an e-mail's domain labels neither start nor end with '-' (format, pattern)",
+    rule: "an e-mail's domain labels neither start nor end with '-', and its lengths are RFC 5321's (format, pattern, maxLength)",
     method: "PATCH",
     url: () => `/api/v1/users/${userId}`,
     schema: () => property("SchedulingUserEdit", "email"),
     body: (email) => ({ email }),
-    values: ["a@b-.com", "a@-b.com", "a@b.c", "a@@b.com", `e-${process.pid}@sub-domain.example.com`],
+    values: [
+      "a@b-.com",
+      "a@-b.com",
+      "a@b.c",
+      "a@@b.com",
+      `e-${process.pid}@sub-domain.example.com`,
+      `${"a".repeat(136)}@example.com`,
+      `${"a".repeat(65)}@example.com`,
+      `${`e${process.pid}`.padEnd(64, "x")}@example.com`,
+      `e${process.pid}@${"b".repeat(64)}.com`,
+      `${`f${process.pid}`.padEnd(64, "x")}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`,
+      `${`f${process.pid}`.padEnd(64, "x")}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(58)}.com`,
+    ],
     field: "email",
   },
   {

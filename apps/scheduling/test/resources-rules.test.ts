@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { setupApp, withKey } from "./helpers.ts";
 import {
+  type ApiResponse,
   apiClient,
   type Caller,
   makeBooking,
@@ -454,6 +455,82 @@ describe("destination calendars", () => {
     expect(again.status).toBe(409);
     const listed = await call("GET", "/api/v1/destination-calendars", owner);
     expect(listed.body.destinationCalendars).toHaveLength(2);
+  });
+});
+
+describe("e-mail addresses (RFC 5321: 64 characters before the @, 254 in all)", () => {
+  // What a generator from the served document stored: 136 characters before the @.
+  const tooLong = `${"a".repeat(136)}@example.com`;
+  const expectRefused = (answer: ApiResponse, path: string) => {
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body.issues, answer.text).toEqual([
+      expect.objectContaining({ path, message: expect.stringMatching(/64 characters before the @/) }),
+    ]);
+  };
+
+  it("past them are a 400 naming the field in every e-mail field, and nothing is stored", async () => {
+    const owner = await newUser(t.prisma);
+    const admin = await newUser(t.prisma, { admin: true });
+
+    const calendar = await call("POST", "/api/v1/destination-calendars", owner, {
+      integration: "google_calendar",
+      externalId: "primary",
+      primaryEmail: "me@example.com",
+    });
+    expect(calendar.status, calendar.text).toBe(201);
+    const calendarId = (calendar.body.destinationCalendar as { id: number }).id;
+    const calendarUrl = `/api/v1/destination-calendars/${calendarId}`;
+    expectRefused(await call("PATCH", calendarUrl, owner, { primaryEmail: tooLong }), "primaryEmail");
+    const stored = await t.prisma.destinationCalendar.findUniqueOrThrow({ where: { id: calendarId } });
+    expect(stored.primaryEmail).toBe("me@example.com");
+
+    expectRefused(await call("PATCH", `/api/v1/users/${owner.user.id}`, owner, { email: tooLong }), "email");
+    expect((await t.prisma.user.findUniqueOrThrow({ where: { id: owner.user.id } })).email).toBe(
+      owner.user.email,
+    );
+    expectRefused(
+      await call("POST", "/api/v1/users", admin, { email: tooLong, username: unique("long") }),
+      "email",
+    );
+    expect(await t.prisma.user.count({ where: { email: tooLong } })).toBe(0);
+
+    const booking = await makeBooking(t.prisma, owner.user.id);
+    const attendee = { bookingId: booking.id, email: tooLong, name: "Long", timeZone: "UTC" };
+    expectRefused(await call("POST", "/api/v1/attendees", owner, attendee), "email");
+    expect(await t.prisma.attendee.count({ where: { bookingId: booking.id } })).toBe(0);
+
+    const eventType = await makeEventType(t.prisma, owner.user.id);
+    const bookings = await t.prisma.booking.count();
+    const booked = await call("POST", "/api/v1/bookings", owner, {
+      eventTypeId: eventType.id,
+      start: "2030-01-07T09:00:00Z",
+      timeZone: "UTC",
+      language: "en",
+      responses: { name: "Long", email: tooLong },
+    });
+    expectRefused(booked, "responses.email");
+    expect(await t.prisma.booking.count()).toBe(bookings);
+  });
+
+  it("at them are taken: 64 characters before the @, 254 in all; one more is refused", async () => {
+    const owner = await newUser(t.prisma);
+    const url = `/api/v1/users/${owner.user.id}`;
+    const local = `${process.pid}`.padEnd(64, "x");
+    const atLocal = await call("PATCH", url, owner, { email: `${local}@example.com` });
+    expect(atLocal.status, atLocal.text).toBe(200);
+    expectRefused(await call("PATCH", url, owner, { email: `${local}y@example.com` }), "email");
+    // 64 + 1 + 189: labels of 63, 63 and 57 characters, then `.com`.
+    const domain = `${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`;
+    const whole = `${local}@${domain}`;
+    expect(whole).toHaveLength(254);
+    const atWhole = await call("PATCH", url, owner, { email: whole });
+    expect(atWhole.status, atWhole.text).toBe(200);
+    // 255, every label within 63 (the last but one is 58): only the whole length is past.
+    const past = await call("PATCH", url, owner, { email: whole.replace(".com", "d.com") });
+    expect(past.status, past.text).toBe(400);
+    expect(past.body.issues).toEqual([
+      { path: "email", message: "must be at most 254 characters (RFC 5321)" },
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@
 // Tokens are returned once, when made; only their SHA-256 is kept, and no listing ever shows either.
 import { createHash, randomBytes } from "node:crypto";
 import { isUniqueViolation, type PrismaClient } from "@app/db";
-import { z } from "zod";
+import { email } from "@app/schemas/email";
 
 const TOKEN_PREFIX = "shr_";
 
@@ -29,7 +29,8 @@ export class UserExists extends CredentialError {
   }
 }
 
-const Email = z.email();
+/** The schema every e-mail field of both services shares (RFC 5321's lengths). */
+const Email = email();
 
 function validEmail(email: string): string {
   const parsed = Email.safeParse(email.trim());

@@ -122,6 +122,12 @@ describe("pnpm shortener", () => {
     ],
     ["a malformed --id", ["token:revoke", "--id", "nope"], 2, /--id must be a token id/],
     ["an invalid e-mail", ["user:create", "--email", "not-an-email"], 1, /not an e-mail/],
+    [
+      "an e-mail past RFC 5321's 64 characters before the @",
+      ["user:create", "--email", `${"a".repeat(65)}@example.com`],
+      1,
+      /not an e-mail/,
+    ],
     ["a duplicate user", ["user:create", "--email", "plain@example.com"], 1, /already exists/],
     ["an unknown user", ["token:create", "--email", "nobody@example.com"], 1, /no user/],
     ["an unknown token", ["token:revoke", "--token", "shr_nope"], 1, /no such token/],

@@ -6,8 +6,8 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 /**
  * The decimal spellings of the whole numbers from `min` to `max`, as a regular expression source
  * without anchors: no sign, no leading zeros, nothing outside the bounds. As a `pattern` it
- * states the bounds in the OpenAPI documents exactly, where `minimum`/`maximum` cannot apply
- * (path and query values are strings).
+ * states the text a path or query value must be in the OpenAPI documents exactly (ids are also
+ * documented as integers with `minimum`/`maximum`, docs/adr/0250).
  */
 export function decimalRange(min: number, max: number): string {
   if (!Number.isSafeInteger(max) || max < 1) throw new Error(`decimalRange: bad maximum ${max}`);

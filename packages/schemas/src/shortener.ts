@@ -126,18 +126,21 @@ const inStorableYears = (value: string) => {
   return year >= 1 && year <= 9999;
 };
 
-const LifecycleInstant = (description: string) =>
+/** `example`: each field its own, so that a body built from the examples is a window that opens before it closes. */
+const LifecycleInstant = (description: string, example: string) =>
   z.iso
     .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2027-01-31T12:00:00Z" })
     .refine(inStorableYears, "must fall in the years 1-9999 (UTC)")
     .describe(`${description} (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond)`)
-    .meta({ example: "2027-01-31T12:00:00Z" });
+    .meta({ example });
 
 export const ValidFrom = LifecycleInstant(
   "The short redirects to its target from this instant on; before it, as once expired",
+  "2027-01-01T09:00:00Z",
 );
 export const ValidUntil = LifecycleInstant(
   "The short redirects to its target until this instant (exclusive); from it on, it is expired",
+  "2027-01-31T12:00:00Z",
 );
 export const MaxVisits = z
   .int("maxVisits must be a whole number from 1")

@@ -255,6 +255,22 @@ function formatAdmits(format: string, value: string): boolean {
  * uniqueItems; `$ref` into `components`): what a client, or a fuzzer, reads from the document.
  * Objects are not walked.
  */
+/**
+ * Whether a document admits a path or query parameter's text, as a client writes it: a string
+ * schema reads the text itself; an integer or number schema the number it spells, which must
+ * also match the schema's pattern when it has one (the text the server takes: no sign or
+ * leading zeros, docs/adr/0250), or else be plain decimal digits.
+ */
+export function documentAdmitsText(
+  document: { components?: { schemas?: Record<string, unknown> } },
+  schema: JsonSchema,
+  text: string,
+): boolean {
+  if (schema.type !== "integer" && schema.type !== "number") return documentAdmits(document, schema, text);
+  const spelling = schema.pattern === undefined ? /^-?\d+(?:\.\d+)?$/ : new RegExp(schema.pattern, "u");
+  return spelling.test(text) && documentAdmits(document, schema, Number(text));
+}
+
 export function documentAdmits(
   document: { components?: { schemas?: Record<string, unknown> } },
   schema: JsonSchema,

@@ -183,15 +183,18 @@ export function schemaArbitraries(document: object, { maxArray = 4 } = {}): Sche
     const maxLength = typeof schema.maxLength === "number" ? Math.min(schema.maxLength, 60) : 30;
     if (typeof schema.pattern === "string") {
       try {
-        // fast-check cannot invert lookarounds: generate from the pattern without them (the
-        // positive direction filters what that lets through with the real pattern).
+        // fast-check cannot invert lookarounds: generate from the pattern without them, then keep
+        // what the real pattern admits, here, per string (an e-mail's 64-character local part):
+        // filtered by the whole body instead, a body with several such strings was mostly redrawn.
         const invertible = schema.pattern.replace(/\(\?<?[=!](?:[^()\\]|\\.|\([^()]*\))*\)/g, "");
+        const real = invertible === schema.pattern ? undefined : new RegExp(schema.pattern, "u");
         return fc
           .stringMatching(new RegExp(invertible))
           .filter(
             (text) =>
               text.length >= minLength &&
-              (typeof schema.maxLength !== "number" || text.length <= schema.maxLength),
+              (typeof schema.maxLength !== "number" || text.length <= schema.maxLength) &&
+              (real === undefined || real.test(text)),
           );
       } catch {
         // A pattern fast-check cannot invert: fall through to plain strings.
@@ -408,11 +411,25 @@ export function documentValidator(document: object): (schema: Schema, value: unk
 /**
  * Whether the document refuses a request to `operation`: a JSON body its schema does not admit,
  * or a declared query parameter whose value its schema does not admit (read as a query string
- * is: numbers and booleans from their text, one value unless the schema is an array). Unknown
- * query keys are not counted: OpenAPI cannot forbid them.
+ * is: numbers and booleans from their text, spelled as a number's pattern says, one value
+ * unless the schema is an array or an alternative of its anyOf is). Unknown query keys are not
+ * counted: OpenAPI cannot forbid them.
  */
 export function documentRefuses(document: object, operation: Operation): (request: FuzzRequest) => boolean {
   const admits = documentValidator(document);
+  /** A number's text must also match its pattern: the spelling the server takes (docs/adr/0250). */
+  const spelled = (schema: Schema, text: string) =>
+    (schema.type !== "integer" && schema.type !== "number") ||
+    typeof schema.pattern !== "string" ||
+    new RegExp(schema.pattern, "u").test(text);
+  /** One value or several: any alternative of an anyOf (a repeatable key) may admit them. */
+  const admitsValues = (schema: Schema, values: string[]): boolean => {
+    const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+    if (alternatives) return alternatives.some((alternative) => admitsValues(alternative, values));
+    const item = schema.type === "array" ? ((schema.items ?? {}) as Schema) : schema;
+    if (!values.every((value) => spelled(item, value))) return false;
+    return admits(schema, coerced(schema, values));
+  };
   const coerced = (schema: Schema, values: string[]): unknown => {
     const resolved = schema;
     if (resolved.type === "array")
@@ -434,7 +451,7 @@ export function documentRefuses(document: object, operation: Operation): (reques
         if (parameter.required) return true;
         continue;
       }
-      if (!admits(parameter.schema, coerced(parameter.schema, values))) return true;
+      if (!admitsValues(parameter.schema, values)) return true;
     }
     if (!operation.body) return false;
     const json = request.headers["content-type"] === "application/json";

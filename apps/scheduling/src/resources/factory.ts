@@ -292,8 +292,9 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
                 take,
               })
             : await delegate.findMany({ where, select: resource.select, orderBy: { id: "asc" }, skip, take });
-          if (!resource.countTotal) return { [keys.plural]: rows };
-          return { [keys.plural]: rows, total: await delegate.count({ where }) };
+          const page = rows.map(resource.present);
+          if (!resource.countTotal) return { [keys.plural]: page };
+          return { [keys.plural]: page, total: await delegate.count({ where }) };
         });
       },
     );
@@ -336,7 +337,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
               return create(locked);
             }, LOCKING_TRANSACTION);
         reply.code(201);
-        return { [keys.singular]: row, message: `${name} created successfully` };
+        return { [keys.singular]: resource.present(row), message: `${name} created successfully` };
       },
     );
   }
@@ -357,7 +358,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       async (request) => {
         const { id } = request.params as IdParams;
         const row = await readLagging(request, (db) => loadVisible(resource, { db, auth: request.auth }, id));
-        return { [keys.singular]: row };
+        return { [keys.singular]: resource.present(row) };
       },
     );
   }
@@ -388,7 +389,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
             .delegate(ctx.db)
             .update({ where: { id: row.id }, data, select: resource.select });
           await resource.afterChange?.(ctx, row, updated, body);
-          return { [keys.singular]: updated };
+          return { [keys.singular]: resource.present(updated) };
         });
       },
     );

@@ -121,6 +121,8 @@ export interface ResourceDefinition<
   schemas: { public: Public; create?: Create; edit?: Edit; list: List };
   /** Nested selects for the public shape's relation fields (the rest are columns). */
   relations?: Record<string, object>;
+  /** Public fields no column holds, with the value each always answers (a user's `organizationId`). */
+  fixed?: Readonly<Record<string, unknown>>;
   /** Json columns: a `null` from the client must reach Prisma as DbNull. */
   jsonColumns?: readonly string[];
   /** The column set to the acting user on create (admins choose it with `userId`). */
@@ -231,6 +233,8 @@ export interface Resource {
   params: z.ZodObject;
   /** Columns and relations the public shape shows, plus `id` (the key updates use): nothing else is read. */
   select: object;
+  /** A row as answered: what was read, plus the fixed fields. */
+  present(row: Row): Row;
   jsonColumns: readonly string[];
   ownerColumn?: string;
   actAs?: string;
@@ -258,12 +262,25 @@ export interface Resource {
   actions: readonly CustomAction[];
 }
 
-/** `{column: true}` for every field of a public shape, relations replaced by their nested select. */
+/**
+ * `{column: true}` for every field of a public shape, relations replaced by their nested select,
+ * fixed fields (no column holds them) left out.
+ */
 export function selectOf(
   shape: z.ZodObject,
   relations: Record<string, object> = {},
+  fixed: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(shape.shape).map((key) => [key, relations[key] ?? true]));
+  return Object.fromEntries(
+    Object.keys(shape.shape)
+      .filter((key) => !(key in fixed))
+      .map((key) => [key, relations[key] ?? true]),
+  );
+}
+
+/** Adds the fixed fields to a row read by `selectOf`'s select (the row itself when there are none). */
+export function presenter(fixed: Readonly<Record<string, unknown>> = {}): (row: Row) => Row {
+  return Object.keys(fixed).length === 0 ? (row) => row : (row) => ({ ...row, ...fixed });
 }
 
 const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
@@ -300,7 +317,8 @@ export function defineResource<
     operations: definition.operations,
     schemas: definition.schemas,
     params: id.params,
-    select: { ...selectOf(definition.schemas.public, definition.relations), id: true },
+    select: { ...selectOf(definition.schemas.public, definition.relations, definition.fixed), id: true },
+    present: presenter(definition.fixed),
     jsonColumns: definition.jsonColumns ?? [],
     ownerColumn: definition.ownerColumn,
     actAs: definition.actAs ?? (definition.ownerColumn ? "userId" : undefined),

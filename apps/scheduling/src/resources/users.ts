@@ -1,4 +1,10 @@
-import { User, UserCreateBody, UserEditBody, UserListQuery } from "@app/schemas/scheduling";
+import {
+  USER_FIXED_FIELDS,
+  User,
+  UserCreateBody,
+  UserEditBody,
+  UserListQuery,
+} from "@app/schemas/scheduling";
 import { BadRequest, Forbidden } from "../errors.ts";
 import { integerId } from "./ids.ts";
 import { assertAdminRemains, assertUserDeletable, lockUserInvariants } from "./invariants.ts";
@@ -12,6 +18,7 @@ export const users = defineResource({
   operations: ALL_OPERATIONS,
   id: integerId,
   schemas: { public: User, create: UserCreateBody, edit: UserEditBody, list: UserListQuery },
+  fixed: USER_FIXED_FIELDS,
   refusals: {
     edit: [
       {

@@ -10,6 +10,9 @@
 //   GenericFunctions.ts (bare `{host}/event-types`, `apiKey` query).
 // - raycast/extensions, the cal-com extension's axios client (base `/v1/`, `apiKey` param):
 //   GET /me, GET /event-types, GET /bookings, DELETE /bookings/{id}/cancel?cancellationReason=.
+// - cal.com's own apps/api/v1/test/lib/users/_post.integration.test.ts: an admin's POST /users
+//   answers a `user` holding email, username and `organizationId: null` (v1's create echoed the
+//   whole row; its reads picked schemaUserReadPublic, without it: this server answers it in all).
 // None of these clients sent `rescheduleUid` or `allRemainingBookings` to v1 (their reschedule
 // and series actions are v2-only); the last block replays their transports (Pipedream's create
 // and delete, Raycast's cancel with merged params) with v1's documented keys for both
@@ -42,9 +45,10 @@ async function axiosLike(
   url: string,
   params: Record<string, string | undefined>,
   data?: unknown,
+  key = apiKey,
 ) {
   const query = new URLSearchParams(
-    Object.entries({ ...params, apiKey }).filter(
+    Object.entries({ ...params, apiKey: key }).filter(
       (entry): entry is [string, string] => entry[1] !== undefined,
     ),
   );
@@ -208,6 +212,19 @@ describe("n8n Cal (v1 trigger and credential)", () => {
     expect(eventTypes.status).toBe(200);
     const option = eventTypes.data.event_types.find((e: { id: number }) => e.id === eventTypeId);
     expect(option).toMatchObject({ id: eventTypeId, title: "Intro" });
+  });
+
+  it("passes the credential test with a host typed as the base URL other v1 tools ask for (…/v1, …/api/v1), whose other calls work as they did (ADR 0248)", async () => {
+    // CalApi.credentials.ts's test is `{baseURL: host, url: "/v1/memberships"}`: with such a host
+    // the prefix comes twice, while the node's own calls (`{host}/event-types`) hit one.
+    for (const host of ["/v1", "/api/v1"]) {
+      const credentialTest = await axiosLike("GET", `${host}/v1/memberships`, {});
+      expect(credentialTest.status, host).toBe(200);
+      expect(Array.isArray(credentialTest.data.memberships), host).toBe(true);
+      const eventTypes = await axiosLike("GET", `${host}/event-types`, {});
+      expect(eventTypes.status, host).toBe(200);
+      expect(eventTypes.data.event_types, host).toContainEqual(expect.objectContaining({ id: eventTypeId }));
+    }
   });
 });
 
@@ -384,5 +401,28 @@ describe("reschedule and series cancel through the clients' transports", () => {
         data: { recurringEvent: Prisma.DbNull },
       });
     }
+  });
+});
+
+describe("cal.com's own v1 users test (_post.integration.test.ts)", () => {
+  it("answers a user with organizationId null: on create, as the test reads it, and on every read of users", async () => {
+    const admin = await createUser(t.prisma, { admin: true });
+    const asAdmin = (method: string, url: string, params: Record<string, string> = {}, data?: unknown) =>
+      axiosLike(method, url, params, data, admin.apiKey);
+    const email = `org-test-${process.pid}@example.com`;
+    const username = `orgtest${process.pid}`;
+    const created = await asAdmin("POST", "/v1/users", {}, { email, username });
+    expect(created.status, JSON.stringify(created.data)).toBe(201);
+    expect(created.data.user).toEqual(expect.objectContaining({ email, username, organizationId: null }));
+    const id = created.data.user.id;
+
+    const read = await asAdmin("GET", `/v1/users/${id}`);
+    expect(read.data.user).toMatchObject({ id, organizationId: null });
+    const listed = await asAdmin("GET", "/v1/users", { email });
+    expect(listed.data.users).toEqual([expect.objectContaining({ id, organizationId: null })]);
+    const edited = await asAdmin("PATCH", `/v1/users/${id}`, {}, { name: "Org Test" });
+    expect(edited.data.user).toMatchObject({ id, name: "Org Test", organizationId: null });
+    const me = await asAdmin("GET", "/v1/me");
+    expect(me.data.user).toMatchObject({ id: admin.user.id, organizationId: null });
   });
 });

@@ -1694,6 +1694,8 @@ export interface components {
             invitedTo: number | null;
             locale: string | null;
             name: string | null;
+            /** @description The user's organization in v1; always null here, a server without organizations */
+            organizationId: number | null;
             /** @enum {string} */
             role: "USER" | "ADMIN";
             theme: string | null;
@@ -1988,7 +1990,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -2156,7 +2158,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2229,7 +2231,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2309,7 +2311,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2414,7 +2416,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -2582,7 +2584,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2655,7 +2657,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2735,7 +2737,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2836,17 +2838,17 @@ export interface operations {
                 /** @description Set by the /v1 rewrite */
                 version?: string;
                 /** @description The user (or `username`, or `teamId`) */
-                userId?: string;
+                userId?: number;
                 /** @description The user's username */
                 username?: string;
                 /** @description A team: every accepted member's availability (team OWNERs and ADMINs, and admins, only) */
-                teamId?: string;
+                teamId?: number;
                 /** @description Start of the range */
                 dateFrom: string;
                 /** @description End of the range; at most 93 days after dateFrom */
                 dateTo: string;
                 /** @description Use this event type's schedule, and list its seated bookings in `currentSeats` */
-                eventTypeId?: string;
+                eventTypeId?: number;
             };
             header?: never;
             path?: never;
@@ -2920,7 +2922,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -3088,7 +3090,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3161,7 +3163,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3241,7 +3243,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3346,7 +3348,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
                 /** @description Bookings with an attendee of this e-mail (repeatable) */
                 attendeeEmail?: string | string[];
                 /** @description startTime >= dateFrom. Any date JavaScript's Date.parse reads (ISO 8601 recommended), in the years 1 to 9999 */
@@ -3611,7 +3613,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3689,7 +3691,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3786,7 +3788,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3895,7 +3897,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -3993,7 +3995,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -4161,7 +4163,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4234,7 +4236,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4314,7 +4316,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4419,7 +4421,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -4587,7 +4589,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4660,7 +4662,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4740,7 +4742,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4845,7 +4847,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -5013,7 +5015,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5086,7 +5088,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5166,7 +5168,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5271,7 +5273,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
                 /** @description Repeatable: only these slugs */
                 slug?: string | string[];
             };
@@ -5441,7 +5443,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5514,7 +5516,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5594,7 +5596,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5699,7 +5701,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -5855,7 +5857,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5928,7 +5930,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6079,9 +6081,9 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
                 /** @description Repeatable: only these teams */
-                teamId?: string[];
+                teamId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -6507,7 +6509,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -6573,7 +6575,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6647,7 +6649,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -6815,7 +6817,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6888,7 +6890,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6968,7 +6970,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -7073,7 +7075,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -7499,7 +7501,7 @@ export interface operations {
                 /** @description End of the range; at most 93 days after startTime */
                 endTime: string;
                 /** @description The event type */
-                eventTypeId?: string;
+                eventTypeId?: number;
                 /** @description With eventTypeSlug: the owner's username (or, with isTeamEvent=true, the team's slug); two or more (repeat the key) ask for a dynamic group event of those users */
                 usernameList?: string | string[];
                 /** @description With usernameList: the event type's slug; lower-cased; characters other than a-z and 0-9 become dashes; needs a letter or a digit */
@@ -7585,7 +7587,7 @@ export interface operations {
                 /** @description Rows per page, at most 100 */
                 take?: string;
                 /** @description Repeatable; admins only */
-                userId?: string[];
+                userId?: number | number[];
             };
             header?: never;
             path?: never;
@@ -7753,7 +7755,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -7826,7 +7828,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -7906,7 +7908,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8014,7 +8016,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8258,7 +8260,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8331,7 +8333,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8411,7 +8413,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Integer id, 1 to 2147483647 (decimal digits, no sign or leading zeros) */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };

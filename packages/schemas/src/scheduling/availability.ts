@@ -2,8 +2,7 @@
 // for a date range, computed; v1's query and answer (apps/api/v1/pages/api/availability/_get.ts,
 // getUserAvailability). Not the `availabilities` resource, which stores a schedule's rules.
 import { z } from "zod";
-import { queryInteger } from "../query.ts";
-import { baseQuery, INT4_MAX, text } from "./common.ts";
+import { baseQuery, queryId, text } from "./common.ts";
 
 /** A date-time without an offset, `T` or a space before the time (v1's own example: `2023-05-14 00:00:00`). */
 const LOCAL_DATE_TIME =
@@ -34,14 +33,14 @@ const instant = (name: string) =>
 export const AvailabilityQuery = z
   .strictObject({
     ...baseQuery,
-    userId: queryInteger(1, INT4_MAX).optional().describe("The user (or `username`, or `teamId`)"),
+    userId: queryId().optional().describe("The user (or `username`, or `teamId`)"),
     username: text().min(1).max(255).optional().describe("The user's username"),
-    teamId: queryInteger(1, INT4_MAX)
+    teamId: queryId()
       .optional()
       .describe("A team: every accepted member's availability (team OWNERs and ADMINs, and admins, only)"),
     dateFrom: instant("dateFrom").describe("Start of the range"),
     dateTo: instant("dateTo").describe("End of the range; at most 93 days after dateFrom"),
-    eventTypeId: queryInteger(1, INT4_MAX)
+    eventTypeId: queryId()
       .optional()
       .describe("Use this event type's schedule, and list its seated bookings in `currentSeats`"),
   })

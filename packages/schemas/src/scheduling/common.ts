@@ -98,13 +98,8 @@ export const timeOfDay = () =>
     })
     .describe("HH:mm, HH:mm:ss or an ISO 8601 date-time whose UTC time of day is taken");
 
-/**
- * zod's e-mail rule, with domain labels that neither start nor end with `-` (RFC 1035; zod's
- * own pattern admits `a@b-.com`, which the document's `format: email` excludes).
- */
-const EMAIL =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
-export const email = () => z.email({ pattern: EMAIL }).max(320);
+/** Every e-mail field: the schema both services share (RFC 5321's lengths, RFC 1035's labels). */
+export { email } from "../email.ts";
 
 /**
  * An http(s) link clients open. The pattern is checked on the value as sent (before the URL
@@ -221,7 +216,17 @@ export { IDEMPOTENCY_WINDOW_HOURS, IdempotencyHeaders } from "../idempotency.ts"
 
 export const MAX_TAKE = 100;
 
-const queryInt = () => queryInteger(1, INT4_MAX);
+/**
+ * A number read from a path's or a query's text, documented as the integer it is: `type:
+ * integer` with its bounds, so a typed client passes the number an answer carried. The pattern
+ * stays beside them: it is the text the server takes (no sign, no leading zeros: ADR 0114).
+ * docs/adr/0250.
+ */
+const documentedAsInteger = <T extends z.ZodType>(schema: T, min: number, max: number) =>
+  schema.meta({ type: "integer", minimum: min, maximum: max });
+
+/** A row's id in a query (`userId`, `teamId`, `eventTypeId`): 1 to 2147483647. */
+export const queryId = () => documentedAsInteger(queryInteger(1, INT4_MAX), 1, INT4_MAX);
 
 /** `?key=1` or `?key=1&key=2`: always an array after parsing. */
 export const repeatable = <T extends z.ZodType>(item: T) =>
@@ -233,7 +238,7 @@ export const pagination = (defaultTake: number) => ({
 });
 
 /** Admin-only filter (a non-admin may name only themself): rows belonging to these users. */
-export const userIdFilter = repeatable(queryInt()).optional().describe("Repeatable; admins only");
+export const userIdFilter = repeatable(queryId()).optional().describe("Repeatable; admins only");
 
 /** The list query of a resource: pagination, the admin `userId` filter and its own filters. */
 export const listQuery = <T extends z.ZodRawShape>(filters: T) =>
@@ -245,11 +250,15 @@ export const listQuery = <T extends z.ZodRawShape>(filters: T) =>
 export const INT_ID_RANGE = decimalRange(1, INT4_MAX);
 
 export const intIdParams = z.object({
-  id: z
-    .string()
-    .regex(new RegExp(`^${INT_ID_RANGE}$`), `must be a whole number from 1 to ${INT4_MAX}`)
-    .transform(Number)
-    .describe(`Integer id, 1 to ${INT4_MAX} (decimal digits, no sign or leading zeros)`),
+  id: documentedAsInteger(
+    z
+      .string()
+      .regex(new RegExp(`^${INT_ID_RANGE}$`), `must be a whole number from 1 to ${INT4_MAX}`)
+      .transform(Number)
+      .describe(`Integer id, 1 to ${INT4_MAX} (decimal digits, no sign or leading zeros)`),
+    1,
+    INT4_MAX,
+  ),
 });
 
 // ── responses ──

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { queryInteger } from "../query.ts";
-import { listQuery, repeatable, rowId } from "./common.ts";
+import { listQuery, queryId, repeatable, rowId } from "./common.ts";
 
 export const MembershipRole = z.enum(["MEMBER", "ADMIN", "OWNER"]);
 
@@ -36,5 +35,5 @@ export const MembershipEditBody = z
   .meta({ id: "MembershipEdit" });
 
 export const MembershipListQuery = listQuery({
-  teamId: repeatable(queryInteger(1, 2_147_483_647)).optional().describe("Repeatable: only these teams"),
+  teamId: repeatable(queryId()).optional().describe("Repeatable: only these teams"),
 });

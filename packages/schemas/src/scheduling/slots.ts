@@ -1,15 +1,6 @@
 import { z } from "zod";
 import { queryInteger } from "../query.ts";
-import {
-  baseQuery,
-  INT4_MAX,
-  repeatable,
-  SLUG_RULE,
-  slug,
-  TIME_ZONE_RULE,
-  text,
-  timeZone,
-} from "./common.ts";
+import { baseQuery, queryId, repeatable, SLUG_RULE, slug, TIME_ZONE_RULE, text, timeZone } from "./common.ts";
 
 /** v1 took any date string; here: `YYYY-MM-DD` (midnight UTC) or an ISO 8601 date-time. */
 const dateString = (name: string) =>
@@ -27,7 +18,7 @@ export const SlotsQuery = z
     ...baseQuery,
     startTime: dateString("startTime").describe("Start of the range (YYYY-MM-DD or ISO 8601)"),
     endTime: dateString("endTime").describe("End of the range; at most 93 days after startTime"),
-    eventTypeId: queryInteger(1, INT4_MAX).optional().describe("The event type"),
+    eventTypeId: queryId().optional().describe("The event type"),
     usernameList: repeatable(text().min(1).max(255))
       .optional()
       .describe(

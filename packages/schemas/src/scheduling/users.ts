@@ -28,6 +28,12 @@ export const Locale = z.enum([
   "bn",
 ]);
 
+/**
+ * The user's fields no column holds, with the value each always has: v1's `organizationId`
+ * (cal.com's own v1 tests read it); this server has no organizations (docs/adr/0249).
+ */
+export const USER_FIXED_FIELDS = { organizationId: null } as const;
+
 const theme = () => z.enum(["dark", "light"]).nullable();
 
 /** The fields v1 returned: no password hash, 2FA secret, lock flag or metadata. */
@@ -56,6 +62,10 @@ export const User = z
     verified: z.boolean().nullable(),
     invitedTo: z.int().nullable(),
     role: z.enum(["USER", "ADMIN"]),
+    organizationId: z
+      .int()
+      .nullable()
+      .describe("The user's organization in v1; always null here, a server without organizations"),
   })
   .meta({ id: "SchedulingUser", description: "A user (a non-admin sees only themself)" });
 

@@ -440,7 +440,7 @@ export interface components {
             /**
              * Format: date-time
              * @description The short redirects to its target from this instant on; before it, as once expired (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond). Optional; omitted: the short redirects from its creation.
-             * @example 2027-01-31T12:00:00Z
+             * @example 2027-01-01T09:00:00Z
              */
             validFrom?: string;
             /**
@@ -742,7 +742,7 @@ export interface components {
             /**
              * Format: date-time
              * @description The short redirects to its target from this instant on; before it, as once expired (ISO 8601 date-time in the years 1-9999 UTC, kept to the millisecond). null removes the start.
-             * @example 2027-01-31T12:00:00Z
+             * @example 2027-01-01T09:00:00Z
              */
             validFrom?: string | null;
             /**
