@@ -96,6 +96,10 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "a booking's default title is v1's event name in its organizer's language, in the e-mails' words (defaultTitle)",
     "resources/feed-tokens.ts -> feed/feed-tokens.ts":
       "the API's create issues a calendar feed token as the CLI does (issueFeedToken, feedPath)",
+    "slots/slots.service.ts -> calendars/busy.ts":
+      "a host's selected calendars block slots and the booking check, read as the slot engine reads bookings (ADR 0247)",
+    "slots/availability.service.ts -> calendars/busy.ts":
+      "/availability shows the selected calendars' busy times and what is not confirmed, as slots count them (ADR 0247)",
     "mail/mail.ts -> hosting/secrets.ts":
       "the tenants' sender opens their databases with the key that seals their URLs (ADR 0230)",
     "mail/tenant-sender.ts -> hosting/secrets.ts":

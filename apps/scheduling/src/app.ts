@@ -22,6 +22,7 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
 import auth, { AUTH_CACHE_MS } from "./auth.ts";
+import calendars from "./calendars/calendars.ts";
 import type { SchedulingConfig } from "./config.ts";
 import errorHandler, { clientErrorBody, toResponse } from "./error-handler.ts";
 import { MethodNotAllowed } from "./errors.ts";
@@ -108,6 +109,7 @@ export async function buildApp({
   await app.register(errorHandler);
   await app.register(hosting, { config, tenantCacheMs: authCacheMs, migrationsDir: tenantMigrationsDir });
   await app.register(mail, { config });
+  await app.register(calendars, { config });
   await app.register(auth, { prefix: config.APIKEY_PREFIX, cacheMs: authCacheMs });
   await app.register(rateLimit, {
     max: config.RATE_LIMIT_MAX,

@@ -10,7 +10,8 @@ import {
   variablesOf,
 } from "@app/server/config";
 import { z } from "zod";
-import { parseTenantSecret, TENANT_SECRET_FORMAT } from "./hosting/secrets.ts";
+import { DEFAULT_CALENDAR_STALE_MS } from "./calendars/busy.ts";
+import { parseSecret, SECRET_FORMAT } from "./sealing.ts";
 
 /** smtp:// or smtps:// with a host; credentials are optional (user:password@). */
 const isSmtpUrl = (value: string): boolean => {
@@ -22,7 +23,7 @@ const isSmtpUrl = (value: string): boolean => {
   }
 };
 
-const mailMs = (fallback: number, min: number, description: string) =>
+const milliseconds = (fallback: number, min: number, description: string) =>
   z.coerce
     .number({ error: "must be a number of milliseconds" })
     .int(`must be a whole number of milliseconds from ${min} to 86400000`)
@@ -71,7 +72,7 @@ export const SchedulingConfigSchema = z.object({
     ),
   TENANT_SECRET: z
     .string()
-    .refine((value) => parseTenantSecret(value) !== null, TENANT_SECRET_FORMAT)
+    .refine((value) => parseSecret(value) !== null, SECRET_FORMAT)
     .optional()
     .describe(
       "Seals the tenants' database URLs at rest (AES-256-GCM). Required when HOSTED_MODE is on or " +
@@ -120,26 +121,82 @@ export const SchedulingConfigSchema = z.object({
     .describe(
       "Failed sends of one e-mail before it is dead (`mail:dead` lists it; a 5xx answer makes it dead at once).",
     ),
-  MAIL_RETRY_BASE_MS: mailMs(
+  MAIL_RETRY_BASE_MS: milliseconds(
     30_000,
     1,
     "Wait before a failed e-mail's second attempt; each further attempt waits twice as long (at most an hour).",
   ),
-  MAIL_POLL_MS: mailMs(
+  MAIL_POLL_MS: milliseconds(
     10_000,
     10,
     "How often the sender looks for due e-mails besides the notification each new one sends (retries come due this way).",
   ),
-  MAIL_SEND_TIMEOUT_MS: mailMs(
+  MAIL_SEND_TIMEOUT_MS: milliseconds(
     60_000,
     100,
     "Connecting to the SMTP server, its greeting, and each of its answers must come within this; else the attempt failed.",
   ),
-  MAIL_GIVE_WAY_MS: mailMs(
+  MAIL_GIVE_WAY_MS: milliseconds(
     3_000,
     0,
     "While this instance is answering requests, its sender waits before rendering and sending new e-mails " +
       "(their work would slow the requests down), at most this long after they were written; 0: sends at once.",
+  ),
+  CREDENTIALS_KEY: z
+    .string()
+    .refine((value) => parseSecret(value) !== null, SECRET_FORMAT)
+    .optional()
+    .describe(
+      "Seals the logins of connected calendar accounts at rest (AES-256-GCM). Required once an account " +
+        "is connected (`calendar:connect`); the service does not start without it, or with one that does " +
+        "not open them. Losing it makes the stored logins unreadable: connect the accounts again.",
+    ),
+  CREDENTIALS_KEY_PREVIOUS: z
+    .string()
+    .refine((value) => parseSecret(value) !== null, SECRET_FORMAT)
+    .optional()
+    .describe(
+      "The CREDENTIALS_KEY before a rotation: logins it sealed still open, and `calendar:rotate-key` " +
+        "seals them again under CREDENTIALS_KEY; unset it afterwards.",
+    ),
+  CALENDAR_SYNC_INTERVAL_MS: milliseconds(
+    60_000,
+    1_000,
+    "How often each connected calendar is synchronised: an event added, moved or removed in it changes " +
+      "the slots within this (plus the sync's own time). A booking checks its hosts' calendars afresh.",
+  ),
+  CALENDAR_STALE_MS: milliseconds(
+    DEFAULT_CALENDAR_STALE_MS,
+    0,
+    "How long a calendar whose sync fails still counts with its last copy; past it, its owner is busy " +
+      "for every time asked about until a sync succeeds (docs/adr/0254).",
+  ),
+  CALENDAR_TIMEOUT_MS: milliseconds(
+    10_000,
+    100,
+    "Each request to a calendar server must be answered within this; else the sync (or the write) failed.",
+  ),
+  CALENDAR_HORIZON_DAYS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .max(3_650)
+    .default(400)
+    .describe(
+      "Recurring calendar events are expanded this many days ahead: a host with a connected calendar is " +
+        "busy past it (it cannot be confirmed free).",
+    ),
+  CALENDAR_WRITE_MAX_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(8)
+    .describe("Failed writes of a booking into its calendar before it is dead (`calendar:dead` lists it)."),
+  CALENDAR_WRITE_RETRY_BASE_MS: milliseconds(
+    30_000,
+    1,
+    "Wait before a failed calendar write's second attempt; each further attempt waits twice as long (at most an hour).",
   ),
 });
 
@@ -150,11 +207,18 @@ function crossCheck(config: z.output<typeof SchedulingConfigSchema>, ctx: z.Refi
     ctx.addIssue({
       code: "custom",
       path: ["TENANT_SECRET"],
-      message: `required when HOSTED_MODE is ${config.HOSTED_MODE}; it ${TENANT_SECRET_FORMAT}`,
+      message: `required when HOSTED_MODE is ${config.HOSTED_MODE}; it ${SECRET_FORMAT}`,
     });
   }
   if (config.SMTP_URL !== undefined && config.MAIL_FROM === undefined) {
     ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "required when SMTP_URL is set" });
+  }
+  if (config.CALENDAR_STALE_MS < 2 * config.CALENDAR_SYNC_INTERVAL_MS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["CALENDAR_STALE_MS"],
+      message: "must be at least twice CALENDAR_SYNC_INTERVAL_MS (a healthy copy is renewed every interval)",
+    });
   }
   if (config.TENANT_CONNECTIONS_MAX < config.TENANT_POOL_MAX) {
     ctx.addIssue({

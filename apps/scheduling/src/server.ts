@@ -6,6 +6,7 @@ import type { PrismaClient } from "@app/db";
 import { databaseOptions } from "@app/server/config";
 import { listenService, runServices } from "@app/server/service-process";
 import { buildApp, type SchedulingApp } from "./app.ts";
+import { credentialKeyProblem, credentialKeys } from "./calendars/logins.ts";
 import { loadConfig, SCHEDULING_VARIABLES, type SchedulingConfig } from "./config.ts";
 import { SERVICE } from "./logger.ts";
 import { mailSummary } from "./mail/mail.ts";
@@ -18,6 +19,10 @@ export async function startScheduling(
   config: SchedulingConfig,
   prisma: PrismaClient,
 ): Promise<SchedulingApp> {
+  // Before listening: a service that cannot open the calendar logins would keep their owners
+  // busy for ever (docs/adr/0255).
+  const problem = await credentialKeyProblem(prisma, credentialKeys(config));
+  if (problem) throw new Error(problem);
   return listenService(await buildApp({ config, prisma, logger: true }), {
     service: SERVICE,
     host: config.HOST,

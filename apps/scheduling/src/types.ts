@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@app/db";
 import type { Registry } from "@app/server/metrics";
 import type { Redis } from "ioredis";
+import type { Calendars } from "./calendars/calendars.ts";
 import type { Hosting } from "./hosting/hosting.ts";
 import type { MailSender } from "./mail/sender.ts";
 
@@ -24,6 +25,8 @@ declare module "fastify" {
     hosting: Hosting | null;
     /** This instance's booking e-mail sender; null without SMTP_URL (no e-mail is written). */
     mail: MailSender | null;
+    /** Connected calendars: their busy-time settings and this instance's sync. */
+    calendars: Calendars;
   }
   interface FastifyRequest {
     auth: AuthContext;

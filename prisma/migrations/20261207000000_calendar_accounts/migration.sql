@@ -1,4 +1,4 @@
--- CalDAV calendars (issue 47; docs/adr/0247, 0248, 0249): connected accounts with their login
+-- CalDAV calendars (issue 47; docs/adr/0247, 0254, 0255): connected accounts with their login
 -- sealed, their calendars and objects synchronised into busy times, and an outbox of bookings to
 -- write into them. New tables only: an expand step.
 -- CreateTable

@@ -1,7 +1,7 @@
 // Busy times from connected calendars, as slots, /availability and the booking check read them:
 // from the database, which the sync keeps (docs/adr/0247), never from the calendar servers. A
 // calendar counts when its owner selected it (a selected-calendars row of its account's
-// integration naming its URL). What cannot be confirmed is busy (docs/adr/0248): a calendar whose
+// integration naming its URL). What cannot be confirmed is busy (docs/adr/0254): a calendar whose
 // copy is older than the staleness allowed (failing, or never synchronised), and any time past the
 // horizon its recurring events were expanded to.
 import type { Prisma, PrismaClient } from "@app/db";
@@ -83,8 +83,8 @@ export async function calendarBusy(
   const calendars = await selectedCalendarsOf(db, userIds);
   if (calendars.length === 0) return result;
   const entry = (userId: number) => {
-    let host = result.get(userId);
-    if (!host) result.set(userId, (host = { busy: [], problems: [] }));
+    const host = result.get(userId) ?? { busy: [], problems: [] };
+    result.set(userId, host);
     return host;
   };
   const readable: SelectedRow[] = [];
@@ -126,7 +126,10 @@ export async function calendarBusy(
   return result;
 }
 
-function problemOf(calendar: SelectedRow, { now, staleMs, syncedSince }: BusyReadOptions): CalendarProblem | null {
+function problemOf(
+  calendar: SelectedRow,
+  { now, staleMs, syncedSince }: BusyReadOptions,
+): CalendarProblem | null {
   const since = calendar.failing_since;
   const reason = calendar.last_error ?? "not synchronised yet";
   if (!calendar.synced_at) return { calendar: calendar.url, since, reason };

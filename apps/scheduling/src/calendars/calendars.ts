@@ -1,4 +1,4 @@
-// Connected calendars as a plugin of the app (docs/adr/0247-0249): the busy-time settings the
+// Connected calendars as a plugin of the app (docs/adr/0247, 0254, 0255): the busy-time settings the
 // slot routes read, and this instance's calendar sync. Registered after the hosting plugin. The
 // process checks that CREDENTIALS_KEY opens every stored login before it listens (server.ts,
 // credentialKeyProblem).

@@ -1,4 +1,4 @@
-// The logins of connected calendar accounts, sealed at rest (docs/adr/0249): AES-256-GCM under a
+// The logins of connected calendar accounts, sealed at rest (docs/adr/0255): AES-256-GCM under a
 // key derived from CREDENTIALS_KEY, the credential's id as associated data (a sealed login copied
 // onto another row does not open), and the key's fingerprint beside it, so a rotation knows what
 // to seal again and a start knows whether its key opens what is stored.
@@ -34,7 +34,11 @@ export function credentialKeys(config: {
 
 const associated = (credentialId: number) => `credential:${credentialId}`;
 
-export function sealLogin(keys: CredentialKeys, credentialId: number, login: Login): { secret: string; keyId: string } {
+export function sealLogin(
+  keys: CredentialKeys,
+  credentialId: number,
+  login: Login,
+): { secret: string; keyId: string } {
   return {
     secret: seal(keys.current, associated(credentialId), JSON.stringify(login)),
     keyId: keyFingerprint(keys.current),

@@ -44,7 +44,7 @@ export async function availabilityRoutes(app: FastifyInstance) {
     async (request) => {
       const query = request.query;
       assertValidRange(query.dateFrom, query.dateTo, MAX_RANGE_MS, { start: "dateFrom", end: "dateTo" });
-      return findAvailability(request.db, request.auth, query);
+      return findAvailability(request.db, request.auth, query, request.server.calendars);
     },
   );
 }

@@ -6,6 +6,7 @@
 import type { Prisma } from "@app/db";
 import type { AvailabilityQuery, UserAvailability } from "@app/schemas/scheduling";
 import type { z } from "zod";
+import { type BusyReadOptions, calendarBusy } from "../calendars/busy.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import type { AuthContext } from "../types.ts";
 import {
@@ -94,14 +95,31 @@ async function availabilityOf(
   eventType: AvailabilityEventType | null,
   range: { from: number; to: number },
   showTitles: boolean,
+  options: BusyReadOptions,
 ): Promise<Availability> {
   const { from, to } = range;
   const hostSchedule = eventType?.hosts.find((host) => host.userId === user.id)?.schedule ?? null;
   const schedule = scheduleFor(user, eventType, hostSchedule);
-  const rows = await bookingsAround(db, user.id, from, to);
+  const [rows, calendars] = await Promise.all([
+    bookingsAround(db, user.id, from, to),
+    calendarBusy(db, [user.id], new Date(from), new Date(to), options),
+  ]);
   const seats = { seatsPerTimeSlot: eventType?.seatsPerTimeSlot ?? null };
   const blocking = rows.filter((row) => !leavesSeats(existingBooking(row, eventType?.id), seats));
-  const busy = blocking.map((row) => ({ row, range: busyRange(existingBooking(row)) }));
+  const mine = calendars.get(user.id) ?? { busy: [], problems: [] };
+  const busy = [
+    ...blocking.map((row) => ({
+      title: row.title,
+      source: undefined,
+      range: busyRange(existingBooking(row)),
+    })),
+    // A calendar's events are not this service's to show: their times and the calendar only.
+    ...mine.busy.map((block) => ({
+      title: undefined,
+      source: block.calendar,
+      range: [block.start.getTime(), block.end.getTime()] as Range,
+    })),
+  ].sort((a, b) => a.range[0] - b.range[0]);
   const free = clip(
     freeRanges(
       schedule,
@@ -126,11 +144,13 @@ async function availabilityOf(
   return {
     busy: busy
       .filter(({ range: [start, end] }) => end > from && start < to)
-      .map(({ row, range: [start, end] }) => ({
+      .map(({ title, source, range: [start, end] }) => ({
         start: new Date(start),
         end: new Date(end),
-        ...(showTitles ? { title: row.title } : {}),
+        ...(showTitles && title !== undefined ? { title } : {}),
+        ...(source !== undefined ? { source } : {}),
       })),
+    ...(mine.problems.length > 0 ? { calendarProblems: mine.problems } : {}),
     timeZone: schedule.timeZone,
     dateRanges: free,
     oooExcludedDateRanges: free,
@@ -153,7 +173,13 @@ async function loadEventType(db: Db, id: number | undefined): Promise<Availabili
  * team's: every accepted member's, for the team's OWNERs and ADMINs and for admins. Booking
  * titles (which name the attendees) only for the user themself and admins.
  */
-export async function findAvailability(db: Db, viewer: AuthContext, query: Query) {
+export async function findAvailability(
+  db: Db,
+  viewer: AuthContext,
+  query: Query,
+  calendars: { staleMs: number },
+) {
+  const options: BusyReadOptions = { now: new Date(), staleMs: calendars.staleMs };
   const range = { from: query.dateFrom.getTime(), to: query.dateTo.getTime() };
   const eventType = await loadEventType(db, query.eventTypeId);
   const showTitles = (userId: number) => viewer.isAdmin || userId === viewer.userId;
@@ -164,7 +190,7 @@ export async function findAvailability(db: Db, viewer: AuthContext, query: Query
       select: userSelect,
     });
     if (!user) throw new NotFound("No user found in getUserAvailability");
-    return availabilityOf(db, user, eventType, range, showTitles(user.id));
+    return availabilityOf(db, user, eventType, range, showTitles(user.id), options);
   }
 
   const team = await db.team.findFirst({
@@ -185,7 +211,7 @@ export async function findAvailability(db: Db, viewer: AuthContext, query: Query
   return Promise.all(
     members.map(async (member) => ({
       userId: member.id,
-      availability: await availabilityOf(db, member, eventType, range, showTitles(member.id)),
+      availability: await availabilityOf(db, member, eventType, range, showTitles(member.id), options),
     })),
   );
 }

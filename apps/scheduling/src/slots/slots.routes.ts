@@ -85,6 +85,7 @@ export async function slotsRoutes(app: FastifyInstance) {
           timeZone: query.timeZone,
           // An unknown uid leaves every booking in place, as in v1.
           excludeBookingId: await bookingIdOf(request.db, query.rescheduleUid),
+          calendarStaleMs: request.server.calendars.staleMs,
         },
       );
       const zone = query.timeZone;

@@ -5,6 +5,12 @@
 
 import { Prisma, type PrismaClient } from "@app/db";
 import type { DeclaredRefusal } from "@app/schemas/refusals";
+import {
+  type CalendarBusy,
+  type BusyReadOptions as CalendarReadOptions,
+  calendarBusy,
+  DEFAULT_CALENDAR_STALE_MS,
+} from "../calendars/busy.ts";
 import { BadRequest, Conflict, NotFound, Unauthorized } from "../errors.ts";
 import { pickRoundRobinHost, type RoundRobinHost } from "./round-robin.ts";
 import {
@@ -203,7 +209,11 @@ const PAST_LAST_BOOKABLE = Date.parse("+010000-01-01T00:00:00Z");
  */
 function overlapping(from: number, to: number, margin: number) {
   return {
-    startTime: { lt: new Date(Math.min(to + margin, PAST_LAST_BOOKABLE)) },
+    // Year 10000 itself cannot be sent (Prisma refuses the date): the last instant of 9999 can.
+    startTime:
+      to + margin < PAST_LAST_BOOKABLE
+        ? { lt: new Date(to + margin) }
+        : { lte: new Date(PAST_LAST_BOOKABLE - 1) },
     endTime: { gt: new Date(Math.max(from - margin, FIRST_BOOKABLE)) },
   } satisfies Prisma.BookingWhereInput;
 }
@@ -286,7 +296,12 @@ async function withBookings(
   db: Db,
   eventType: SlotEventType,
   hosts: Omit<SlotHost, "bookings">[],
-  { from, to, excludeBookingId }: { from: Date; to: Date; excludeBookingId?: number },
+  {
+    from,
+    to,
+    excludeBookingId,
+    calendars,
+  }: { from: Date; to: Date; excludeBookingId?: number | undefined; calendars: CalendarReadOptions },
 ): Promise<SlotHost[]> {
   const margin = DAY + (eventType.beforeEventBuffer + eventType.afterEventBuffer + 24 * 60) * MINUTE;
   const where: Prisma.BookingWhereInput = {
@@ -295,9 +310,10 @@ async function withBookings(
     ...(excludeBookingId ? { id: { not: excludeBookingId } } : {}),
   };
   const emails = hosts.map((host) => host.user.email);
-  const [organized, attending] = await Promise.all([
+  const userIds = hosts.map((host) => host.user.id);
+  const [organized, attending, busy] = await Promise.all([
     db.booking.findMany({
-      where: { ...where, userId: { in: hosts.map((host) => host.user.id) } },
+      where: { ...where, userId: { in: userIds } },
       select: bookingSelect,
     }),
     // From the attendee rows of those e-mails (their index), to their bookings.
@@ -305,6 +321,14 @@ async function withBookings(
       where: { email: { in: emails }, booking: { is: where } },
       select: { email: true, booking: { select: bookingSelect } },
     }),
+    // Their selected calendars' busy times (docs/adr/0247, 0248), over the same padded range.
+    calendarBusy(
+      db,
+      userIds,
+      new Date(Math.max(from.getTime() - margin, FIRST_BOOKABLE)),
+      new Date(Math.min(to.getTime() + margin, PAST_LAST_BOOKABLE - 1)),
+      calendars,
+    ),
   ]);
   const toInput = (b: BookingFields) => existingBooking(b, eventType.id);
   return hosts.map((host) => {
@@ -312,8 +336,22 @@ async function withBookings(
     for (const b of organized) if (b.userId === host.user.id) mine.set(b.id, toInput(b));
     for (const { email, booking } of attending)
       if (booking && email === host.user.email) mine.set(booking.id, toInput(booking));
-    return { ...host, bookings: [...mine.values()] };
+    const theirCalendars = busy.get(host.user.id)?.busy ?? [];
+    return { ...host, bookings: [...mine.values(), ...theirCalendars.map(calendarBlock)] };
   });
+}
+
+/** A calendar's busy interval as the engine takes a booking: it blocks, with no buffers of its own. */
+function calendarBlock(busy: CalendarBusy): ExistingBooking {
+  return {
+    start: busy.start,
+    end: busy.end,
+    uid: `calendar:${busy.calendar}`,
+    beforeBuffer: 0,
+    afterBuffer: 0,
+    sameEventType: false,
+    attendees: 0,
+  };
 }
 
 function rulesOf(eventType: SlotEventType): SlotRules {
@@ -334,6 +372,8 @@ export interface SlotQuery {
   timeZone?: string;
   /** A booking that must not block (the one being moved). */
   excludeBookingId?: number;
+  /** How old a calendar's copy may be (CALENDAR_STALE_MS); default the setting's. */
+  calendarStaleMs?: number;
 }
 
 export async function slotsFor(db: Db, eventType: SlotEventType, query: SlotQuery): Promise<Slot[]> {
@@ -354,6 +394,7 @@ export async function slotsFor(db: Db, eventType: SlotEventType, query: SlotQuer
     from: new Date(span[0]),
     to: new Date(span[1]),
     excludeBookingId: query.excludeBookingId,
+    calendars: { now: window.now, staleMs: query.calendarStaleMs ?? DEFAULT_CALENDAR_STALE_MS },
   });
   return computeTeamSlots(rules, hosts, window);
 }
@@ -441,6 +482,10 @@ export interface BookingRequest {
   timeZone: string;
   /** A booking that does not block: the one being rescheduled. */
   excludeBookingId?: number;
+  /** How old a calendar's copy may be (CALENDAR_STALE_MS); default the setting's. */
+  calendarStaleMs?: number;
+  /** The hosts' calendars were synchronised for this booking from then on (calendars/sync.ts refreshForBooking). */
+  calendarsSyncedSince?: Date;
 }
 
 /** The window in which the engine checks one start, for the booker's zone. */
@@ -492,7 +537,16 @@ export async function reserveHosts(
     tx,
     bare.map((host) => host.user.id),
   );
-  const hosts = await withBookings(tx, eventType, bare, { from: start, to: start, excludeBookingId });
+  const hosts = await withBookings(tx, eventType, bare, {
+    from: start,
+    to: start,
+    excludeBookingId,
+    calendars: {
+      now,
+      staleMs: request.calendarStaleMs ?? DEFAULT_CALENDAR_STALE_MS,
+      syncedSince: request.calendarsSyncedSince,
+    },
+  });
   const isSlot = (subset: SlotHost[]) =>
     computeTeamSlots(rules, subset, window).some((slot) => slot.time.getTime() === start.getTime());
 

@@ -58,10 +58,37 @@ export const UserAvailability = z
         z.object({
           start: z.date(),
           end: z.date(),
-          title: z.string().optional().describe("Only for your own availability (or an admin's view)"),
+          title: z
+            .string()
+            .optional()
+            .describe("A booking's title: only for your own availability (or an admin's view)"),
+          source: z
+            .string()
+            .optional()
+            .describe(
+              "A connected calendar's busy time: the calendar's URL (its events' titles are not shown). " +
+                "Absent for a booking",
+            ),
         }),
       )
-      .describe("Accepted bookings, each padded by its event type's buffers, in start order"),
+      .describe(
+        "Accepted bookings, each padded by its event type's buffers, and the busy times of the user's " +
+          "selected calendars, in start order",
+      ),
+    calendarProblems: z
+      .array(
+        z.object({
+          calendar: z.string().describe("The calendar's URL"),
+          since: z.date().nullable().describe("Since when it fails to synchronise; null if it never did"),
+          reason: z.string().describe("Why its busy times are not confirmed"),
+        }),
+      )
+      .optional()
+      .describe(
+        "Selected calendars whose busy times are not confirmed for the range (they could not be read " +
+          "recently enough, or their recurring events are not expanded that far): the user is busy " +
+          "for that time. Absent when there is none",
+      ),
     timeZone: z.string().describe("The zone of the schedule used"),
     dateRanges: z.array(TimeRange).describe("Free: working hours minus busy times, within the range"),
     oooExcludedDateRanges: z
