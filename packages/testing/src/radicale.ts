@@ -28,14 +28,32 @@ const CACHE_FACTS =
   "import json; from radicale import storage; from radicale.item import filter as f; " +
   "print(json.dumps([storage.CACHE_VERSION.decode(), f.TIMESTAMP_MIN, f.TIMESTAMP_MAX]))";
 
+/** Radicale's cache facts, asked once per process (a Python start costs a second on a loaded machine). */
+let facts: { cacheVersion: string; timestampMin: number; timestampMax: number } | Error | undefined;
+function radicaleFacts() {
+  if (facts === undefined) {
+    try {
+      // From /: `python -c` puts the working directory first on its path (a stray json.py…).
+      const [cacheVersion, timestampMin, timestampMax] = JSON.parse(
+        execFileSync(PYTHON, ["-c", CACHE_FACTS], {
+          cwd: "/",
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      ) as [string, number, number];
+      facts = { cacheVersion, timestampMin, timestampMax };
+    } catch (error) {
+      facts = error as Error;
+    }
+  }
+  return facts;
+}
+
 /** Why Radicale cannot start here (for a skip message), or undefined when it can. */
 export function radicaleMissing(): string | undefined {
-  try {
-    execFileSync(PYTHON, ["-c", "import radicale"], { stdio: "ignore" });
-    return undefined;
-  } catch {
-    return `${PYTHON} cannot import radicale (apt-get install -y python3-radicale)`;
-  }
+  return radicaleFacts() instanceof Error
+    ? `${PYTHON} cannot import radicale (apt-get install -y python3-radicale)`
+    : undefined;
 }
 
 export interface RadicaleObject {
@@ -106,10 +124,9 @@ export async function startRadicale({
   loglevel?: "debug" | "info" | "warning";
 } = {}): Promise<Radicale> {
   const dir = mkdtempSync(path.join(tmpdir(), "radicale-"));
-  // From the temporary folder: `python -c` puts the working directory first on its path.
-  const [cacheVersion, timestampMin, timestampMax] = JSON.parse(
-    execFileSync(PYTHON, ["-c", CACHE_FACTS], { cwd: dir, encoding: "utf8" }),
-  ) as [string, number, number];
+  const known = radicaleFacts();
+  if (known instanceof Error) throw known;
+  const { cacheVersion, timestampMin, timestampMax } = known;
   const storage = path.join(dir, "collections");
   const folder = path.join(storage, "collection-root");
   mkdirSync(folder, { recursive: true });
