@@ -1,6 +1,8 @@
 // Management commands: `pnpm -s scheduling <command> ...` (`--help` lists them). The shared
 // runner (@app/server/cli) parses, opens the database once the flags are valid, and exits 0, 1 or 2.
 // This file only parses flags and prints: users and keys are credentials.ts's, tenants hosting/tenants.ts's.
+
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { email as emailAddress } from "@app/schemas/email";
 import {
@@ -14,6 +16,17 @@ import {
   when,
 } from "@app/server/cli";
 import { z } from "zod";
+import {
+  AccountError,
+  CALENDAR_INTEGRATIONS,
+  connectAccount,
+  disconnectAccount,
+  isCalendarIntegration,
+  listAccounts,
+  selectCalendars,
+} from "./calendars/accounts.ts";
+import { credentialKeys, rotateLogins } from "./calendars/logins.ts";
+import { CalendarSync } from "./calendars/sync.ts";
 import { loadConfig, type SchedulingConfig } from "./config.ts";
 import {
   createUserWithKey,
@@ -449,9 +462,238 @@ const commands: Record<string, Command<SchedulingConfig>> = {
   },
 };
 
+/** AccountError is the person's to fix: exit 1 with its message. */
+async function account<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw error instanceof AccountError ? new CommandError(error.message) : error;
+  });
+}
+
+/** A password from a file (its first line), or from stdin with `-`: never from the command line. */
+async function readPassword(file: string): Promise<string> {
+  let text: string;
+  if (file === "-") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    text = Buffer.concat(chunks).toString("utf8");
+  } else {
+    text = await readFile(file, "utf8").catch(() => {
+      throw new CommandError(`cannot read --password-file ${file}`);
+    });
+  }
+  const password = text.split(/\r?\n/)[0] ?? "";
+  if (password === "") throw new CommandError("the password is empty");
+  return password;
+}
+
+/** The sync, as the service runs it, for a command that synchronises now. */
+function syncFor(prisma: Parameters<typeof listAccounts>[0], config: SchedulingConfig) {
+  return new CalendarSync(
+    prisma,
+    {
+      intervalMs: config.CALENDAR_SYNC_INTERVAL_MS,
+      timeoutMs: config.CALENDAR_TIMEOUT_MS,
+      horizonDays: config.CALENDAR_HORIZON_DAYS,
+      keys: credentialKeys(config),
+    },
+    { info: () => {}, warn: () => {} },
+  );
+}
+
+const integration = z
+  .string()
+  .refine(
+    isCalendarIntegration,
+    `--integration must be one of ${Object.keys(CALENDAR_INTEGRATIONS).join(", ")}`,
+  );
+const credentialId = z.coerce
+  .number({ error: "--id must be an account id from calendar:list" })
+  .int("--id must be an account id from calendar:list")
+  .min(1, "--id must be an account id from calendar:list")
+  .max(2_147_483_647, "--id must be an account id from calendar:list");
+
+const calendarCommands: Record<string, Command<SchedulingConfig>> = {
+  "calendar:connect": {
+    summary:
+      "Connect a user's CalDAV account (its login sealed with CREDENTIALS_KEY): its calendars of events are discovered, selected (their events block the user's time) and synchronised",
+    usage:
+      "--user <e-mail or id> --url <CalDAV URL> --username <login> --password-file <file, or - for stdin> [--integration caldav_calendar|apple_calendar] [--no-select] [--json]",
+    options: {
+      user: { type: "string", description: "The user the account belongs to: e-mail or id" },
+      url: { type: "string", description: "The server's CalDAV URL (not needed for apple_calendar)" },
+      username: { type: "string", description: "The account's username" },
+      "password-file": {
+        type: "string",
+        description: "A file whose first line is the password, or - to read it from stdin",
+      },
+      integration: { type: "string", description: "caldav_calendar (default) or apple_calendar (iCloud)" },
+      "no-select": {
+        type: "boolean",
+        description: "Do not make its calendars selected calendars (they then block nothing)",
+      },
+    },
+    prepare(values) {
+      const user = flag(feedUser, values, "user", true);
+      const type = (flag(integration, values, "integration") ??
+        "caldav_calendar") as keyof typeof CALENDAR_INTEGRATIONS;
+      const url = flag(z.string().min(1, "--url must not be empty"), values, "url");
+      if (url === undefined && !CALENDAR_INTEGRATIONS[type].fixedUrl)
+        throw new UsageError("--url is required");
+      const login = flag(z.string().min(1, "--username must not be empty"), values, "username", true);
+      const passwordFile = flag(z.string().min(1), values, "password-file", true);
+      const select = values["no-select"] !== true;
+      return async (prisma, config) => {
+        const keys = credentialKeys(config);
+        if (!keys) {
+          throw new CommandError(
+            "CREDENTIALS_KEY is not set: it seals the account's login (openssl rand -hex 32; keep it with the database's secrets)",
+          );
+        }
+        const password = await readPassword(passwordFile);
+        const userId = await userIdOf(prisma, user);
+        const connected = await account(
+          connectAccount(prisma, keys, {
+            userId,
+            integration: type,
+            url,
+            username: login,
+            password,
+            timeoutMs: config.CALENDAR_TIMEOUT_MS,
+          }),
+        );
+        if (select) await selectCalendars(prisma, connected.credentialId);
+        const sync = syncFor(prisma, config);
+        const outcomes = select
+          ? await Promise.all(connected.calendars.map((calendar) => sync.syncNow(calendar.id)))
+          : [];
+        const calendars = connected.calendars.map((calendar, i) => ({
+          ...calendar,
+          selected: select,
+          synced: outcomes[i]?.ok ?? false,
+          objects: outcomes[i]?.changed ?? 0,
+          ...(outcomes[i]?.error ? { error: outcomes[i]!.error } : {}),
+        }));
+        return {
+          json: { id: connected.credentialId, userId, calendars },
+          text: [
+            `Connected calendar account ${connected.credentialId} for user ${userId}:`,
+            ...calendars.map(
+              (c) =>
+                `  ${c.url} (${c.displayName ?? "no name"}): ${
+                  !select
+                    ? "not selected"
+                    : c.synced
+                      ? `selected, ${c.objects} events synchronised`
+                      : `selected, sync failed: ${c.error}`
+                }`,
+            ),
+          ].join("\n"),
+        };
+      };
+    },
+  },
+  "calendar:list": {
+    summary:
+      "List connected calendar accounts and their calendars: selected or not, last sync, failing since, error (never a login)",
+    usage: "[--user <e-mail or id>] [--json]",
+    options: { user: { type: "string", description: "Only this user's accounts: e-mail or id" } },
+    prepare(values) {
+      const user = flag(feedUser, values, "user");
+      return async (prisma) => {
+        const rows = await listAccounts(
+          prisma,
+          user === undefined ? undefined : await userIdOf(prisma, user),
+        );
+        return {
+          json: rows,
+          text: table(
+            ["ID", "USER", "INTEGRATION", "CALENDAR", "SELECTED", "SYNCED", "FAILING SINCE", "ERROR"],
+            rows.flatMap((a) =>
+              a.calendars.map((c) => [
+                a.id,
+                a.email,
+                a.integration,
+                c.url,
+                c.selected ? "yes" : "no",
+                when(c.syncedAt),
+                when(c.failingSince),
+                c.lastError,
+              ]),
+            ),
+          ),
+        };
+      };
+    },
+  },
+  "calendar:sync": {
+    summary: "Synchronise every selected calendar now (or one account's), and say how each went",
+    usage: "[--id <account id>] [--json]",
+    options: { id: { type: "string", description: "Only this account's calendars (calendar:list's ID)" } },
+    prepare(values) {
+      const id = flag(credentialId, values, "id");
+      return async (prisma, config) => {
+        const calendars = await prisma.connectedCalendar.findMany({
+          where: id === undefined ? {} : { credentialId: id },
+          select: { id: true, url: true },
+          orderBy: { id: "asc" },
+        });
+        if (id !== undefined && calendars.length === 0)
+          throw new CommandError(`no calendar account has id ${id}`);
+        const sync = syncFor(prisma, config);
+        const outcomes = await Promise.all(calendars.map((calendar) => sync.syncNow(calendar.id)));
+        const rows = calendars.map((calendar, i) => ({
+          url: calendar.url,
+          ok: outcomes[i]?.ok ?? false,
+          changed: outcomes[i]?.changed ?? 0,
+          removed: outcomes[i]?.removed ?? 0,
+          error: outcomes[i]?.error ?? null,
+        }));
+        return {
+          json: rows,
+          text: table(
+            ["CALENDAR", "OK", "CHANGED", "REMOVED", "ERROR"],
+            rows.map((r) => [r.url, r.ok ? "yes" : "no", r.changed, r.removed, r.error]),
+          ),
+        };
+      };
+    },
+  },
+  "calendar:disconnect": {
+    summary: "Disconnect a calendar account: its login, calendars and busy times are deleted",
+    usage: "--id <account id> [--json]",
+    options: { id: { type: "string", description: "The account's id, as calendar:list shows it" } },
+    prepare(values) {
+      const id = flag(credentialId, values, "id", true);
+      return async (prisma) => {
+        const userId = await account(disconnectAccount(prisma, id));
+        return { json: { disconnected: id, userId }, text: `Calendar account ${id} disconnected` };
+      };
+    },
+  },
+  "calendar:rotate-key": {
+    summary:
+      "Seal every calendar login again under CREDENTIALS_KEY (those sealed under CREDENTIALS_KEY_PREVIOUS, during a key rotation)",
+    usage: "[--json]",
+    options: {},
+    prepare() {
+      return async (prisma, config) => {
+        const keys = credentialKeys(config);
+        if (!keys) throw new CommandError("CREDENTIALS_KEY is not set");
+        const count = await rotateLogins(prisma, keys).catch((error: unknown) => {
+          throw new CommandError(error instanceof Error ? error.message : String(error));
+        });
+        return {
+          json: { resealed: count },
+          text: `${count} calendar login${count === 1 ? "" : "s"} sealed again under CREDENTIALS_KEY`,
+        };
+      };
+    },
+  },
+};
+
 export const schedulingCli = {
   tool: TOOL,
-  commands,
+  commands: { ...commands, ...calendarCommands },
   loadConfig,
 };
 

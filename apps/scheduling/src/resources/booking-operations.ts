@@ -24,6 +24,7 @@ import {
   assertInBounds,
   type BookingRequest,
   type Db,
+  hostsOf,
   loadDynamicGroup,
   loadEventType,
   lockEventHosts,
@@ -223,7 +224,17 @@ export const createBooking: CustomOperation = {
       throw new BadRequest("Invalid event length");
     const now = new Date();
     if (start.getTime() < now.getTime()) throw new BadRequest("Attempting to book a meeting in the past.");
-    const request: BookingRequest = { start, now, timeZone: input.timeZone };
+    // Its hosts' calendars, synchronised for this booking before its transaction (network work
+    // holds no lock): the check inside counts only what this sync confirmed (docs/adr/0247).
+    const calendarsSyncedSince = ctx.calendars
+      ? await ctx.calendars.refresh(hostsOf(eventType).map((host) => host.user.id))
+      : undefined;
+    const request: BookingRequest = {
+      start,
+      now,
+      timeZone: input.timeZone,
+      ...(ctx.calendars ? { calendarStaleMs: ctx.calendars.staleMs, calendarsSyncedSince } : {}),
+    };
 
     const { booking, hosts } = await inTransaction(
       ctx.db,

@@ -84,6 +84,13 @@ function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Pro
 /** Booking e-mails are written with SMTP_URL set, into the request's database's outbox (docs/adr/0222, 0230). */
 const writesMail = (request: FastifyRequest): boolean => request.server.mail !== null;
 
+/** Connected calendars for a request on the default database (tenants' are not synchronised yet). */
+const calendarsOf = (request: FastifyRequest): AccessContext["calendars"] => {
+  if (request.tenantId !== null) return undefined;
+  const { staleMs, sync } = request.server.calendars;
+  return { staleMs, refresh: (userIds) => sync.refreshForBooking(userIds) };
+};
+
 async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {
   const row = await resource.delegate(ctx.db).findFirst({
     where: { AND: [resource.keyWhere(key), visibleWhere(resource, ctx.auth)] },
@@ -186,6 +193,7 @@ function registerCustom(
             db,
             auth: request.auth,
             writesMail: writesMail(request),
+            calendars: calendarsOf(request),
             loadVisible: (key) => loadVisible(resource, { db, auth: request.auth }, key),
           },
           input,
@@ -220,6 +228,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     db: request.db,
     auth: request.auth,
     writesMail: writesMail(request),
+    calendars: calendarsOf(request),
   });
   const offers = (operation: Operation) => resource.operations.includes(operation);
   const common = { tags: [path], security: [{ ApiKeyAuth: [] }] };

@@ -33,6 +33,11 @@ export interface AccessContext {
    * the default database: tenants' databases have no sender yet, docs/adr/0222).
    */
   writesMail?: boolean;
+  /**
+   * Connected calendars, on the default database (tenants' calendars are not synchronised yet):
+   * a booking synchronises its hosts' calendars first and counts them from then on.
+   */
+  calendars?: { staleMs: number; refresh(userIds: number[]): Promise<Date> } | undefined;
 }
 
 /** A path id: parsed by `params` into a key, which names a row; `format(key(row))` round-trips. */

@@ -252,7 +252,7 @@ const isTeamScheduled = (eventType: SlotEventType) =>
  * The event type's hosts, without their bookings yet: its host rows for a team-scheduled one
  * (every COLLECTIVE host fixed), else its owner; none for a team event type without hosts.
  */
-function hostsOf(eventType: SlotEventType): Omit<SlotHost, "bookings">[] {
+export function hostsOf(eventType: SlotEventType): Omit<SlotHost, "bookings">[] {
   if (isTeamScheduled(eventType)) {
     return eventType.hosts.map((host) => ({
       user: host.user,

@@ -1,0 +1,465 @@
+// The calendar sync (docs/adr/0247): every instance runs one, and a calendar due is leased by one
+// of them at a time. A sync asks the server what changed since the last one (RFC 6578
+// sync-collection, else the ctag and then the ETags), fetches only the new and changed objects,
+// expands each into busy intervals over [now - 1 day, now + horizon] and stores them in place of
+// the object's old ones. A failure is recorded on the calendar (since when, why): the busy-time
+// reads turn it into busy time once the copy is too old (docs/adr/0254).
+import { inTransaction, type PrismaClient, poolOf } from "@app/db";
+import type pg from "pg";
+import { BUSY_PIECE_MS, selectedCalendarsOf } from "./busy.ts";
+import { busyIntervals } from "./busy-times.ts";
+import { CalDavClient, CalDavError } from "./caldav-client.ts";
+import { type CredentialKeys, openLogin } from "./logins.ts";
+
+const DAY_MS = 86_400_000;
+/** Objects fetched and stored per round (one multiget, one transaction). */
+const BATCH = 200;
+/** A calendar object larger than this is skipped, with a warning (a sync stays bounded). */
+export const MAX_OBJECT_BYTES = 1_048_576;
+/** How long a lease holds; renewed after every batch, so only a dead instance's runs out. */
+const LEASE_MS = 120_000;
+
+export interface SyncSettings {
+  intervalMs: number;
+  timeoutMs: number;
+  horizonDays: number;
+  keys: CredentialKeys | undefined;
+}
+
+export interface SyncLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface SyncCounters {
+  /** A sync that failed, by kind (CalDavError's, or "other"). */
+  failed(kind: string): void;
+  synced(): void;
+}
+
+/** The outcome of one calendar's sync, for the CLI and the tests. */
+export interface SyncOutcome {
+  calendarId: number;
+  ok: boolean;
+  /** Objects fetched and stored anew, and removed. */
+  changed: number;
+  removed: number;
+  /** Objects skipped: unparsable or too large. */
+  skipped: number;
+  error?: string;
+}
+
+interface CalendarRow {
+  id: number;
+  url: string;
+  supports_sync: boolean;
+  sync_token: string | null;
+  ctag: string | null;
+  expanded_until: Date | null;
+  credential_id: number;
+  secret: string;
+  key_id: string;
+  time_zone: string;
+}
+
+/** Busy intervals of one object, in pieces of at most BUSY_PIECE_MS (reads look back that far). */
+function pieces(intervals: { start: Date; end: Date }[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const { start, end } of intervals) {
+    for (let at = start.getTime(); at < end.getTime(); at += BUSY_PIECE_MS) {
+      out.push([at, Math.min(at + BUSY_PIECE_MS, end.getTime())]);
+    }
+  }
+  return out;
+}
+
+/** What an object stores: its busy pieces in the window, and its text when it must be expanded again. */
+export function expandObject(
+  data: string,
+  window: { from: Date; to: Date },
+  timeZone: string,
+): { pieces: [number, number][]; keep: string | null; warning?: string } {
+  const result = busyIntervals(data, { from: window.from, to: window.to, hostTimeZone: timeZone });
+  if (result.kind === "invalid")
+    return { pieces: [], keep: null, warning: `does not parse: ${result.reason}` };
+  const intervals = [...result.intervals];
+  // A rule cut short by a bound goes on past it: what it was not expanded to is busy (fail
+  // closed). An event that could not be read at all is skipped, with its warning.
+  const limited = result.warnings.some((w) => w.code === "occurrence-limit" || w.code === "step-limit");
+  if (limited && result.confirmedUntil < window.to)
+    intervals.push({ start: result.confirmedUntil, end: window.to, uid: "" });
+  const { summary } = result;
+  return {
+    pieces: pieces(intervals),
+    keep: summary.recurs || summary.followsHostZone ? data : null,
+    ...(result.warnings.length > 0 ? { warning: result.warnings.map((w) => w.message).join("; ") } : {}),
+  };
+}
+
+const errorKind = (error: unknown) => (error instanceof CalDavError ? error.kind : "other");
+const errorText = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 500);
+
+export class CalendarSync {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  /** Syncs in flight on this instance, by calendar. */
+  private readonly inFlight = new Map<number, Promise<SyncOutcome>>();
+  private readonly pool: pg.Pool;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly settings: SyncSettings,
+    private readonly log: SyncLog,
+    private readonly counters?: SyncCounters,
+  ) {
+    this.pool = poolOf(prisma);
+  }
+
+  /** Polls for due calendars until stopped (a few times per interval; a due one waits at most that). */
+  start(): void {
+    if (this.running || !this.settings.keys) return;
+    this.running = true;
+    const pollMs = Math.max(200, Math.min(5_000, Math.floor(this.settings.intervalMs / 4)));
+    this.loop = (async () => {
+      while (this.running) {
+        try {
+          await this.syncDue();
+        } catch (error) {
+          this.log.warn({ err: error }, "calendars: could not look for calendars to synchronise");
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  /** Syncs every selected calendar that is due and not leased by another instance. */
+  async syncDue(limit = 4): Promise<SyncOutcome[]> {
+    const { rows } = await this.pool.query<{ id: number }>(
+      `UPDATE scheduling.connected_calendars SET leased_until = now() + $1 * interval '1 millisecond'
+        WHERE id IN (SELECT c.id FROM scheduling.connected_calendars c
+                       JOIN scheduling.credentials cr ON cr.id = c.credential_id
+                      WHERE c.next_sync_at <= now() AND (c.leased_until IS NULL OR c.leased_until < now())
+                        AND EXISTS (SELECT 1 FROM scheduling.selected_calendars s
+                                     WHERE s."userId" = c.user_id AND s.integration = cr.type
+                                       AND s."externalId" = c.url)
+                      ORDER BY c.next_sync_at LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
+        RETURNING id`,
+      [LEASE_MS, limit],
+    );
+    return Promise.all(rows.map((row) => this.run(row.id)));
+  }
+
+  /**
+   * A booking's check (docs/adr/0247): syncs the selected calendars of these users now, and
+   * answers the instant from which a calendar counts as confirmed for the booking (a calendar
+   * whose sync fails now is not). Errors are recorded on the calendars, never thrown.
+   */
+  async refreshForBooking(userIds: number[]): Promise<Date> {
+    const since = new Date();
+    const calendars = await selectedCalendarsOf(this.prisma, userIds);
+    await Promise.all(calendars.map((calendar) => this.syncNow(calendar.id, since)));
+    return since;
+  }
+
+  /** Syncs one calendar now (the CLI, a booking): waits for another instance's lease to end first. */
+  async syncNow(calendarId: number, since = new Date()): Promise<SyncOutcome | undefined> {
+    const deadline = Date.now() + 3 * this.settings.timeoutMs;
+    for (;;) {
+      // One on this instance already: its result is fresh only if it started after `since`.
+      const mine = this.inFlight.get(calendarId);
+      if (mine) {
+        await mine;
+        continue;
+      }
+      const { rowCount, rows } = await this.pool.query<{ synced_at: Date | null }>(
+        `UPDATE scheduling.connected_calendars SET leased_until = now() + $2 * interval '1 millisecond'
+          WHERE id = $1 AND (leased_until IS NULL OR leased_until < now()) RETURNING synced_at`,
+        [calendarId, LEASE_MS],
+      );
+      if (rowCount === 1) {
+        void rows;
+        return this.run(calendarId);
+      }
+      // Leased elsewhere: when that sync ends, its result counts if it began after `since`.
+      const { rows: now } = await this.pool.query<{ synced_at: Date | null; leased: boolean }>(
+        `SELECT synced_at, leased_until > now() AS leased FROM scheduling.connected_calendars WHERE id = $1`,
+        [calendarId],
+      );
+      const row = now[0];
+      if (!row) return undefined;
+      if (!row.leased && row.synced_at && row.synced_at >= since) return undefined;
+      if (Date.now() > deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private run(calendarId: number): Promise<SyncOutcome> {
+    const run = this.synchronise(calendarId).finally(() => this.inFlight.delete(calendarId));
+    this.inFlight.set(calendarId, run);
+    return run;
+  }
+
+  /** One calendar's sync, its lease held. Records the outcome on the calendar and releases the lease. */
+  private async synchronise(calendarId: number): Promise<SyncOutcome> {
+    const startedAt = new Date();
+    const outcome: SyncOutcome = { calendarId, ok: false, changed: 0, removed: 0, skipped: 0 };
+    const { rows } = await this.pool.query<CalendarRow>(
+      `SELECT c.id, c.url, c.supports_sync, c.sync_token, c.ctag, c.expanded_until, c.credential_id,
+              cr.secret, cr.key_id, coalesce(u."timeZone", 'UTC') AS time_zone
+         FROM scheduling.connected_calendars c
+         JOIN scheduling.credentials cr ON cr.id = c.credential_id
+         JOIN scheduling.users u ON u.id = c.user_id
+        WHERE c.id = $1`,
+      [calendarId],
+    );
+    const calendar = rows[0];
+    if (!calendar) return outcome;
+    let client: CalDavClient | undefined;
+    try {
+      if (!this.settings.keys) throw new Error("CREDENTIALS_KEY is not set");
+      const login = openLogin(this.settings.keys, {
+        id: calendar.credential_id,
+        secret: calendar.secret,
+        keyId: calendar.key_id,
+      });
+      client = new CalDavClient({
+        username: login.username,
+        password: login.password,
+        timeoutMs: this.settings.timeoutMs,
+        maxObjectBytes: MAX_OBJECT_BYTES,
+      });
+      const state = await this.fetchChanges(client, calendar, startedAt, outcome);
+      outcome.ok = true;
+      await this.pool.query(
+        `UPDATE scheduling.connected_calendars
+            SET sync_token = $2, ctag = $3, synced_at = $4, failing_since = NULL, last_error = NULL,
+                consecutive_failures = 0, expanded_until = $5,
+                next_sync_at = $4::timestamptz + $6 * interval '1 millisecond', leased_until = NULL
+          WHERE id = $1`,
+        [calendarId, state.token, state.ctag, startedAt, state.expandedUntil, this.settings.intervalMs],
+      );
+      this.counters?.synced();
+    } catch (error) {
+      outcome.error = errorText(error);
+      this.counters?.failed(errorKind(error));
+      this.log.warn(
+        { calendar: calendar.url, calendarId, kind: errorKind(error), error: outcome.error },
+        "calendars: a sync failed",
+      );
+      await this.pool
+        .query(
+          `UPDATE scheduling.connected_calendars
+              SET failing_since = coalesce(failing_since, $2), last_error = $3,
+                  consecutive_failures = consecutive_failures + 1,
+                  next_sync_at = now() + $4 * interval '1 millisecond', leased_until = NULL
+            WHERE id = $1`,
+          [calendarId, startedAt, outcome.error, this.settings.intervalMs],
+        )
+        .catch((err: unknown) => this.log.warn({ err }, "calendars: could not record a failed sync"));
+    } finally {
+      client?.close();
+    }
+    return outcome;
+  }
+
+  /** Asks what changed, stores it; answers the calendar's new state. */
+  private async fetchChanges(
+    client: CalDavClient,
+    calendar: CalendarRow,
+    now: Date,
+    outcome: SyncOutcome,
+  ): Promise<{ token: string | null; ctag: string | null; expandedUntil: Date }> {
+    const window = {
+      from: new Date(now.getTime() - DAY_MS),
+      to: new Date(now.getTime() + this.settings.horizonDays * DAY_MS),
+    };
+    // Expanded again once a day: the horizon moves, and recurring events have new occurrences.
+    const reexpand =
+      !calendar.expanded_until || calendar.expanded_until.getTime() < window.to.getTime() - DAY_MS;
+    const probe = await client.getCtag(calendar.url);
+    const unchanged =
+      probe.ctag !== null &&
+      probe.ctag === calendar.ctag &&
+      (!calendar.supports_sync || probe.syncToken === calendar.sync_token);
+    const expandedUntil = reexpand ? window.to : calendar.expanded_until!;
+    if (unchanged && !reexpand) return { token: calendar.sync_token, ctag: calendar.ctag, expandedUntil };
+
+    // A server's ETag of an object; one without (null) is fetched every time.
+    const changed = new Map<string, string | null>();
+    const removed: string[] = [];
+    let token: string | null = calendar.sync_token;
+    /** Every object's href and ETag, when the server listed them all (a first sync, a token refused). */
+    let listed: Map<string, string | null> | undefined;
+    if (!unchanged && calendar.supports_sync) {
+      const collect = async (from: string | null) => {
+        const sync = client.syncCollection(calendar.url, from);
+        const all = from === null ? new Map<string, string | null>() : undefined;
+        for await (const change of sync) {
+          if ("deleted" in change) removed.push(change.href);
+          else if (all) all.set(change.href, change.etag);
+          else changed.set(change.href, change.etag);
+        }
+        token = sync.syncToken ?? null;
+        return all;
+      };
+      try {
+        listed = await collect(calendar.sync_token);
+      } catch (error) {
+        if (!(error instanceof CalDavError && error.kind === "invalid-sync-token")) throw error;
+        removed.length = 0;
+        changed.clear();
+        listed = await collect(null);
+      }
+    } else if (!unchanged) {
+      listed = new Map();
+      for await (const { href, etag } of client.listObjects(calendar.url)) listed.set(href, etag);
+    }
+    if (listed) {
+      const stored = await this.storedEtags(calendar.id);
+      for (const [href, etag] of listed)
+        if (etag === null || stored.get(href) !== etag) changed.set(href, etag);
+      for (const href of stored.keys()) if (!listed.has(href)) removed.push(href);
+    }
+    if (removed.length > 0) {
+      await this.pool.query(
+        `DELETE FROM scheduling.calendar_objects WHERE calendar_id = $1 AND href = ANY($2::text[])`,
+        [calendar.id, removed],
+      );
+      outcome.removed = removed.length;
+    }
+    const hrefs = [...changed.keys()];
+    for (let i = 0; i < hrefs.length; i += BATCH) {
+      const batch = hrefs.slice(i, i + BATCH);
+      const objects: { href: string; etag: string; data: string | null }[] = [];
+      for await (const item of client.multiget(calendar.url, batch)) {
+        if ("data" in item) objects.push({ href: item.href, etag: item.etag ?? "", data: item.data });
+        else if ("tooLarge" in item) {
+          outcome.skipped++;
+          this.log.warn(
+            { calendar: calendar.url, href: item.href },
+            "calendars: an object over 1 MB is skipped",
+          );
+          objects.push({ href: item.href, etag: item.etag ?? "", data: null });
+        }
+        // A missing one (404) went between the listing and now: the next sync removes it.
+      }
+      await this.store(calendar, objects, window, outcome);
+      outcome.changed += objects.length;
+      await this.renewLease(calendar.id);
+    }
+    if (reexpand) await this.expandAgain(calendar, new Set(hrefs), window, outcome);
+    return { token, ctag: probe.ctag, expandedUntil };
+  }
+
+  private async storedEtags(calendarId: number): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ href: string; etag: string }>(
+      `SELECT href, etag FROM scheduling.calendar_objects WHERE calendar_id = $1`,
+      [calendarId],
+    );
+    return new Map(rows.map((row) => [row.href, row.etag]));
+  }
+
+  private async renewLease(calendarId: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE scheduling.connected_calendars SET leased_until = now() + $2 * interval '1 millisecond' WHERE id = $1`,
+      [calendarId, LEASE_MS],
+    );
+  }
+
+  /** Stores objects (and their busy pieces in place of their old ones), in one transaction. */
+  private async store(
+    calendar: CalendarRow,
+    objects: { href: string; etag: string; data: string | null }[],
+    window: { from: Date; to: Date },
+    outcome: SyncOutcome,
+  ): Promise<void> {
+    if (objects.length === 0) return;
+    const hrefs: string[] = [];
+    const etags: string[] = [];
+    const kept: (string | null)[] = [];
+    const busyHrefs: string[] = [];
+    const starts: string[] = [];
+    const ends: string[] = [];
+    for (const object of objects) {
+      hrefs.push(object.href);
+      etags.push(object.etag);
+      if (object.data === null) {
+        kept.push(null);
+        continue;
+      }
+      const expanded = expandObject(object.data, window, calendar.time_zone);
+      if (expanded.warning) {
+        if (expanded.pieces.length === 0) outcome.skipped++;
+        this.log.warn(
+          { calendar: calendar.url, href: object.href, warning: expanded.warning },
+          "calendars: an object was read in part, or not at all",
+        );
+      }
+      kept.push(expanded.keep);
+      for (const [start, end] of expanded.pieces) {
+        busyHrefs.push(object.href);
+        starts.push(new Date(start).toISOString());
+        ends.push(new Date(end).toISOString());
+      }
+    }
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO scheduling.calendar_objects (calendar_id, href, etag, recurring_data)
+         SELECT $1, h, e, d FROM unnest($2::text[], $3::text[], $4::text[]) AS t(h, e, d)
+         ON CONFLICT (calendar_id, href) DO UPDATE SET etag = EXCLUDED.etag, recurring_data = EXCLUDED.recurring_data`,
+        [calendar.id, hrefs, etags, kept],
+      );
+      await client.query(
+        `DELETE FROM scheduling.calendar_busy WHERE calendar_id = $1 AND href = ANY($2::text[])`,
+        [calendar.id, hrefs],
+      );
+      await client.query(
+        `INSERT INTO scheduling.calendar_busy (calendar_id, href, starts_at, ends_at)
+         SELECT $1, h, s, e FROM unnest($2::text[], $3::timestamptz[], $4::timestamptz[]) AS t(h, s, e)`,
+        [calendar.id, busyHrefs, starts, ends],
+      );
+    });
+  }
+
+  /** The objects kept for it (recurring, or in the host's zone) expanded over the moved window. */
+  private async expandAgain(
+    calendar: CalendarRow,
+    fetched: Set<string>,
+    window: { from: Date; to: Date },
+    outcome: SyncOutcome,
+  ): Promise<void> {
+    let after = "";
+    for (;;) {
+      const { rows } = await this.pool.query<{ href: string; etag: string; recurring_data: string }>(
+        `SELECT href, etag, recurring_data FROM scheduling.calendar_objects
+          WHERE calendar_id = $1 AND recurring_data IS NOT NULL AND href > $2 ORDER BY href LIMIT $3`,
+        [calendar.id, after, BATCH],
+      );
+      if (rows.length === 0) return;
+      after = rows.at(-1)!.href;
+      const again = rows.filter((row) => !fetched.has(row.href));
+      await this.store(
+        calendar,
+        again.map((row) => ({ href: row.href, etag: row.etag, data: row.recurring_data })),
+        window,
+        outcome,
+      );
+      await this.renewLease(calendar.id);
+    }
+  }
+}
