@@ -677,6 +677,25 @@ EXDATE:20260305T140000Z`),
     expect(result.intervals.every(({ start }) => start < result.confirmedUntil)).toBe(true);
   });
 
+  it("an object holding many series (an imported calendar) gets 100 instances per series by default; a spent budget warns once", () => {
+    const series = Array.from(
+      { length: 300 },
+      (_, n) =>
+        `UID:s${n}\nDTSTART:20260105T${String(8 + (n % 10)).padStart(2, "0")}0000Z\nDURATION:PT30M\nRRULE:FREQ=WEEKLY`,
+    );
+    const year = {
+      from: new Date("2026-01-05T00:00:00Z"),
+      to: new Date("2027-01-04T00:00:00Z"),
+      hostTimeZone: "UTC",
+    };
+    const whole = busy(calendar(...series), year);
+    expect(whole.warnings).toEqual([]);
+    expect(whole.intervals).toHaveLength(300 * 52);
+    const capped = busy(calendar(...series), { ...year, maxOccurrences: 10_000 });
+    expect(capped.warnings.map((warning) => warning.code)).toEqual(["occurrence-limit"]);
+    expect(capped.confirmedUntil.getTime()).toBeLessThan(year.to.getTime());
+  });
+
   it("a recurrence without end queried 5 years out costs the window, not the years since DTSTART (both engines)", () => {
     const window = {
       from: new Date("2031-03-03T00:00:00Z"),
@@ -979,7 +998,9 @@ describe("the rule engine", () => {
         const inWindow = walked.intervals.filter(({ end }) => end.getTime() > from);
         expect(spans(near)).toEqual(spans({ intervals: inWindow }));
       }),
-      { numRuns: 15 },
+      // A fixed seed: ical.js has quirks of its own (above) a random draw may find anew; this
+      // property is about where it starts, not about ical.js.
+      { numRuns: 15, seed: 20261128 },
     );
   });
 });

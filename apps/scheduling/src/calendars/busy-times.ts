@@ -50,7 +50,10 @@ export interface BusyOptions {
   to: Date;
   /** The IANA zone whose clocks all-day and floating events follow. */
   hostTimeZone: string;
-  /** Rule instances expanded per object at most (default 10,000). */
+  /**
+   * Rule instances expanded per object at most. Default: 10,000, or 100 per recurring series
+   * in an object that holds more than 100 (an imported calendar as one object).
+   */
   maxOccurrences?: number;
   /** ical.js iterator steps per object at most, for the rules it expands (default 20,000: about a second at worst). */
   maxRuleSteps?: number;
@@ -134,8 +137,9 @@ export function busyIntervals(ics: string, options: BusyOptions): BusyTimes {
   if (!host) throw new RangeError(`busyIntervals: unknown hostTimeZone "${options.hostTimeZone}"`);
   const object = readObject(ics, host);
   if ("invalid" in object) return { kind: "invalid", reason: object.invalid };
-  const maxOccurrences = options.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
-  const maxRuleSteps = options.maxRuleSteps ?? DEFAULT_MAX_RULE_STEPS;
+  const recurring = object.series.filter(({ master }) => master && master.rules.length > 0).length;
+  const maxOccurrences = options.maxOccurrences ?? Math.max(DEFAULT_MAX_OCCURRENCES, 100 * recurring);
+  const maxRuleSteps = options.maxRuleSteps ?? Math.max(DEFAULT_MAX_RULE_STEPS, 200 * recurring);
   const run: Run = {
     from,
     to,
@@ -625,6 +629,9 @@ function expandSeries(series: Series, run: Run) {
     if (expansion.stop) {
       const stoppedAt = toInstant(zone, expansion.stop.at) - ahead;
       run.confirmedUntil = Math.max(run.from, Math.min(run.confirmedUntil, stoppedAt));
+      // A spent budget stops every later rule of the object too: one warning says it.
+      const spent = expansion.stop.reason !== "invalid-rule";
+      if (spent && run.warnings.some((warning) => warning.code === expansion.stop!.reason)) continue;
       run.warnings.push({
         code: expansion.stop.reason,
         uid: master.uid,
