@@ -96,6 +96,10 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "a booking's default title is v1's event name in its organizer's language, in the e-mails' words (defaultTitle)",
     "resources/feed-tokens.ts -> feed/feed-tokens.ts":
       "the API's create issues a calendar feed token as the CLI does (issueFeedToken, feedPath)",
+    "resources/booking-operations.ts -> calendars/writes.ts":
+      "a booking change writes its calendar event into the outbox in its own transaction (enqueueCalendarWrite, ADR 0247)",
+    "resources/destination-calendars.ts -> calendars/accounts.ts":
+      "a destination calendar must be a calendar of an account the user connected, as v1 checked (connectedCalendarFor)",
     "slots/slots.service.ts -> calendars/busy.ts":
       "a host's selected calendars block slots and the booking check, read as the slot engine reads bookings (ADR 0247)",
     "slots/availability.service.ts -> calendars/busy.ts":

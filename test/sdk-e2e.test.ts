@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { futureMonday } from "../apps/scheduling/test/booking-helpers.ts";
 import { createUser, setupApp } from "../apps/scheduling/test/helpers.ts";
-import { makePayment } from "../apps/scheduling/test/resource-fixtures.ts";
+import { makeConnectedCalendar, makePayment } from "../apps/scheduling/test/resource-fixtures.ts";
 import { newUser, setupShortener } from "../apps/shortener/test/helpers.ts";
 import {
   createSchedulingClient,
@@ -382,10 +382,11 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     ok(await host.DELETE("/api/v1/memberships/{id}", membershipId));
     ok(await host.DELETE("/api/v1/teams/{id}", id(team.id)));
 
-    // destination and selected calendars
+    // destination and selected calendars: a destination is a calendar of a connected account
+    const calendarUrl = await makeConnectedCalendar(t.prisma, me.id);
     const destination = ok(
       await host.POST("/api/v1/destination-calendars", {
-        body: { integration: "google_calendar", externalId: "me@example.com" },
+        body: { integration: "caldav_calendar", externalId: calendarUrl },
       }),
     ).destinationCalendar;
     expect(
@@ -394,11 +395,11 @@ describe("scheduling through @link-and-schedule/scheduling-sdk", () => {
     expect(
       ok(await host.GET("/api/v1/destination-calendars/{id}", id(destination.id))).destinationCalendar
         .externalId,
-    ).toBe("me@example.com");
-    const destinationEdit = { ...id(destination.id), body: { externalId: "primary@example.com" } };
+    ).toBe(calendarUrl);
+    const destinationEdit = { ...id(destination.id), body: { primaryEmail: "primary@example.com" } };
     expect(
       ok(await host.PATCH("/api/v1/destination-calendars/{id}", destinationEdit)).destinationCalendar
-        .externalId,
+        .primaryEmail,
     ).toBe("primary@example.com");
     ok(await host.DELETE("/api/v1/destination-calendars/{id}", id(destination.id)));
 

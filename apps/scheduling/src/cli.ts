@@ -27,6 +27,7 @@ import {
 } from "./calendars/accounts.ts";
 import { credentialKeys, rotateLogins } from "./calendars/logins.ts";
 import { CalendarSync } from "./calendars/sync.ts";
+import { listDeadCalendarWrites, resendDeadCalendarWrites } from "./calendars/writes.ts";
 import { loadConfig, type SchedulingConfig } from "./config.ts";
 import {
   createUserWithKey,
@@ -564,8 +565,11 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
         if (select) await selectCalendars(prisma, connected.credentialId);
         const sync = syncFor(prisma, config);
         const outcomes = select
-          ? await Promise.all(connected.calendars.map((calendar) => sync.syncNow(calendar.id)))
+          ? await Promise.all(connected.calendars.map((calendar) => sync.syncNow(calendar.id))).finally(() =>
+              sync.stop(),
+            )
           : [];
+        if (!select) await sync.stop();
         const calendars = connected.calendars.map((calendar, i) => ({
           ...calendar,
           selected: select,
@@ -640,7 +644,9 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
         if (id !== undefined && calendars.length === 0)
           throw new CommandError(`no calendar account has id ${id}`);
         const sync = syncFor(prisma, config);
-        const outcomes = await Promise.all(calendars.map((calendar) => sync.syncNow(calendar.id)));
+        const outcomes = await Promise.all(calendars.map((calendar) => sync.syncNow(calendar.id))).finally(
+          () => sync.stop(),
+        );
         const rows = calendars.map((calendar, i) => ({
           url: calendar.url,
           ok: outcomes[i]?.ok ?? false,
@@ -667,6 +673,50 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
       return async (prisma) => {
         const userId = await account(disconnectAccount(prisma, id));
         return { json: { disconnected: id, userId }, text: `Calendar account ${id} disconnected` };
+      };
+    },
+  },
+  "calendar:dead": {
+    summary:
+      "List the bookings given up on writing into their calendar (CALENDAR_WRITE_MAX_ATTEMPTS failures), oldest first",
+    usage: "[--json]",
+    options: {},
+    prepare() {
+      return async (prisma) => {
+        const rows = await listDeadCalendarWrites(prisma);
+        return {
+          json: rows,
+          text: table(
+            ["ID", "BOOKING", "OP", "CALENDAR", "ATTEMPTS", "LAST ERROR", "CREATED"],
+            rows.map((w) => [
+              w.id,
+              w.bookingId,
+              w.op,
+              w.calendarUrl,
+              w.attempts,
+              w.lastError,
+              when(w.createdAt),
+            ]),
+          ),
+        };
+      };
+    },
+  },
+  "calendar:resend": {
+    summary: "Put dead calendar writes back to be written (attempts counted afresh): one by --id, or --all",
+    usage: "(--id <id> | --all) [--json]",
+    options: {
+      id: { type: "string", description: "The write's id, as calendar:dead shows it" },
+      all: { type: "boolean", description: "Every dead write" },
+    },
+    prepare(values) {
+      const id = flag(z.uuid("--id must be a write id from calendar:dead"), values, "id");
+      if ((id === undefined) === (values.all !== true))
+        throw new UsageError("give exactly one of --id and --all");
+      return async (prisma) => {
+        const count = await resendDeadCalendarWrites(prisma, id !== undefined ? { id } : { all: true });
+        if (id !== undefined && count === 0) throw new CommandError(`no dead calendar write has id ${id}`);
+        return { json: { resent: count }, text: `${count} calendar write${count === 1 ? "" : "s"} put back` };
       };
     },
   },

@@ -10,7 +10,8 @@ import { runCliInProcess } from "@app/testing/cli";
 import { secretScan } from "@app/testing/database";
 import { type HttpFaultProxy, startHttpFaultProxy } from "@app/testing/http-fault-proxy";
 import { type Radicale, radicaleMissing, startRadicale } from "@app/testing/radicale";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SOON } from "@app/testing/timing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { credentialKeyProblem, credentialKeys } from "../src/calendars/logins.ts";
 import { schedulingCli } from "../src/cli.ts";
 import { futureMonday, makeHost } from "./booking-helpers.ts";
@@ -48,7 +49,15 @@ function event(uid: string, start: Date, minutes: number, extra: string[] = []):
 }
 
 describe.skipIf(missing)("connected CalDAV calendars", () => {
-  const t = setupApp({ CREDENTIALS_KEY: KEY, CALENDAR_STALE_MS: 2_000, CALENDAR_SYNC_INTERVAL_MS: 1_000 });
+  const t = setupApp({
+    CREDENTIALS_KEY: KEY,
+    // Past the grace only when a test says so (it sets a calendar's last sync back): a loaded
+    // machine may take seconds between two syncs.
+    CALENDAR_STALE_MS: 60_000,
+    CALENDAR_SYNC_INTERVAL_MS: 10_000,
+    CALENDAR_WRITE_MAX_ATTEMPTS: 3,
+    CALENDAR_WRITE_RETRY_BASE_MS: 20,
+  });
   let radicale: Radicale;
   let proxy: HttpFaultProxy;
   let passwordFile: string;
@@ -58,7 +67,9 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
   beforeAll(async () => {
     // A Radicale user per test: each connects an account of its own.
     radicale = await startRadicale({
-      users: Object.fromEntries(["alice", "bob", "carol", "dave", "erin", "frank"].map((u) => [u, PASSWORD])),
+      users: Object.fromEntries(
+        ["alice", "bob", "carol", "dave", "erin", "frank", "grace"].map((u) => [u, PASSWORD]),
+      ),
     });
     proxy = await startHttpFaultProxy({ host: "127.0.0.1", port: radicale.port });
     secretScan.remember(`cal_${PASSWORD}`);
@@ -71,7 +82,7 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
   });
 
   /** A host with an event type, a Work calendar (and a task list) in Radicale, connected through the proxy. */
-  async function connectedHost(user: string) {
+  async function connectedHost(user: string, { select = true } = {}) {
     const host = await createUser(t.prisma);
     const eventType = await makeHost(t.prisma, host.user.id);
     await radicale.mkcalendar(user, "work", { displayName: "Work" });
@@ -87,6 +98,7 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
       user,
       "--password-file",
       passwordFile,
+      ...(select ? [] : ["--no-select"]),
       "--json",
     );
     expect(connected.code, connected.stderr).toBe(0);
@@ -237,10 +249,10 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
     try {
       const outcome = await cli("calendar:sync", "--id", String(host.account.id), "--json");
       expect(JSON.parse(outcome.stdout)).toEqual([expect.objectContaining({ ok: false })]);
-      // Past the grace (CALENDAR_STALE_MS 2 s): no slot, a clear reason in /availability.
+      // Past the grace (CALENDAR_STALE_MS, a minute here): no slot, a clear reason in /availability.
       await t.prisma.connectedCalendar.updateMany({
         where: { credentialId: host.account.id },
-        data: { syncedAt: new Date(Date.now() - 60_000) },
+        data: { syncedAt: new Date(Date.now() - 600_000) },
       });
       expect(await slotsOn(host.apiKey, host.eventType.id, monday)).toEqual([]);
       const availability = await t.app.inject({
@@ -280,5 +292,146 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
       CREDENTIALS_KEY: KEY,
       CREDENTIALS_KEY_PREVIOUS: OTHER_KEY,
     });
+  });
+
+  /** The object a booking's event is, as Radicale serves it (null: none). */
+  async function objectOf(user: string, uid: string): Promise<string | null> {
+    const answer = await fetch(`${radicale.calendarUrl(user, "work")}${encodeURIComponent(uid)}.ics`, {
+      headers: { authorization: radicale.authorization(user) },
+    });
+    // Unfolded: Radicale writes the object again in its own way (order of parameters, folding).
+    return answer.status === 404 ? null : (await answer.text()).replace(/\r\n[ \t]/g, "");
+  }
+
+  it("writes bookings into the destination calendar: created, moved and cancelled, once each, with v1's booking reference", async () => {
+    const host = await connectedHost("frank");
+    const destinations = `/v1/destination-calendars?apiKey=${host.apiKey}`;
+    // Not a calendar of the account, or no account of that integration: v1's 400, nothing stored.
+    for (const body of [
+      { integration: "caldav_calendar", externalId: `http://127.0.0.1:${proxy.port}/frank/other/` },
+      { integration: "google_calendar", externalId: "frank@example.com" },
+    ]) {
+      const refused = await t.app.inject({ method: "POST", url: destinations, payload: body });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().message).toBe("Bad request, credential id invalid");
+    }
+    // The URL as a person types it (no trailing slash, the default port spelled out) names it.
+    const created = await t.app.inject({
+      method: "POST",
+      url: destinations,
+      payload: { integration: "caldav_calendar", externalId: host.calendar.replace(/\/$/, "") },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().destinationCalendar.externalId).toBe(host.calendar);
+
+    const monday = futureMonday(6);
+    const booked = await book(host.apiKey, host.eventType.id, monday);
+    expect(booked.statusCode, booked.body).toBe(201);
+    const uid = booked.json().uid as string;
+    const written = await vi.waitFor(async () => {
+      const text = await objectOf("frank", uid);
+      expect(text).not.toBeNull();
+      return text!;
+    }, SOON);
+    expect(written).toContain(`UID:${uid}`);
+    expect(written).toContain("DTSTART:" + monday.toISOString().replace(/[-:]/g, "").replace(".000", ""));
+    expect(written).toMatch(/^ORGANIZER[^:\r\n]*;SCHEDULE-AGENT=CLIENT[;:]/m);
+    expect(written).toMatch(/^ATTENDEE[^:\r\n]*;SCHEDULE-AGENT=CLIENT[;:][^\r]*booker@example\.com/im);
+    expect(written).not.toMatch(/^METHOD:/m);
+    const references = await t.app.inject({
+      method: "GET",
+      url: `/v1/booking-references?apiKey=${host.apiKey}`,
+    });
+    expect(references.json().booking_references).toContainEqual(
+      expect.objectContaining({ type: "caldav_calendar", bookingId: booked.json().id, uid, meetingId: uid }),
+    );
+
+    // Moved: the same object (UID kept), a higher SEQUENCE.
+    const later = new Date(monday.getTime() + 2 * 3_600_000);
+    const moved = await t.app.inject({
+      method: "POST",
+      url: `/v1/bookings?apiKey=${host.apiKey}`,
+      payload: {
+        eventTypeId: host.eventType.id,
+        start: later.toISOString(),
+        timeZone: "UTC",
+        language: "en",
+        metadata: {},
+        rescheduleUid: uid,
+        responses: { name: "Booker", email: "booker@example.com" },
+      },
+    });
+    expect(moved.statusCode, moved.body).toBe(201);
+    await vi.waitFor(async () => {
+      const text = await objectOf("frank", uid);
+      expect(text).toContain("DTSTART:" + later.toISOString().replace(/[-:]/g, "").replace(".000", ""));
+      expect(text).toMatch(/SEQUENCE:1/);
+    }, SOON);
+    expect(await objectOf("frank", moved.json().uid)).toBeNull();
+
+    // Cancelled: the object goes.
+    const cancelled = await t.app.inject({
+      method: "DELETE",
+      url: `/v1/bookings/${moved.json().id}/cancel?apiKey=${host.apiKey}`,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    // Every write applied once, in order: made, moved, removed.
+    await vi.waitFor(async () => {
+      const writes = await t.prisma.calendarWrite.findMany({
+        where: { icalUid: uid },
+        orderBy: { createdAt: "asc" },
+      });
+      expect(writes.map((w) => [w.op, w.status])).toEqual([
+        ["put", "SENT"],
+        ["put", "SENT"],
+        ["delete", "SENT"],
+      ]);
+    }, SOON);
+    expect(await objectOf("frank", uid)).toBeNull();
+  });
+
+  it("finds the object a crashed attempt made (no second event), and retries a failing server until it gives up, then resends", async () => {
+    // Not selected: its events block nothing, so the booking does not read it (only writes).
+    const host = await connectedHost("grace", { select: false });
+    await t.app.inject({
+      method: "POST",
+      url: `/v1/destination-calendars?apiKey=${host.apiKey}`,
+      payload: { integration: "caldav_calendar", externalId: host.calendar },
+    });
+    // The server fails every write: the booking is made all the same, its write retried, then dead.
+    proxy.set({ kind: "status", status: 503 });
+    const monday = futureMonday(7);
+    let uid: string;
+    try {
+      const booked = await book(host.apiKey, host.eventType.id, monday);
+      expect(booked.statusCode, booked.body).toBe(201);
+      uid = booked.json().uid;
+      await vi.waitFor(async () => {
+        const dead = await cli("calendar:dead", "--json");
+        expect(JSON.parse(dead.stdout)).toContainEqual(
+          expect.objectContaining({ bookingId: booked.json().id, op: "put", attempts: 3 }),
+        );
+      }, SOON);
+    } finally {
+      proxy.set({ kind: "forward" });
+    }
+    // As if an earlier attempt's PUT had reached the server and the process died before its
+    // record: the object is there already. The resent write finds it and updates it: one event.
+    await radicale.putEvent("grace", "work", `${uid}.ics`, event(uid, monday, 30));
+    expect((await cli("calendar:resend", "--all")).code).toBe(0);
+    t.app.calendars.writer.poke();
+    await vi.waitFor(async () => {
+      const write = await t.prisma.calendarWrite.findFirstOrThrow({ where: { icalUid: uid } });
+      expect(write.status).toBe("SENT");
+    }, SOON);
+    const listing = await fetch(radicale.calendarUrl("grace", "work"), {
+      method: "PROPFIND",
+      headers: { authorization: radicale.authorization("grace"), depth: "1" },
+    });
+    const hrefs = [...(await listing.text()).matchAll(/<(?:\w+:)?href>([^<]+\.ics)<\/(?:\w+:)?href>/gi)].map(
+      (m) => m[1],
+    );
+    expect(hrefs).toHaveLength(1);
+    expect(await objectOf("grace", uid)).toContain("Intro");
   });
 });

@@ -103,6 +103,27 @@ export async function makeEventType(prisma: PrismaClient, userId: number) {
   return prisma.eventType.create({ data: { userId, title: "Intro", slug: unique("intro"), length: 30 } });
 }
 
+/**
+ * A CalDAV account of `userId` with one calendar, stored as calendar:connect stores one (its login
+ * sealed under a key no test app holds: nothing here reads it); the calendar's URL.
+ */
+export async function makeConnectedCalendar(prisma: PrismaClient, userId: number): Promise<string> {
+  const name = unique("calendar");
+  const url = `https://dav.example.com/${name}/work/`;
+  await prisma.credential.create({
+    data: {
+      type: "caldav_calendar",
+      appId: "caldav-calendar",
+      userId,
+      url: `https://dav.example.com/${name}/`,
+      secret: "v1.unopened",
+      keyId: "test",
+      calendars: { create: { userId, url, displayName: "Work" } },
+    },
+  });
+  return url;
+}
+
 export async function makeSchedule(prisma: PrismaClient, userId: number) {
   return prisma.schedule.create({ data: { userId, name: "Working hours" } });
 }
@@ -224,12 +245,16 @@ export const fixtures: Record<string, Fixture> = {
     }),
     edit: { meetingUrl: "https://meet.example.com/x", meetingPassword: "pw" },
   },
+  // A destination is a calendar of an account its owner connected (docs/adr/0247).
   "destination-calendars": {
-    createBody: async () => ({ integration: "google_calendar", externalId: `${unique("dest")}@example.com` }),
-    edit: { externalId: "primary@example.com" },
+    createBody: async (prisma, owner) => ({
+      integration: "caldav_calendar",
+      externalId: await makeConnectedCalendar(prisma, owner.id),
+    }),
+    edit: { primaryEmail: "primary@example.com" },
     referencingBody: async (prisma, owner) => ({
-      integration: "google_calendar",
-      externalId: `${unique("dest")}@example.com`,
+      integration: "caldav_calendar",
+      externalId: await makeConnectedCalendar(prisma, owner.id),
       eventTypeId: (await makeEventType(prisma, owner.id)).id,
     }),
   },

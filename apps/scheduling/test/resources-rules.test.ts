@@ -8,6 +8,7 @@ import {
   apiClient,
   type Caller,
   makeBooking,
+  makeConnectedCalendar,
   makeEventType,
   makeSchedule,
   makeTeam,
@@ -436,7 +437,10 @@ describe("selected calendars", () => {
 describe("destination calendars", () => {
   it("are one per user and one per event type (409), the latter owned through the event type", async () => {
     const owner = await newUser(t.prisma);
-    const body = { integration: "google_calendar", externalId: "primary" };
+    const body = {
+      integration: "caldav_calendar",
+      externalId: await makeConnectedCalendar(t.prisma, owner.user.id),
+    };
     const userLevel = await call("POST", "/api/v1/destination-calendars", owner, body);
     expect(userLevel.body.destinationCalendar).toMatchObject({ userId: owner.user.id, eventTypeId: null });
     expect((await call("POST", "/api/v1/destination-calendars", owner, body)).status).toBe(409);
@@ -473,8 +477,8 @@ describe("e-mail addresses (RFC 5321: 64 characters before the @, 254 in all)", 
     const admin = await newUser(t.prisma, { admin: true });
 
     const calendar = await call("POST", "/api/v1/destination-calendars", owner, {
-      integration: "google_calendar",
-      externalId: "primary",
+      integration: "caldav_calendar",
+      externalId: await makeConnectedCalendar(t.prisma, owner.user.id),
       primaryEmail: "me@example.com",
     });
     expect(calendar.status, calendar.text).toBe(201);

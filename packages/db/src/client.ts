@@ -135,6 +135,23 @@ function infoOf(prisma: PrismaClient): ClientInfo {
   return info;
 }
 
+/**
+ * A pool of its own on the client's database, with its settings: for background work that holds
+ * connections while it waits on something else (a calendar server), so it never waits for the
+ * requests' connections nor makes them wait. The caller ends it.
+ */
+export function separatePool(prisma: PrismaClient, max: number): pg.Pool {
+  const { pool, pooled } = infoOf(prisma);
+  const separate = new pg.Pool({
+    ...connectionSettings(pool.options.connectionString!, { pooled }),
+    connectionTimeoutMillis: pool.options.connectionTimeoutMillis,
+    max,
+    ...(pooled ? { Client: UnnamedStatementsClient } : {}),
+  });
+  separate.on("error", () => {});
+  return separate;
+}
+
 /** The client's node-postgres pool: for hot paths that bypass Prisma (the visit log's group commit). */
 export function poolOf(prisma: PrismaClient): pg.Pool {
   return infoOf(prisma).pool;

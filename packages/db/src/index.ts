@@ -16,6 +16,7 @@ export {
   poolStats,
   queryPrepared,
   STATEMENT_TIMEOUT_MS,
+  separatePool,
   statementNames,
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";

@@ -215,3 +215,32 @@ export async function disconnectAccount(prisma: PrismaClient, credentialId: numb
     return credential.userId;
   });
 }
+
+/** v1's answer when a destination calendar names no calendar of a connected account. */
+export const CREDENTIAL_INVALID = "Bad request, credential id invalid";
+
+/**
+ * The connected calendar a destination-calendar row names (v1's POST /destination-calendars):
+ * `integration` must be the type of an account the user connected, and `externalId` one of its
+ * calendars, compared after normalisation (a trailing slash, a default port); else null. A row
+ * naming nothing would be written nowhere (cal.com reported such writes as successes).
+ */
+export async function connectedCalendarFor(
+  db: Pick<PrismaClient, "connectedCalendar">,
+  userId: number,
+  integration: string,
+  externalId: string,
+): Promise<{ credentialId: number; url: string } | null> {
+  let url: string;
+  try {
+    url = normalizeCalendarUrl(externalId);
+  } catch {
+    return null;
+  }
+  const calendar = await db.connectedCalendar.findFirst({
+    where: { userId, url, credential: { type: integration } },
+    orderBy: { id: "asc" },
+    select: { credentialId: true, url: true },
+  });
+  return calendar;
+}

@@ -4,9 +4,9 @@
 // expands each into busy intervals over [now - 1 day, now + horizon] and stores them in place of
 // the object's old ones. A failure is recorded on the calendar (since when, why): the busy-time
 // reads turn it into busy time once the copy is too old (docs/adr/0254).
-import { inTransaction, type PrismaClient, poolOf } from "@app/db";
+import { inTransaction, type PrismaClient, separatePool } from "@app/db";
 import type pg from "pg";
-import { BUSY_PIECE_MS, selectedCalendarsOf } from "./busy.ts";
+import { BUSY_PIECE_MS } from "./busy.ts";
 import { busyIntervals } from "./busy-times.ts";
 import { CalDavClient, CalDavError } from "./caldav-client.ts";
 import { type CredentialKeys, openLogin } from "./logins.ts";
@@ -114,7 +114,8 @@ export class CalendarSync {
     private readonly log: SyncLog,
     private readonly counters?: SyncCounters,
   ) {
-    this.pool = poolOf(prisma);
+    // Its own connections: a booking's check syncs while its request holds one of the pool's.
+    this.pool = separatePool(prisma, 4);
   }
 
   /** Polls for due calendars until stopped (a few times per interval; a due one waits at most that). */
@@ -145,6 +146,7 @@ export class CalendarSync {
     this.wake?.();
     await this.loop;
     await Promise.allSettled(this.inFlight.values());
+    await this.pool.end();
   }
 
   /** Syncs every selected calendar that is due and not leased by another instance. */
@@ -171,7 +173,14 @@ export class CalendarSync {
    */
   async refreshForBooking(userIds: number[]): Promise<Date> {
     const since = new Date();
-    const calendars = await selectedCalendarsOf(this.prisma, userIds);
+    const { rows: calendars } = await this.pool.query<{ id: number }>(
+      `SELECT c.id FROM scheduling.connected_calendars c
+         JOIN scheduling.credentials cr ON cr.id = c.credential_id
+        WHERE c.user_id = ANY($1::int[])
+          AND EXISTS (SELECT 1 FROM scheduling.selected_calendars s
+                       WHERE s."userId" = c.user_id AND s.integration = cr.type AND s."externalId" = c.url)`,
+      [userIds],
+    );
     await Promise.all(calendars.map((calendar) => this.syncNow(calendar.id, since)));
     return since;
   }
@@ -395,7 +404,10 @@ export class CalendarSync {
     const busyHrefs: string[] = [];
     const starts: string[] = [];
     const ends: string[] = [];
-    for (const object of objects) {
+    for (const [index, object] of objects.entries()) {
+      // Parsing is synchronous (about a quarter of a millisecond an object): requests on this
+      // instance get the event loop between every few objects.
+      if (index % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
       hrefs.push(object.href);
       etags.push(object.etag);
       if (object.data === null) {

@@ -17,6 +17,7 @@ import {
 } from "@app/schemas/scheduling";
 import { inTransaction } from "@app/server/idempotency";
 import { z } from "zod";
+import { enqueueCalendarWrite } from "../calendars/writes.ts";
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../errors.ts";
 import { defaultTitle, languageOf } from "../mail/messages.ts";
 import { enqueueBookingMail, type LoadedBooking } from "../mail/outbox.ts";
@@ -353,6 +354,13 @@ export const createBooking: CustomOperation = {
           },
           include: createdInclude,
         });
+        // Into its destination calendar (docs/adr/0247): an accepted booking, or a moved one's
+        // event, in this transaction; a pending one once it is accepted.
+        if (ctx.calendars && booking.status === "ACCEPTED") {
+          await enqueueCalendarWrite(tx, booking.id, "put", original?.id);
+        } else if (ctx.calendars && original) {
+          await enqueueCalendarWrite(tx, original.id, "delete");
+        }
         // In this transaction: a booking that rolls back leaves no e-mail, a 201 has its e-mails.
         if (ctx.writesMail) {
           const noEmail = input.noEmail === true;
@@ -671,6 +679,8 @@ export const cancelBooking: CustomOperation = {
           await tx.booking.update({ where: { id: row.id }, data: cancelled });
           await tx.bookingReference.deleteMany({ where: { bookingId: row.id } });
         }
+        // Out of the calendars they were written into.
+        if (ctx.calendars) for (const id of ids) await enqueueCalendarWrite(tx, id, "delete");
         // v1's handleCancelBooking tells the organizer, the hosts and the attendees (noEmail is
         // not a cancel parameter), in the cancel's transaction: once, about the booking named,
         // also when the rest of its series goes with it (docs/adr/0231).
@@ -694,6 +704,20 @@ export const cancelBooking: CustomOperation = {
     };
   },
 };
+
+/**
+ * A PATCH as the destination calendar sees it (docs/adr/0247): an accepted booking (newly, or
+ * changed) is written again, one that stops being accepted is removed.
+ */
+export async function calendarChange(
+  ctx: AccessContext,
+  before: { status: string },
+  after: { id: number; status: string } | null,
+): Promise<void> {
+  if (!ctx.calendars || after === null) return;
+  if (after.status === "ACCEPTED") await enqueueCalendarWrite(ctx.db, after.id, "put");
+  else if (before.status === "ACCEPTED") await enqueueCalendarWrite(ctx.db, after.id, "delete");
+}
 
 /** A booking's row locked for the transaction (a PATCH's, docs/adr/0238). */
 export async function lockBookingRow(db: Db, id: number): Promise<void> {

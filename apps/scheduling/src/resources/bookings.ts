@@ -2,6 +2,7 @@ import { Booking, BookingEditBody, BookingListQuery } from "@app/schemas/schedul
 import { BadRequest, Forbidden } from "../errors.ts";
 import {
   bookingRelations,
+  calendarChange,
   cancelBooking,
   createBooking,
   listBookings,
@@ -47,7 +48,10 @@ export const bookings = defineResource({
   // A PATCH out of PENDING sends e-mails (docs/adr/0238): the row is locked first, so of PATCHes
   // racing one finds it PENDING, and they are written in the PATCH's transaction.
   lockForChange: (ctx, booking) => lockBookingRow(ctx.db, booking.id),
-  afterChange: (ctx, before, after, body) => mailStatusChange(ctx, before, after, body?.rejectionReason),
+  afterChange: async (ctx, before, after, body) => {
+    await calendarChange(ctx, before, after);
+    await mailStatusChange(ctx, before, after, body?.rejectionReason);
+  },
   // The body schema compares the times it holds; one time alone is compared with the stored other.
   // rejectionReason is for the e-mails only: no column holds it.
   editData: ({ rejectionReason: _, ...body }, booking) => {

@@ -314,7 +314,11 @@ export interface paths {
         /** List the destination calendars you can see */
         get: operations["listDestinationCalendars"];
         put?: never;
-        /** Create a destination calendar */
+        /**
+         * Create a destination calendar
+         * @description Refused beyond the schema:
+         *     - 400 "Bad request, credential id invalid": integration is the type of a calendar account the user connected (caldav_calendar, apple_calendar), and externalId the URL of one of its calendars (compared after normalisation: a trailing slash, a default port)
+         */
         post: operations["addDestinationCalendar"];
         delete?: never;
         options?: never;
@@ -337,7 +341,12 @@ export interface paths {
         delete: operations["removeDestinationCalendarById"];
         options?: never;
         head?: never;
-        /** Edit a destination calendar */
+        /**
+         * Edit a destination calendar
+         * @description Refused beyond the schema:
+         *     - 400 "Bad request, credential id invalid": integration is the type of a calendar account the user connected (caldav_calendar, apple_calendar), and externalId the URL of one of its calendars (compared after normalisation: a trailing slash, a default port)
+         *     - 400 "required with": integration and externalId are changed together
+         */
         patch: operations["editDestinationCalendarById"];
         trace?: never;
     };
