@@ -87,6 +87,8 @@ export interface Services {
   env: Record<string, string>;
   /** Files the shell's folder holds before the document runs, by relative path. */
   files: Record<string, string>;
+  /** More origins a command names as written and reaches elsewhere (a CalDAV server's), by origin. */
+  extraOrigins?: Record<string, string>;
   prisma: PrismaClient;
   shortener: ShortenerApp;
   scheduling: SchedulingApp;
@@ -156,9 +158,12 @@ export async function runDocument(file: string, services: Services): Promise<num
     .flatMap((block) => block.steps);
   if (steps.length === 0) return 0;
   const live = (command: string) =>
-    command
-      .replaceAll("http://localhost:3000", services.origins.shortener)
-      .replaceAll("http://localhost:3001", services.origins.scheduling);
+    Object.entries(services.extraOrigins ?? {}).reduce(
+      (text, [written, actual]) => text.replaceAll(written, actual),
+      command
+        .replaceAll("http://localhost:3000", services.origins.shortener)
+        .replaceAll("http://localhost:3001", services.origins.scheduling),
+    );
   const script = [
     // The reader runs pnpm in the checkout; the commands run in a folder of their own.
     `pnpm() { command pnpm -C ${JSON.stringify(repoRoot)} "$@"; }`,

@@ -587,7 +587,7 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
                   !select
                     ? "not selected"
                     : c.synced
-                      ? `selected, ${c.objects} events synchronised`
+                      ? `selected, ${c.objects} event${c.objects === 1 ? "" : "s"} synchronised`
                       : `selected, sync failed: ${c.error}`
                 }`,
             ),
