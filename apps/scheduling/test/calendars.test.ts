@@ -334,7 +334,7 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
       return text!;
     }, SOON);
     expect(written).toContain(`UID:${uid}`);
-    expect(written).toContain("DTSTART:" + monday.toISOString().replace(/[-:]/g, "").replace(".000", ""));
+    expect(written).toContain(`DTSTART:${monday.toISOString().replace(/[-:]/g, "").replace(".000", "")}`);
     expect(written).toMatch(/^ORGANIZER[^:\r\n]*;SCHEDULE-AGENT=CLIENT[;:]/m);
     expect(written).toMatch(/^ATTENDEE[^:\r\n]*;SCHEDULE-AGENT=CLIENT[;:][^\r]*booker@example\.com/im);
     expect(written).not.toMatch(/^METHOD:/m);
@@ -364,7 +364,7 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
     expect(moved.statusCode, moved.body).toBe(201);
     await vi.waitFor(async () => {
       const text = await objectOf("frank", uid);
-      expect(text).toContain("DTSTART:" + later.toISOString().replace(/[-:]/g, "").replace(".000", ""));
+      expect(text).toContain(`DTSTART:${later.toISOString().replace(/[-:]/g, "").replace(".000", "")}`);
       expect(text).toMatch(/SEQUENCE:1/);
     }, SOON);
     expect(await objectOf("frank", moved.json().uid)).toBeNull();

@@ -109,7 +109,7 @@ export class CalendarSync {
   private readonly pool: pg.Pool;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
     private readonly settings: SyncSettings,
     private readonly log: SyncLog,
     private readonly counters?: SyncCounters,

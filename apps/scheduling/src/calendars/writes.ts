@@ -157,8 +157,10 @@ export class CalendarWriter {
         } catch (error) {
           this.options.log.warn({ err: error }, "calendars: could not look for bookings to write");
         }
+        // A retry due before the next poll is not left waiting for it.
+        const wait = Math.min(this.options.pollMs, await this.nextDueInMs().catch(() => Infinity));
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.options.pollMs);
+          const timer = setTimeout(resolve, wait);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -166,6 +168,15 @@ export class CalendarWriter {
         });
       }
     })();
+  }
+
+  /** How long until the earliest pending write is due (Infinity: none is pending). */
+  private async nextDueInMs(): Promise<number> {
+    const { rows } = await this.pool.query<{ ms: number | null }>(
+      `SELECT greatest(0, extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms
+         FROM scheduling.calendar_writes WHERE status = 'PENDING'`,
+    );
+    return rows[0]?.ms ?? Infinity;
   }
 
   /** A new write was committed (the caller's own, or a notification): look now. */

@@ -211,6 +211,12 @@ export const createBooking: CustomOperation = {
   response: BookingCreated,
   errors: [400, 401, 404, 409, 429],
   idempotent: true,
+  async prepare(ctx, { body }) {
+    // Its hosts' calendars synchronised for this booking, before any transaction (docs/adr/0247).
+    if (!ctx.calendars) return;
+    const { eventType } = await bookedEventType(ctx.db, body as CreateBody);
+    await ctx.calendars.refresh(hostsOf(eventType).map((host) => host.user.id));
+  },
   async handle(ctx, { body }) {
     const input = body as CreateBody;
     const who = booker(input);
@@ -225,8 +231,8 @@ export const createBooking: CustomOperation = {
       throw new BadRequest("Invalid event length");
     const now = new Date();
     if (start.getTime() < now.getTime()) throw new BadRequest("Attempting to book a meeting in the past.");
-    // Its hosts' calendars, synchronised for this booking before its transaction (network work
-    // holds no lock): the check inside counts only what this sync confirmed (docs/adr/0247).
+    // Its hosts' calendars, synchronised for this booking by `prepare` (network work holds no
+    // lock): the check inside counts only what that sync confirmed (docs/adr/0247).
     const calendarsSyncedSince = ctx.calendars
       ? await ctx.calendars.refresh(hostsOf(eventType).map((host) => host.user.id))
       : undefined;

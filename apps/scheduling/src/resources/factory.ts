@@ -14,6 +14,7 @@ import type { AuthContext } from "../types.ts";
 import { idempotencyKeys } from "./idempotency.ts";
 import {
   type AccessContext,
+  type CustomContext,
   type CustomOperation,
   LOCKING_TRANSACTION,
   type Operation,
@@ -84,11 +85,23 @@ function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Pro
 /** Booking e-mails are written with SMTP_URL set, into the request's database's outbox (docs/adr/0222, 0230). */
 const writesMail = (request: FastifyRequest): boolean => request.server.mail !== null;
 
-/** Connected calendars for a request on the default database (tenants' are not synchronised yet). */
+/**
+ * Connected calendars for a request on the default database (tenants' are not synchronised yet).
+ * A request refreshes the same hosts once: an operation's `prepare` and its `handle` share it.
+ */
 const calendarsOf = (request: FastifyRequest): AccessContext["calendars"] => {
   if (request.tenantId !== null) return undefined;
   const { staleMs, sync } = request.server.calendars;
-  return { staleMs, refresh: (userIds) => sync.refreshForBooking(userIds) };
+  const refreshed = new Map<string, Promise<Date>>();
+  return {
+    staleMs,
+    refresh(userIds) {
+      const key = [...userIds].sort((a, b) => a - b).join(",");
+      const since = refreshed.get(key) ?? sync.refreshForBooking(userIds);
+      refreshed.set(key, since);
+      return since;
+    },
+  };
 };
 
 async function loadVisible(resource: Resource, ctx: AccessContext, key: unknown): Promise<Row> {
@@ -187,20 +200,20 @@ function registerCustom(
         query: request.query,
         body: request.body,
       };
-      const run = (db: PrismaClient) =>
-        operation.handle(
-          {
-            db,
-            auth: request.auth,
-            writesMail: writesMail(request),
-            calendars: calendarsOf(request),
-            loadVisible: (key) => loadVisible(resource, { db, auth: request.auth }, key),
-          },
-          input,
-        );
+      const calendars = calendarsOf(request);
+      const contextOn = (db: PrismaClient): CustomContext => ({
+        db,
+        auth: request.auth,
+        writesMail: writesMail(request),
+        calendars,
+        loadVisible: (key) => loadVisible(resource, { db, auth: request.auth }, key),
+      });
+      const run = (db: PrismaClient) => operation.handle(contextOn(db), input);
       const key = operation.idempotent
         ? (request.headers as { "idempotency-key"?: string })["idempotency-key"]
         : undefined;
+      // Before any transaction, the key's claim included: see CustomOperation.prepare.
+      await operation.prepare?.(contextOn(request.db), input);
       if (key === undefined) {
         const answer = route.method === "GET" ? await readLagging(request, run) : await run(request.db);
         return reply.code(status).send(answer);

@@ -88,6 +88,13 @@ export interface CustomOperation {
    * answer again. `handle` then runs in the transaction holding the key (its `ctx.db`).
    */
   idempotent?: boolean;
+  /**
+   * Work that must hold no connection of a transaction (a calendar server's answer), run before
+   * `handle` and before an `Idempotency-Key` is claimed: a claim holds its connection while
+   * repeats of the key wait on it holding theirs, so work there that needs another connection
+   * (calendars/sync.ts has pools of its own) could wait for one that never frees.
+   */
+  prepare?(ctx: CustomContext, input: { id?: unknown; query: unknown; body: unknown }): Promise<void>;
   handle(ctx: CustomContext, input: { id?: unknown; query: unknown; body: unknown }): Promise<unknown>;
 }
 
