@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/sequencer.ts";
 import { ALL_TESTS, DRILLS, NEEDS_REDIS } from "./test/tiers.ts";
 
 // The tests run the TypeScript sources: workspace packages export them under the "source"
@@ -29,6 +30,8 @@ export default defineConfig(({ mode }) => {
       exclude: ["**/node_modules/**", ...tier.exclude],
       globalSetup: ["test/global-setup.ts"],
       setupFiles: ["test/each-file.ts"],
+      // The longest files first, by test/durations.json: a fresh clone has no cache of its own.
+      sequence: { sequencer: LongestFirst },
       // A worker runs its files on one module cache: each file no longer imports and evaluates the
       // apps, Prisma and Fastify again (about 2 s a file; docs/adr/0207). Per-file state lives in
       // the files' own hooks; test/each-file.ts resets the suite-wide checks.

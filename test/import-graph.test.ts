@@ -18,12 +18,20 @@ const config = ts.parseJsonConfigFileContent(
   root,
 );
 
+// Each module is read and resolved once for every walk (they share most of their graph: 32 s
+// of the quick tier when each walked it afresh), with TypeScript's own resolution cache.
+const resolutions = ts.createModuleResolutionCache(root, (name) => name, config.options);
+const importsByFile = new Map<string, string[]>();
+
 /** The repository files a module imports (static, `export … from` and dynamic), resolved. */
 function importsOf(file: string): string[] {
+  const known = importsByFile.get(file);
+  if (known) return known;
   const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
   const found: string[] = [];
+  importsByFile.set(file, found);
   for (const { fileName } of importedFiles) {
-    const resolved = ts.resolveModuleName(fileName, file, config.options, ts.sys).resolvedModule;
+    const resolved = ts.resolveModuleName(fileName, file, config.options, ts.sys, resolutions).resolvedModule;
     if (!resolved) continue;
     // Workspace packages resolve through node_modules symlinks; their real path is in the repo.
     const target = realpathSync(resolved.resolvedFileName);

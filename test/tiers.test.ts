@@ -26,6 +26,13 @@ describe("the test tiers", () => {
     }
   });
 
+  it("know how long each file takes (test/durations.json orders the run, ADR 0256), and name no file that is gone", () => {
+    const durations = JSON.parse(readFileSync(path.join(repoRoot, "test/durations.json"), "utf8"));
+    for (const file of Object.keys(durations)) expect(files, file).toContain(file);
+    // A file it does not know starts first: fine for a new one, not for a drill of minutes.
+    for (const file of Object.keys(DRILLS)) expect(durations, file).toHaveProperty([file]);
+  });
+
   it("run every quick-tier file that needs Redis again with Redis, and no drill twice", () => {
     const asksForRedis = ["inject(", '"redisUrl")'].join(""); // not written whole: this file would match
     const readsRedis = files.filter((file) =>

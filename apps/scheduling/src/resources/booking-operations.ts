@@ -214,6 +214,8 @@ export const createBooking: CustomOperation = {
   async prepare(ctx, { body }) {
     // Its hosts' calendars synchronised for this booking, before any transaction (docs/adr/0247).
     if (!ctx.calendars) return;
+    // handle's refusals in handle's order: the booker's fields are refused before the event type.
+    booker(body as CreateBody);
     const { eventType } = await bookedEventType(ctx.db, body as CreateBody);
     await ctx.calendars.refresh(hostsOf(eventType).map((host) => host.user.id));
   },
