@@ -1,5 +1,5 @@
 // Upgrade under load (issue 38 item 3, docs/adr/0218): the previous release
-// (deploy/previous-release) serves 2 + 2 instances behind HAProxy from a git worktree of its
+// (deploy/previous-release) serves 3 + 3 instances behind HAProxy from a git worktree of its
 // commit, on a database its own instances migrated. Under 64 redirecting and 4 booking
 // connections, this commit's migrations are applied while it serves (`pnpm db:migrate`: the
 // expand steps), the instances are rolled to this commit one at a time, and then the contract
@@ -19,9 +19,7 @@ import { haproxyBinary, startTopology, type Topology } from "../scripts/scale-to
 import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-// Two of each: while one restarts the other serves, on the previous release or this one. A roll
-// of three under load is test/scale-restart.test.ts's; a third here only added a minute.
-const INSTANCES = 2;
+const INSTANCES = 3;
 const CHECK = { interMs: 500, fall: 2, rise: 2 };
 const CONNECTIONS = 64;
 const BOOKERS = 4;

@@ -570,13 +570,27 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
             )
           : [];
         if (!select) await sync.stop();
-        const calendars = connected.calendars.map((calendar, i) => ({
-          ...calendar,
-          selected: select,
-          synced: outcomes[i]?.ok ?? false,
-          objects: outcomes[i]?.changed ?? 0,
-          ...(outcomes[i]?.error ? { error: outcomes[i]!.error } : {}),
-        }));
+        // What each calendar holds now, not what this sync changed: a running instance may have
+        // synchronised it first (its sync is then this one's, and this one changes nothing).
+        const calendars = await Promise.all(
+          connected.calendars.map(async (calendar, i) => {
+            const [objects, state] = await Promise.all([
+              prisma.calendarObject.count({ where: { calendarId: calendar.id } }),
+              prisma.connectedCalendar.findUnique({
+                where: { id: calendar.id },
+                select: { syncedAt: true, lastError: true },
+              }),
+            ]);
+            const error = outcomes[i] ? outcomes[i].error : (state?.lastError ?? undefined);
+            return {
+              ...calendar,
+              selected: select,
+              synced: outcomes[i]?.ok ?? (state?.syncedAt != null && !state.lastError),
+              objects,
+              ...(error ? { error } : {}),
+            };
+          }),
+        );
         return {
           json: { id: connected.credentialId, userId, calendars },
           text: [

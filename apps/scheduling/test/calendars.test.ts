@@ -338,13 +338,21 @@ describe.skipIf(missing)("connected CalDAV calendars", () => {
     expect(written).toMatch(/^ORGANIZER[^:\r\n]*;SCHEDULE-AGENT=CLIENT[;:]/m);
     expect(written).toMatch(/^ATTENDEE[^:\r\n]*;SCHEDULE-AGENT=CLIENT[;:][^\r]*booker@example\.com/im);
     expect(written).not.toMatch(/^METHOD:/m);
-    const references = await t.app.inject({
-      method: "GET",
-      url: `/v1/booking-references?apiKey=${host.apiKey}`,
-    });
-    expect(references.json().booking_references).toContainEqual(
-      expect.objectContaining({ type: "caldav_calendar", bookingId: booked.json().id, uid, meetingId: uid }),
-    );
+    // Recorded once the server took the object: just after it shows there.
+    await vi.waitFor(async () => {
+      const references = await t.app.inject({
+        method: "GET",
+        url: `/v1/booking-references?apiKey=${host.apiKey}`,
+      });
+      expect(references.json().booking_references).toContainEqual(
+        expect.objectContaining({
+          type: "caldav_calendar",
+          bookingId: booked.json().id,
+          uid,
+          meetingId: uid,
+        }),
+      );
+    }, SOON);
 
     // Moved: the same object (UID kept), a higher SEQUENCE.
     const later = new Date(monday.getTime() + 2 * 3_600_000);
