@@ -4,6 +4,7 @@
 
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { createPrisma, migrate, type PrismaClient } from "@app/db";
 import { email as emailAddress } from "@app/schemas/email";
 import {
   type Command,
@@ -27,6 +28,7 @@ import {
 } from "./calendars/accounts.ts";
 import { credentialKeys, rotateLogins } from "./calendars/logins.ts";
 import { CalendarSync } from "./calendars/sync.ts";
+import { registerTenantCalendars } from "./calendars/tenant-calendars.ts";
 import { listDeadCalendarWrites, resendDeadCalendarWrites } from "./calendars/writes.ts";
 import { loadConfig, type SchedulingConfig } from "./config.ts";
 import {
@@ -46,7 +48,9 @@ import {
   NEW_DATABASE_NAME,
   rotateLicenseKey,
   setTenantDisabled,
+  TenantError,
   type TenantSelector,
+  tenantDatabase,
 } from "./hosting/tenants.ts";
 import { listDeadMail, resendDeadMail } from "./mail/outbox.ts";
 import { SeedRefused, seedDemoData } from "./seed.ts";
@@ -513,12 +517,54 @@ const credentialId = z.coerce
   .min(1, "--id must be an account id from calendar:list")
   .max(2_147_483_647, "--id must be an account id from calendar:list");
 
+const tenantFlag = z
+  .string()
+  .trim()
+  .min(1, "--tenant must be a tenant's id or name, as tenant:list shows them")
+  .max(255, "--tenant must be a tenant's id or name, as tenant:list shows them");
+const TENANT_OPTION = {
+  type: "string",
+  description: "Hosted mode: on this tenant's own database (its id or name, as tenant:list shows them)",
+} as const;
+
+/** `--tenant <id or name>`, when given. */
+function tenantOf(values: OptionValues): TenantSelector | undefined {
+  const value = flag(tenantFlag, values, "tenant");
+  if (value === undefined) return undefined;
+  return z.uuid().safeParse(value).success ? { id: value } : { name: value };
+}
+
+/**
+ * A calendar command's work on the default database, or with `--tenant` on the tenant's own
+ * (docs/adr/0259): opened with TENANT_SECRET, brought up to this build's migrations first.
+ */
+async function onDatabase<T>(
+  prisma: PrismaClient,
+  config: SchedulingConfig,
+  tenant: TenantSelector | undefined,
+  work: (db: PrismaClient, tenantId: string | null) => Promise<T>,
+): Promise<T> {
+  if (tenant === undefined) return work(prisma, null);
+  const opened = await tenantDatabase(prisma, config.TENANT_SECRET, tenant).catch((error: unknown) => {
+    throw error instanceof TenantError ? new CommandError(error.message) : error;
+  });
+  await migrate(opened.databaseUrl).catch((error: unknown) => {
+    throw new CommandError(`The tenant's database cannot be used: ${(error as Error).message}`);
+  });
+  const db = createPrisma(opened.databaseUrl, { poolMax: 2 });
+  try {
+    return await work(db, opened.id);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 const calendarCommands: Record<string, Command<SchedulingConfig>> = {
   "calendar:connect": {
     summary:
       "Connect a user's CalDAV account (its login sealed with CREDENTIALS_KEY): its calendars of events are discovered, selected (their events block the user's time) and synchronised",
     usage:
-      "--user <e-mail or id> --url <CalDAV URL> --username <login> --password-file <file, or - for stdin> [--integration caldav_calendar|apple_calendar] [--no-select] [--json]",
+      "--user <e-mail or id> --url <CalDAV URL> --username <login> --password-file <file, or - for stdin> [--integration caldav_calendar|apple_calendar] [--no-select] [--tenant <id or name>] [--json]",
     options: {
       user: { type: "string", description: "The user the account belongs to: e-mail or id" },
       url: { type: "string", description: "The server's CalDAV URL (not needed for apple_calendar)" },
@@ -532,6 +578,7 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
         type: "boolean",
         description: "Do not make its calendars selected calendars (they then block nothing)",
       },
+      tenant: TENANT_OPTION,
     },
     prepare(values) {
       const user = flag(feedUser, values, "user", true);
@@ -543,7 +590,8 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
       const login = flag(z.string().min(1, "--username must not be empty"), values, "username", true);
       const passwordFile = flag(z.string().min(1), values, "password-file", true);
       const select = values["no-select"] !== true;
-      return async (prisma, config) => {
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) => {
         const keys = credentialKeys(config);
         if (!keys) {
           throw new CommandError(
@@ -551,76 +599,83 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
           );
         }
         const password = await readPassword(passwordFile);
-        const userId = await userIdOf(prisma, user);
-        const connected = await account(
-          connectAccount(prisma, keys, {
-            userId,
-            integration: type,
-            url,
-            username: login,
-            password,
-            timeoutMs: config.CALENDAR_TIMEOUT_MS,
-          }),
-        );
-        if (select) await selectCalendars(prisma, connected.credentialId);
-        const sync = syncFor(prisma, config);
-        const outcomes = select
-          ? await Promise.all(connected.calendars.map((calendar) => sync.syncNow(calendar.id))).finally(() =>
-              sync.stop(),
-            )
-          : [];
-        if (!select) await sync.stop();
-        // What each calendar holds now, not what this sync changed: a running instance may have
-        // synchronised it first (its sync is then this one's, and this one changes nothing).
-        const calendars = await Promise.all(
-          connected.calendars.map(async (calendar, i) => {
-            const [objects, state] = await Promise.all([
-              prisma.calendarObject.count({ where: { calendarId: calendar.id } }),
-              prisma.connectedCalendar.findUnique({
-                where: { id: calendar.id },
-                select: { syncedAt: true, lastError: true },
-              }),
-            ]);
-            const error = outcomes[i] ? outcomes[i].error : (state?.lastError ?? undefined);
-            return {
-              ...calendar,
-              selected: select,
-              synced: outcomes[i]?.ok ?? (state?.syncedAt != null && !state.lastError),
-              objects,
-              ...(error ? { error } : {}),
-            };
-          }),
-        );
-        return {
-          json: { id: connected.credentialId, userId, calendars },
-          text: [
-            `Connected calendar account ${connected.credentialId} for user ${userId}:`,
-            ...calendars.map(
-              (c) =>
-                `  ${c.url} (${c.displayName ?? "no name"}): ${
-                  !select
-                    ? "not selected"
-                    : c.synced
-                      ? `selected, ${c.objects} event${c.objects === 1 ? "" : "s"} synchronised`
-                      : `selected, sync failed: ${c.error}`
-                }`,
-            ),
-          ].join("\n"),
-        };
+        return onDatabase(defaultDb, config, tenant, async (prisma, tenantId) => {
+          const userId = await userIdOf(prisma, user);
+          const connected = await account(
+            connectAccount(prisma, keys, {
+              userId,
+              integration: type,
+              url,
+              username: login,
+              password,
+              timeoutMs: config.CALENDAR_TIMEOUT_MS,
+            }),
+          );
+          if (select) await selectCalendars(prisma, connected.credentialId);
+          // A tenant's calendars are synchronised and written by the instances' visits from now on.
+          if (tenantId !== null) await registerTenantCalendars(defaultDb, tenantId);
+          const sync = syncFor(prisma, config);
+          const outcomes = select
+            ? await Promise.all(connected.calendars.map((calendar) => sync.syncNow(calendar.id))).finally(
+                () => sync.stop(),
+              )
+            : [];
+          if (!select) await sync.stop();
+          // What each calendar holds now, not what this sync changed: a running instance may have
+          // synchronised it first (its sync is then this one's, and this one changes nothing).
+          const calendars = await Promise.all(
+            connected.calendars.map(async (calendar, i) => {
+              const [objects, state] = await Promise.all([
+                prisma.calendarObject.count({ where: { calendarId: calendar.id } }),
+                prisma.connectedCalendar.findUnique({
+                  where: { id: calendar.id },
+                  select: { syncedAt: true, lastError: true },
+                }),
+              ]);
+              const error = outcomes[i] ? outcomes[i].error : (state?.lastError ?? undefined);
+              return {
+                ...calendar,
+                selected: select,
+                synced: outcomes[i]?.ok ?? (state?.syncedAt != null && !state.lastError),
+                objects,
+                ...(error ? { error } : {}),
+              };
+            }),
+          );
+          return {
+            json: { id: connected.credentialId, userId, calendars },
+            text: [
+              `Connected calendar account ${connected.credentialId} for user ${userId}:`,
+              ...calendars.map(
+                (c) =>
+                  `  ${c.url} (${c.displayName ?? "no name"}): ${
+                    !select
+                      ? "not selected"
+                      : c.synced
+                        ? `selected, ${c.objects} event${c.objects === 1 ? "" : "s"} synchronised`
+                        : `selected, sync failed: ${c.error}`
+                  }`,
+              ),
+            ].join("\n"),
+          };
+        });
       };
     },
   },
   "calendar:list": {
     summary:
       "List connected calendar accounts and their calendars: selected or not, last sync, failing since, error (never a login)",
-    usage: "[--user <e-mail or id>] [--json]",
-    options: { user: { type: "string", description: "Only this user's accounts: e-mail or id" } },
+    usage: "[--user <e-mail or id>] [--tenant <id or name>] [--json]",
+    options: {
+      user: { type: "string", description: "Only this user's accounts: e-mail or id" },
+      tenant: TENANT_OPTION,
+    },
     prepare(values) {
       const user = flag(feedUser, values, "user");
-      return async (prisma) => {
-        const rows = await listAccounts(
-          prisma,
-          user === undefined ? undefined : await userIdOf(prisma, user),
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) => {
+        const rows = await onDatabase(defaultDb, config, tenant, async (prisma) =>
+          listAccounts(prisma, user === undefined ? undefined : await userIdOf(prisma, user)),
         );
         return {
           json: rows,
@@ -645,47 +700,59 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
   },
   "calendar:sync": {
     summary: "Synchronise every selected calendar now (or one account's), and say how each went",
-    usage: "[--id <account id>] [--json]",
-    options: { id: { type: "string", description: "Only this account's calendars (calendar:list's ID)" } },
+    usage: "[--id <account id>] [--tenant <id or name>] [--json]",
+    options: {
+      id: { type: "string", description: "Only this account's calendars (calendar:list's ID)" },
+      tenant: TENANT_OPTION,
+    },
     prepare(values) {
       const id = flag(credentialId, values, "id");
-      return async (prisma, config) => {
-        const calendars = await prisma.connectedCalendar.findMany({
-          where: id === undefined ? {} : { credentialId: id },
-          select: { id: true, url: true },
-          orderBy: { id: "asc" },
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) =>
+        onDatabase(defaultDb, config, tenant, async (prisma, tenantId) => {
+          const calendars = await prisma.connectedCalendar.findMany({
+            where: id === undefined ? {} : { credentialId: id },
+            select: { id: true, url: true },
+            orderBy: { id: "asc" },
+          });
+          if (id !== undefined && calendars.length === 0)
+            throw new CommandError(`no calendar account has id ${id}`);
+          if (tenantId !== null && calendars.length > 0) await registerTenantCalendars(defaultDb, tenantId);
+          const sync = syncFor(prisma, config);
+          const outcomes = await Promise.all(calendars.map((calendar) => sync.syncNow(calendar.id))).finally(
+            () => sync.stop(),
+          );
+          const rows = calendars.map((calendar, i) => ({
+            url: calendar.url,
+            ok: outcomes[i]?.ok ?? false,
+            changed: outcomes[i]?.changed ?? 0,
+            removed: outcomes[i]?.removed ?? 0,
+            error: outcomes[i]?.error ?? null,
+          }));
+          return {
+            json: rows,
+            text: table(
+              ["CALENDAR", "OK", "CHANGED", "REMOVED", "ERROR"],
+              rows.map((r) => [r.url, r.ok ? "yes" : "no", r.changed, r.removed, r.error]),
+            ),
+          };
         });
-        if (id !== undefined && calendars.length === 0)
-          throw new CommandError(`no calendar account has id ${id}`);
-        const sync = syncFor(prisma, config);
-        const outcomes = await Promise.all(calendars.map((calendar) => sync.syncNow(calendar.id))).finally(
-          () => sync.stop(),
-        );
-        const rows = calendars.map((calendar, i) => ({
-          url: calendar.url,
-          ok: outcomes[i]?.ok ?? false,
-          changed: outcomes[i]?.changed ?? 0,
-          removed: outcomes[i]?.removed ?? 0,
-          error: outcomes[i]?.error ?? null,
-        }));
-        return {
-          json: rows,
-          text: table(
-            ["CALENDAR", "OK", "CHANGED", "REMOVED", "ERROR"],
-            rows.map((r) => [r.url, r.ok ? "yes" : "no", r.changed, r.removed, r.error]),
-          ),
-        };
-      };
     },
   },
   "calendar:disconnect": {
     summary: "Disconnect a calendar account: its login, calendars and busy times are deleted",
-    usage: "--id <account id> [--json]",
-    options: { id: { type: "string", description: "The account's id, as calendar:list shows it" } },
+    usage: "--id <account id> [--tenant <id or name>] [--json]",
+    options: {
+      id: { type: "string", description: "The account's id, as calendar:list shows it" },
+      tenant: TENANT_OPTION,
+    },
     prepare(values) {
       const id = flag(credentialId, values, "id", true);
-      return async (prisma) => {
-        const userId = await account(disconnectAccount(prisma, id));
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) => {
+        const userId = await onDatabase(defaultDb, config, tenant, (prisma) =>
+          account(disconnectAccount(prisma, id)),
+        );
         return { json: { disconnected: id, userId }, text: `Calendar account ${id} disconnected` };
       };
     },
@@ -693,11 +760,12 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
   "calendar:dead": {
     summary:
       "List the bookings given up on writing into their calendar (CALENDAR_WRITE_MAX_ATTEMPTS failures), oldest first",
-    usage: "[--json]",
-    options: {},
-    prepare() {
-      return async (prisma) => {
-        const rows = await listDeadCalendarWrites(prisma);
+    usage: "[--tenant <id or name>] [--json]",
+    options: { tenant: TENANT_OPTION },
+    prepare(values) {
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) => {
+        const rows = await onDatabase(defaultDb, config, tenant, (prisma) => listDeadCalendarWrites(prisma));
         return {
           json: rows,
           text: table(
@@ -718,17 +786,24 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
   },
   "calendar:resend": {
     summary: "Put dead calendar writes back to be written (attempts counted afresh): one by --id, or --all",
-    usage: "(--id <id> | --all) [--json]",
+    usage: "(--id <id> | --all) [--tenant <id or name>] [--json]",
     options: {
       id: { type: "string", description: "The write's id, as calendar:dead shows it" },
       all: { type: "boolean", description: "Every dead write" },
+      tenant: TENANT_OPTION,
     },
     prepare(values) {
       const id = flag(z.uuid("--id must be a write id from calendar:dead"), values, "id");
       if ((id === undefined) === (values.all !== true))
         throw new UsageError("give exactly one of --id and --all");
-      return async (prisma) => {
-        const count = await resendDeadCalendarWrites(prisma, id !== undefined ? { id } : { all: true });
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) => {
+        const count = await onDatabase(defaultDb, config, tenant, async (prisma, tenantId) => {
+          const resent = await resendDeadCalendarWrites(prisma, id !== undefined ? { id } : { all: true });
+          // The instances' next visit writes them.
+          if (tenantId !== null && resent > 0) await registerTenantCalendars(defaultDb, tenantId);
+          return resent;
+        });
         if (id !== undefined && count === 0) throw new CommandError(`no dead calendar write has id ${id}`);
         return { json: { resent: count }, text: `${count} calendar write${count === 1 ? "" : "s"} put back` };
       };
@@ -737,15 +812,18 @@ const calendarCommands: Record<string, Command<SchedulingConfig>> = {
   "calendar:rotate-key": {
     summary:
       "Seal every calendar login again under CREDENTIALS_KEY (those sealed under CREDENTIALS_KEY_PREVIOUS, during a key rotation)",
-    usage: "[--json]",
-    options: {},
-    prepare() {
-      return async (prisma, config) => {
+    usage: "[--tenant <id or name>] [--json]",
+    options: { tenant: TENANT_OPTION },
+    prepare(values) {
+      const tenant = tenantOf(values);
+      return async (defaultDb, config) => {
         const keys = credentialKeys(config);
         if (!keys) throw new CommandError("CREDENTIALS_KEY is not set");
-        const count = await rotateLogins(prisma, keys).catch((error: unknown) => {
-          throw new CommandError(error instanceof Error ? error.message : String(error));
-        });
+        const count = await onDatabase(defaultDb, config, tenant, (prisma) =>
+          rotateLogins(prisma, keys).catch((error: unknown) => {
+            throw new CommandError(error instanceof Error ? error.message : String(error));
+          }),
+        );
         return {
           json: { resealed: count },
           text: `${count} calendar login${count === 1 ? "" : "s"} sealed again under CREDENTIALS_KEY`,

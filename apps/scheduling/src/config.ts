@@ -76,8 +76,9 @@ export const SchedulingConfigSchema = z.object({
     .optional()
     .describe(
       "Seals the tenants' database URLs at rest (AES-256-GCM). Required when HOSTED_MODE is on or " +
-        "required, and by tenant:create, which seals the new tenant's URL (the other tenant:* commands " +
-        "do not read it). Losing it makes the stored URLs unreadable.",
+        "required, by tenant:create, which seals the new tenant's URL (the other tenant:* commands " +
+        "do not read it), and by the calendar:* commands given --tenant, which open the tenant's " +
+        "database. Losing it makes the stored URLs unreadable.",
     ),
   TENANT_POOL_MAX: z.coerce
     .number()

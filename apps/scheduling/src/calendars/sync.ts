@@ -113,9 +113,11 @@ export class CalendarSync {
     private readonly settings: SyncSettings,
     private readonly log: SyncLog,
     private readonly counters?: SyncCounters,
+    poolMax = 4,
   ) {
     // Its own connections: a booking's check syncs while its request holds one of the pool's.
-    this.pool = separatePool(prisma, 4);
+    // Connected lazily, each closed after 10 s unused (node-postgres's default).
+    this.pool = separatePool(prisma, poolMax);
   }
 
   /** Polls for due calendars until stopped (a few times per interval; a due one waits at most that). */
@@ -149,6 +151,17 @@ export class CalendarSync {
     await this.pool.end();
   }
 
+  /** When the earliest selected calendar is due (null: none is selected), for a tenant's visit. */
+  async nextDue(): Promise<Date | null> {
+    const { rows } = await this.pool.query<{ at: Date | null }>(
+      `SELECT min(c.next_sync_at) AS at FROM scheduling.connected_calendars c
+         JOIN scheduling.credentials cr ON cr.id = c.credential_id
+        WHERE EXISTS (SELECT 1 FROM scheduling.selected_calendars s
+                       WHERE s."userId" = c.user_id AND s.integration = cr.type AND s."externalId" = c.url)`,
+    );
+    return rows[0]?.at ?? null;
+  }
+
   /** Syncs every selected calendar that is due and not leased by another instance. */
   async syncDue(limit = 4): Promise<SyncOutcome[]> {
     const { rows } = await this.pool.query<{ id: number }>(
@@ -171,7 +184,7 @@ export class CalendarSync {
    * answers the instant from which a calendar counts as confirmed for the booking (a calendar
    * whose sync fails now is not). Errors are recorded on the calendars, never thrown.
    */
-  async refreshForBooking(userIds: number[]): Promise<Date> {
+  async refreshForBooking(userIds: number[], onFound?: (calendars: number) => void): Promise<Date> {
     const since = new Date();
     const { rows: calendars } = await this.pool.query<{ id: number }>(
       `SELECT c.id FROM scheduling.connected_calendars c
@@ -181,6 +194,7 @@ export class CalendarSync {
                        WHERE s."userId" = c.user_id AND s.integration = cr.type AND s."externalId" = c.url)`,
       [userIds],
     );
+    if (calendars.length > 0) onFound?.(calendars.length);
     await Promise.all(calendars.map((calendar) => this.syncNow(calendar.id, since)));
     return since;
   }

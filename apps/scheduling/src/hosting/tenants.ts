@@ -191,6 +191,25 @@ export async function setTenantDisabled(prisma: PrismaClient, where: TenantSelec
   return { id: tenant.id, name: tenant.name };
 }
 
+/** A tenant's database URL, opened, for the commands that work on its database (`calendar:* --tenant`). */
+export async function tenantDatabase(
+  prisma: PrismaClient,
+  secret: string | undefined,
+  where: TenantSelector,
+) {
+  const key = tenantUrlKey(secret);
+  const tenant = await prisma.tenant.findUnique({
+    where,
+    select: { id: true, name: true, databaseUrlEncrypted: true },
+  });
+  if (!tenant) throw new TenantError("No such tenant");
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    databaseUrl: openDatabaseUrl(key, tenant.id, tenant.databaseUrlEncrypted),
+  };
+}
+
 /** A new license key (returned, the only time it exists); the old one is refused at once. */
 export async function rotateLicenseKey(prisma: PrismaClient, where: TenantSelector) {
   const tenant = await findTenant(prisma, where);

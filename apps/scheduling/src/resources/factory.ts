@@ -86,18 +86,22 @@ function readLagging<T>(request: FastifyRequest, task: (db: PrismaClient) => Pro
 const writesMail = (request: FastifyRequest): boolean => request.server.mail !== null;
 
 /**
- * Connected calendars for a request on the default database (tenants' are not synchronised yet).
- * A request refreshes the same hosts once: an operation's `prepare` and its `handle` share it.
+ * Connected calendars for a request, on its database: the default one's sync, or the tenant's
+ * (docs/adr/0259). A request refreshes the same hosts once: an operation's `prepare` and its
+ * `handle` share it.
  */
 const calendarsOf = (request: FastifyRequest): AccessContext["calendars"] => {
-  if (request.tenantId !== null) return undefined;
-  const { staleMs, sync } = request.server.calendars;
+  const { staleMs, sync, tenants } = request.server.calendars;
+  const { tenantId, db } = request;
+  if (tenantId !== null && !tenants) return undefined;
+  const refreshFor = (userIds: number[]) =>
+    tenantId !== null && tenants ? tenants.refresh(tenantId, db, userIds) : sync.refreshForBooking(userIds);
   const refreshed = new Map<string, Promise<Date>>();
   return {
     staleMs,
     refresh(userIds) {
       const key = [...userIds].sort((a, b) => a - b).join(",");
-      const since = refreshed.get(key) ?? sync.refreshForBooking(userIds);
+      const since = refreshed.get(key) ?? refreshFor(userIds);
       refreshed.set(key, since);
       return since;
     },

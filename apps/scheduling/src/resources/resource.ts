@@ -34,7 +34,7 @@ export interface AccessContext {
    */
   writesMail?: boolean;
   /**
-   * Connected calendars, on the default database (tenants' calendars are not synchronised yet):
+   * Connected calendars, on the request's database (a tenant's own: docs/adr/0259):
    * a booking synchronises its hosts' calendars first and counts them from then on.
    */
   calendars?: { staleMs: number; refresh(userIds: number[]): Promise<Date> } | undefined;
