@@ -107,7 +107,8 @@ describe.skipIf(missing)("hosted mode: each tenant's connected calendars, in its
       prisma: prisma.main,
     });
     await app.ready();
-    for (const where of WHERE) {
+    // The three connected at once: each on its own database and Radicale user.
+    const connect = async (where: Where) => {
       const made = await createUser(prisma[where], { email: `host@${where}.example` });
       const eventType = await makeHost(prisma[where], made.user.id);
       const calendar = await radicale.mkcalendar(radicaleUser(where), "work", { displayName: "Work" });
@@ -132,7 +133,8 @@ describe.skipIf(missing)("hosted mode: each tenant's connected calendars, in its
         accountId: JSON.parse(connected.stdout).id,
         calendar,
       };
-    }
+    };
+    await Promise.all(WHERE.map(connect));
   }, 60_000);
 
   afterAll(async () => {
@@ -281,7 +283,7 @@ describe.skipIf(missing)("hosted mode: each tenant's connected calendars, in its
     await vi.waitFor(async () => {
       expect(await prisma.a.calendarBusy.count({ where: { startsAt: start } })).toBe(1);
     }, SOON);
-    // Disconnected, the tenant leaves the registry at a later visit (after the grace of its last mark).
+    // Disconnected with --tenant: gone from the tenant's database, the default database's untouched.
     const disconnected = await cli(
       "calendar:disconnect",
       "--id",
