@@ -118,6 +118,12 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "a tenant's outbox is reached through its sealed database URL (ADR 0230)",
     "mail/tenant-sender.ts -> hosting/tenant-clients.ts":
       "a tenant's mail is sent on the tenant's own pooled client, as its requests are (ADR 0230)",
+    "calendars/calendars.ts -> hosting/secrets.ts":
+      "the tenants' calendar visits open their databases with the key that seals their URLs (ADR 0259)",
+    "calendars/tenant-calendars.ts -> hosting/secrets.ts":
+      "a tenant's calendars are reached through its sealed database URL (ADR 0259)",
+    "calendars/tenant-calendars.ts -> hosting/tenant-clients.ts":
+      "a tenant's calendars are visited on the tenant's own pooled client, as its requests are (ADR 0259)",
   },
   shortener: {
     "shorts/shorts.service.ts -> visits/visit-rollup.ts":

@@ -22,12 +22,16 @@ import type { PrismaClient } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabaseUrl } from "../hosting/secrets.ts";
 import type { TenantClients } from "../hosting/tenant-clients.ts";
-import { MARK_GRACE_MS } from "../mail/tenant-sender.ts";
 import { selectedCalendarsOf } from "./busy.ts";
 import type { CredentialKeys } from "./logins.ts";
 import { CalendarSync, type SyncCounters, type SyncSettings } from "./sync.ts";
 import { CalendarWriter } from "./writes.ts";
 
+/**
+ * How long a booking's mark is kept: longer than a booking transaction can last (statements time
+ * out after 30 s), as the tenants' mail marks are (ADR 0230).
+ */
+const MARK_GRACE_MS = 60_000;
 /** Tenants' syncs kept open on one instance (least recently used closed first). */
 const MAX_SYNCS = 8;
 /** A tenant's sync unused for this long is closed. */
