@@ -1,7 +1,9 @@
 // `pnpm bench`: the shortener's durable redirect and the scheduling API against bare Fastify
 // baselines, measured side by side in one run. Every server runs in its own process (pinned to
 // core 0 when taskset exists), the load generator (autocannon) in another (core 1); rounds are
-// interleaved and medians printed with min/max. Prints figures; asserts nothing.
+// interleaved and medians printed with min/max, each round's figures after them, and each
+// server's CPU time per answer (from /proc), which a machine shared with other work moves far
+// less than req/s. Prints figures; asserts nothing.
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
@@ -10,6 +12,7 @@
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
@@ -59,6 +62,8 @@ const pin = (() => {
 
 interface Run {
   rps: number;
+  /** Answers counted in the run. */
+  requests: number;
   p50: number;
   p99: number;
   status: Record<string, number>;
@@ -114,6 +119,7 @@ function cannon(
     );
     return {
       rps: r.requests.average,
+      requests: r.requests.total,
       p50: r.latency.p50,
       p99: r.latency.p99,
       status,
@@ -136,6 +142,7 @@ function cannonWithHeader(url: string, header: string, connections: number, seco
     : [process.execPath, args];
   return collect(command, argv as string[], undefined, (r) => ({
     rps: r.requests.average,
+    requests: r.requests.total,
     p50: r.latency.p50,
     p99: r.latency.p99,
     status: Object.fromEntries(
@@ -166,6 +173,7 @@ function wrk(
   const [command, argv] = pin ? ["taskset", ["-c", "1", "wrk", ...args]] : ["wrk", args];
   return collect(command, argv as string[], until, (r) => ({
     rps: r.requests / (r.duration_us / 1e6),
+    requests: r.requests,
     p50: r.p50_ms,
     p99: r.p99_ms,
     // wrk counts answers outside 2xx/3xx; every answer a bench server gives here is a 302 or a 200.
@@ -631,6 +639,26 @@ async function bookingsMailRows(offUrl: string, onUrl: string): Promise<void> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Clock ticks per second of /proc's CPU times. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far (user + system, ms), from /proc; undefined where there is none. */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    // The fields after the command's closing parenthesis: state is the first, utime the 12th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
 const fmt = (n: number) => n.toFixed(0).padStart(7);
 
 try {
@@ -808,6 +836,9 @@ try {
         where: { shortId: { in: [domains.shortId, domains.rulesShortId] } },
       }));
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
+    // The server's CPU time per answer in each measured run: unlike req/s, it holds when other
+    // work shares the machine, so rows measured on a busy one can still be compared.
+    const cpuPerAnswer = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     // Not in the figures, but their visits are stored too: counted against the rows.
     const warmUps = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -821,9 +852,18 @@ try {
             await cannon(target.url, target.connections, QUICK ? 1 : 3, undefined, undefined, target.host),
           );
         await settle();
-        runs
+        const server = started[target.kind]!.child.pid;
+        const cpuBefore = cpuMs(server);
+        const run = await cannon(target.url, target.connections, SECONDS, undefined, undefined, target.host);
+        runs.get(target.label)!.push(run);
+        const cpuAfter = cpuMs(server);
+        cpuPerAnswer
           .get(target.label)!
-          .push(await cannon(target.url, target.connections, SECONDS, undefined, undefined, target.host));
+          .push(
+            cpuBefore === undefined || cpuAfter === undefined
+              ? Number.NaN
+              : ((cpuAfter - cpuBefore) * 1000) / run.requests,
+          );
       }
     }
     const rowsAfter =
@@ -846,8 +886,9 @@ try {
       target.kind.startsWith("shortener")
         ? targets.find((t) => t.kind === "prototype302" && t.connections === target.connections)?.label
         : undefined;
+    const cpuOf = (label: string) => median(cpuPerAnswer.get(label)!);
     console.log(
-      `${"route".padEnd(38)} ${"req/s".padStart(7)} ${"(min-max)".padStart(17)}  p50 ms  p99 ms   × base  × proto`,
+      `${"route".padEnd(38)} ${"req/s".padStart(7)} ${"(min-max)".padStart(17)}  p50 ms  p99 ms  CPU µs   × base  × proto`,
     );
     for (const target of targets) {
       const rs = runs.get(target.label)!;
@@ -855,8 +896,22 @@ try {
       const ratio = medianRps(target.label) / medianRps(base);
       const prototype = prototypeOf(target);
       console.log(
-        `${target.label.padEnd(38)} ${fmt(medianRps(target.label))} ${`(${Math.min(...rs.map((r) => r.rps)).toFixed(0)}-${Math.max(...rs.map((r) => r.rps)).toFixed(0)})`.padStart(17)}  ${String(median(rs.map((r) => r.p50))).padStart(6)}  ${String(median(rs.map((r) => r.p99))).padStart(6)}   ${ratio.toFixed(2)}${prototype ? `     ${(medianRps(target.label) / medianRps(prototype)).toFixed(2)}` : ""}`,
+        `${target.label.padEnd(38)} ${fmt(medianRps(target.label))} ${`(${Math.min(...rs.map((r) => r.rps)).toFixed(0)}-${Math.max(...rs.map((r) => r.rps)).toFixed(0)})`.padStart(17)}  ${String(median(rs.map((r) => r.p50))).padStart(6)}  ${String(median(rs.map((r) => r.p99))).padStart(6)}  ${cpuOf(target.label).toFixed(0).padStart(6)}   ${ratio.toFixed(2)}${prototype ? `     ${(medianRps(target.label) / medianRps(prototype)).toFixed(2)}` : ""}`,
       );
+    }
+    // Each round's figures too: the medians hide a first round slower than the others (a
+    // server's lazy work on its first requests lands there, and only there).
+    if (ROUNDS > 1) {
+      console.log(
+        `\n${"route, each round".padEnd(38)} req/s, p99 ms and the server's CPU µs per answer, round 1 to ${ROUNDS}`,
+      );
+      for (const target of targets) {
+        const cpu = cpuPerAnswer.get(target.label)!;
+        const each = runs
+          .get(target.label)!
+          .map((r, i) => `${r.rps.toFixed(0)} / ${r.p99} / ${cpu[i]!.toFixed(0)}`);
+        console.log(`${target.label.padEnd(38)} ${each.join("   ")}`);
+      }
     }
     const shortenerRuns = targets
       .filter((t) => t.kind.startsWith("shortener"))
