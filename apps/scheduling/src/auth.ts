@@ -3,7 +3,7 @@
 // or from `Authorization: Bearer` or `x-api-key` (docs/adr/0149). It authenticates in the
 // request's database, which the hosting plugin's hook (before this one) has set: the default
 // one, or in hosted mode the tenant's. The calendar feed's route takes a feed token instead.
-import type { PrismaClient } from "@app/db";
+import { type PrismaClient, queryPrepared } from "@app/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hashApiKey } from "./credentials.ts";
@@ -28,6 +28,30 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export const AUTH_CACHE_MS = 5_000;
 const AUTH_CACHE_MAX = 10_000;
+/**
+ * A key still in use this far into its entry is read again in the background (docs/adr/0257):
+ * the entry is renewed before it expires, so no request of a busy key waits for the read, and
+ * the bound above is unchanged (the entry still expires at its time if the read has not come back).
+ */
+const REFRESH_AFTER = 0.5;
+
+/**
+ * The key and its user in one prepared statement on the driver, as the event-type list is read
+ * (docs/adr/0075, 0257): the request's whole path then runs no Prisma query, whose first one
+ * loads Prisma's query compiler and each of which compiles its query again.
+ */
+const FIND_KEY = {
+  name: "auth-find-key",
+  text: `SELECT k."id", k."expiresAt", k."lastUsedAt", u."id" AS "userId", u."role", u."locked"
+    FROM "scheduling"."api_keys" k LEFT JOIN "scheduling"."users" u ON u."id" = k."userId"
+    WHERE k."hashedKey" = $1`,
+};
+/** A key revoked meanwhile has no row to update: no error, nothing written. */
+const RECORD_USE = {
+  name: "auth-record-use",
+  // An ISO string in UTC for the `timestamp(3)` column, as Prisma writes it, whatever the process's zone.
+  text: `UPDATE "scheduling"."api_keys" SET "lastUsedAt" = $2::timestamp WHERE "id" = $1::uuid`,
+};
 
 /** The scheme of an Authorization header that carries an API key; any other scheme is not ours. */
 const BEARER = /^bearer[ \t]+(.*)$/is;
@@ -60,47 +84,92 @@ interface KeyRow {
   user: { id: number; role: string; locked: boolean } | null;
 }
 
+interface FoundKey {
+  id: string;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  userId: number | null;
+  role: string | null;
+  locked: boolean | null;
+}
+
+interface CachedKey {
+  row: KeyRow;
+  /** Trusted until then (ms since the epoch). */
+  until: number;
+  /** Read again in the background from then on, when used. */
+  refreshFrom: number;
+}
+
 async function authPlugin(app: FastifyInstance, { prefix, cacheMs }: AuthOptions) {
   const lastUsedWritten = new Map<string, number>();
-  const keys = new Map<string, { row: KeyRow; until: number }>();
+  const keys = new Map<string, CachedKey>();
+  /** The read of each key in flight: requests that miss together wait for one read, not one each. */
+  const reads = new Map<string, Promise<KeyRow | null>>();
+  /** lastUsedAt writes and background reads, which the app's close waits for. */
+  const pending = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  };
+
+  function read(db: PrismaClient, cacheKey: string, hashedKey: string): Promise<KeyRow | null> {
+    const inFlight = reads.get(cacheKey);
+    if (inFlight) return inFlight;
+    // What the read sees was true when it began: the entry's time counts from then.
+    const startedAt = Date.now();
+    const reading = queryPrepared<FoundKey>(db, FIND_KEY, [hashedKey])
+      .then(([found]) => {
+        if (!found) {
+          keys.delete(cacheKey);
+          return null;
+        }
+        const { userId, role, locked, ...key } = found;
+        const row: KeyRow = {
+          ...key,
+          user: userId === null ? null : { id: userId, role: role!, locked: locked! },
+        };
+        if (!keys.has(cacheKey) && keys.size >= AUTH_CACHE_MAX) {
+          keys.delete(keys.keys().next().value as string);
+        }
+        keys.set(cacheKey, {
+          row,
+          until: startedAt + cacheMs,
+          refreshFrom: startedAt + cacheMs * REFRESH_AFTER,
+        });
+        return row;
+      })
+      .finally(() => reads.delete(cacheKey));
+    reads.set(cacheKey, reading);
+    return reading;
+  }
 
   /** `scope`: "" for the default database, the tenant id for a tenant's (ids repeat across databases). */
   async function findKey(db: PrismaClient, scope: string, hashedKey: string): Promise<KeyRow | null> {
     const now = Date.now();
     const cacheKey = scope === "" ? hashedKey : `${scope}:${hashedKey}`;
     const cached = keys.get(cacheKey);
-    if (cached && cached.until > now) return cached.row;
-    const row = await db.apiKey.findUnique({
-      where: { hashedKey },
-      select: {
-        id: true,
-        expiresAt: true,
-        lastUsedAt: true,
-        user: { select: { id: true, role: true, locked: true } },
-      },
-    });
-    if (!row) {
-      keys.delete(cacheKey);
-      return null;
+    if (cached && cached.until > now) {
+      if (now >= cached.refreshFrom && !reads.has(cacheKey)) {
+        // A failed read leaves the entry to expire; the request that then reads reports the error.
+        track(read(db, cacheKey, hashedKey).catch(() => {}));
+      }
+      return cached.row;
     }
-    if (keys.size >= AUTH_CACHE_MAX) keys.delete(keys.keys().next().value as string);
-    keys.set(cacheKey, { row, until: now + cacheMs });
-    return row;
+    return read(db, cacheKey, hashedKey);
   }
-  const pendingWrites = new Set<Promise<unknown>>();
 
   function recordUse(db: PrismaClient, apiKeyId: string, storedLastUsedAt: Date | null, now: Date): void {
     // The stored value also counts: another instance, or this one before a restart, may have written it.
     const last = Math.max(lastUsedWritten.get(apiKeyId) ?? 0, storedLastUsedAt?.getTime() ?? 0);
     if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(apiKeyId, now.getTime());
-    // Fire and forget: the request does not wait for this write. updateMany, because the
-    // key may be revoked meanwhile and that is not an error.
-    const write = db.apiKey
-      .updateMany({ where: { id: apiKeyId }, data: { lastUsedAt: now } })
-      .catch((err: unknown) => app.log.error({ err, apiKeyId }, "could not record API key use"));
-    pendingWrites.add(write);
-    void write.finally(() => pendingWrites.delete(write));
+    // Fire and forget: the request does not wait for this write.
+    track(
+      queryPrepared(db, RECORD_USE, [apiKeyId, now.toISOString()]).catch((err: unknown) =>
+        app.log.error({ err, apiKeyId }, "could not record API key use"),
+      ),
+    );
   }
 
   async function authenticate(db: PrismaClient, scope: string, apiKey: unknown): Promise<AuthContext> {
@@ -138,9 +207,9 @@ async function authPlugin(app: FastifyInstance, { prefix, cacheMs }: AuthOptions
     request.auth = await authenticate(request.db, request.tenantId ?? "", presentedApiKey(request));
   });
 
-  // Let in-flight lastUsedAt writes finish before the caller disconnects Prisma.
+  // Let in-flight lastUsedAt writes and key reads finish before the caller disconnects Prisma.
   app.addHook("onClose", async () => {
-    await Promise.allSettled([...pendingWrites]);
+    await Promise.allSettled([...pending]);
   });
 }
 

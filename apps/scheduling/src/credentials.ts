@@ -2,13 +2,14 @@
 // them: the caller gets `<prefix><32 hex chars>`; the database keeps only the SHA-256 hex of
 // the part after the prefix. The auth hook and everyone else go through these functions, so
 // they agree on the hashing.
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { type ApiKey, isUniqueViolation, type PrismaClient } from "@app/db";
 
 /** SHA-256 hex of the key without its prefix. Only a leading prefix is stripped (v1 stripped it anywhere). */
 export function hashApiKey(apiKey: string, prefix: string): string {
   const secret = prefix !== "" && apiKey.startsWith(prefix) ? apiKey.slice(prefix.length) : apiKey;
-  return createHash("sha256").update(secret).digest("hex");
+  // The one-shot digest: a third of createHash's time, on every authenticated request (docs/adr/0257).
+  return hash("sha256", secret, "hex");
 }
 
 export function generateApiKey(prefix: string): { apiKey: string; hashedKey: string } {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { poolOf } from "@app/db";
 import { SOON } from "@app/testing/timing";
 import { describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -198,6 +199,96 @@ describe("apiKey authentication", () => {
     const withKeyResponse = await t.app.inject({ method: "GET", url: withKey("/api/v1/nowhere", apiKey) });
     expect(withKeyResponse.statusCode).toBe(404);
     expect(withKeyResponse.json()).toEqual({ message: "Not found" });
+  });
+});
+
+/**
+ * Counts the reads of API keys on the client's pool; while `hold` is set, each read waits for
+ * it first (a slow database, as the request would see it). `last`: the latest read's result.
+ */
+function keyReads(prisma: typeof t.prisma) {
+  const pool = poolOf(prisma);
+  const query = pool.query.bind(pool) as unknown as (...args: unknown[]) => Promise<unknown>;
+  const reads = {
+    count: 0,
+    hold: undefined as Promise<void> | undefined,
+    last: undefined as Promise<unknown> | undefined,
+    restore: () => spy.mockRestore(),
+  };
+  const spy = vi.spyOn(pool, "query").mockImplementation(((...args: unknown[]) => {
+    if ((args[0] as { name?: string } | undefined)?.name !== "auth-find-key") return query(...args);
+    reads.count++;
+    const hold = reads.hold;
+    reads.last = (async () => {
+      await hold;
+      return query(...args);
+    })();
+    return reads.last;
+  }) as unknown as typeof pool.query);
+  return reads;
+}
+
+describe("the key cache (docs/adr/0257)", () => {
+  const at = (iso: string) => new Date(iso);
+
+  it("reads a key once for the requests that miss it together", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    const app = await buildApp({ config: t.config, prisma: t.prisma, authCacheMs: 60_000 });
+    app.get("/test/whoami", async (request) => request.auth);
+    const reads = keyReads(t.prisma);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => app.inject({ url: withKey("/test/whoami", apiKey) })),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200));
+      expect(reads.count).toBe(1);
+    } finally {
+      reads.restore();
+      await app.close();
+    }
+  });
+
+  it("reads a key in use again before its entry expires, and no request waits for that read", async () => {
+    const { apiKey } = await createUser(t.prisma);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const app = await buildApp({ config: t.config, prisma: t.prisma, authCacheMs: 60_000 });
+    app.get("/test/whoami", async (request) => request.auth);
+    const reads = keyReads(t.prisma);
+    const status = async () => (await app.inject({ url: withKey("/test/whoami", apiKey) })).statusCode;
+    try {
+      vi.setSystemTime(at("2031-01-01T00:00:00Z"));
+      expect(await status()).toBe(200);
+      vi.setSystemTime(at("2031-01-01T00:00:20Z"));
+      expect(await status()).toBe(200);
+      expect(reads.count).toBe(1);
+
+      // Past half its time, the entry answers while one read renews it, however long that read takes.
+      let release = () => {};
+      reads.hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      vi.setSystemTime(at("2031-01-01T00:00:40Z"));
+      expect(await status()).toBe(200);
+      vi.setSystemTime(at("2031-01-01T00:00:41Z"));
+      expect(await status()).toBe(200);
+      expect(reads.count).toBe(2);
+      reads.hold = undefined;
+      release();
+      await reads.last;
+      await new Promise((resolve) => setImmediate(resolve));
+
+      // Renewed: trusted for 60 s from its read (00:00:40), so past the first entry's end
+      // (00:01:00) it still answers after a revocation, and no longer after its own end.
+      expect(await revokeApiKey(t.prisma, apiKey, "cal_")).toBe(true);
+      vi.setSystemTime(at("2031-01-01T00:01:30Z"));
+      expect(await status()).toBe(200);
+      vi.setSystemTime(at("2031-01-01T00:01:41Z"));
+      expect(await status()).toBe(401);
+    } finally {
+      vi.useRealTimers();
+      reads.restore();
+      await app.close();
+    }
   });
 });
 
