@@ -308,7 +308,6 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
         };
         const skip = (page - 1) * take;
         return readLagging(request, async (db) => {
-          const delegate = resource.delegate(db);
           const rows = resource.sqlList
             ? await resource.sqlList(db, {
                 viewer: auth.isAdmin ? null : auth.userId,
@@ -317,10 +316,12 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
                 skip,
                 take,
               })
-            : await delegate.findMany({ where, select: resource.select, orderBy: { id: "asc" }, skip, take });
+            : await resource
+                .delegate(db)
+                .findMany({ where, select: resource.select, orderBy: { id: "asc" }, skip, take });
           const page = rows.map(resource.present);
           if (!resource.countTotal) return { [keys.plural]: page };
-          return { [keys.plural]: page, total: await delegate.count({ where }) };
+          return { [keys.plural]: page, total: await resource.delegate(db).count({ where }) };
         });
       },
     );
