@@ -17,7 +17,7 @@ function nextMonday(): Date {
 }
 
 /** `count` users with a Monday-Friday 09:00-17:00 UTC default schedule, members of one new team. */
-async function teamOf(prisma: PrismaClient, count: number, label: string) {
+export async function teamOf(prisma: PrismaClient, count: number, label: string) {
   const stamp = `${label}-${Date.now()}`;
   const users: User[] = [];
   for (let i = 0; i < count; i++) {

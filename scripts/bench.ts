@@ -7,7 +7,7 @@
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
-//                               slots-team, bookings-concurrent, bookings-mail, startup, import), with their baselines
+//                               slots-team, slots-calendar, bookings-concurrent, bookings-mail, startup, import), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -25,7 +25,8 @@ import { SERVICE_NODE_FLAGS } from "@app/server/service-process";
 import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import pg from "pg";
-import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam } from "./bench-bookings.ts";
+import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam, teamOf } from "./bench-bookings.ts";
+import { confirmCalendars, seedCalendarBusy } from "./bench-calendars.ts";
 import { importRows } from "./bench-import.ts";
 import { messagesOf, startSmtpSink } from "./bench-mail.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
@@ -523,6 +524,70 @@ async function slotsTeamRows(schedulingUrl: string): Promise<void> {
 }
 
 /**
+ * GET /v1/slots over 30 days for one host whose selected CalDAV calendar holds 2,000 events (a
+ * tenth weekly series), against the same query for a host without one (target: p99 within
+ * 1.2×), and for a 5-host team each with such a calendar (target: p99 ≤ 60 ms). The busy times
+ * are read from the database, as a synchronisation leaves them; one connection, rounds interleaved.
+ */
+async function slotsCalendarRows(schedulingUrl: string): Promise<void> {
+  const from = new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000);
+  const to = new Date(from.getTime() + 30 * 86_400_000);
+  const slotsOf = async (
+    label: string,
+    hosts: number,
+    withCalendar: boolean,
+    type: "COLLECTIVE" | "ROUND_ROBIN",
+  ) => {
+    const { users, eventType, apiKey } = await teamOf(prisma, hosts, label);
+    const { id } = await eventType(type);
+    if (withCalendar)
+      await seedCalendarBusy(
+        prisma,
+        users.map((user) => user.id),
+      );
+    return `${schedulingUrl}/v1/slots?apiKey=${apiKey}&eventTypeId=${id}&startTime=${from.toISOString()}&endTime=${to.toISOString()}`;
+  };
+  const rows: [string, string][] = [
+    ["1 host, no calendar", await slotsOf("cal-none", 1, false, "COLLECTIVE")],
+    ["1 host, calendar of 2,000 events", await slotsOf("cal-one", 1, true, "COLLECTIVE")],
+    ["ROUND_ROBIN, 5 hosts with calendars", await slotsOf("cal-rr", 5, true, "ROUND_ROBIN")],
+    ["COLLECTIVE, 5 hosts with calendars", await slotsOf("cal-co", 5, true, "COLLECTIVE")],
+  ];
+  const rounds = QUICK ? 1 : 3;
+  const results = new Map<string, Run[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const [label, url] of round % 2 === 0 ? rows : [...rows].reverse()) {
+      await confirmCalendars(prisma);
+      await cannonWithHeader(url, "accept=application/json", 1, QUICK ? 1 : 3);
+      await settle();
+      results.set(label, [
+        ...(results.get(label) ?? []),
+        await cannonWithHeader(url, "accept=application/json", 1, SECONDS),
+      ]);
+    }
+  }
+  console.log(
+    `\nGET /v1/slots, 30 days, connected calendars (busy times from the database); 1 connection, ${rounds} round(s) interleaved`,
+  );
+  console.log(
+    `${"slots route".padEnd(38)} ${"req/s".padStart(7)}  p50 ms  p99 ms (median, per round)  answers`,
+  );
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const p99s = new Map<string, number>();
+  for (const [label] of rows) {
+    const runs = results.get(label)!;
+    p99s.set(label, median(runs.map((run) => run.p99)));
+    console.log(
+      `${label.padEnd(38)} ${fmt(median(runs.map((run) => run.rps)))}  ${String(median(runs.map((run) => run.p50))).padStart(6)}  ${String(p99s.get(label)).padStart(6)} (${runs.map((run) => run.p99).join(", ")})  ${JSON.stringify(runs.at(-1)!.status)}`,
+    );
+  }
+  const ratio = p99s.get("1 host, calendar of 2,000 events")! / Math.max(1, p99s.get("1 host, no calendar")!);
+  console.log(
+    `targets: 1 host with a calendar p99 within 1.2× without (here ${ratio.toFixed(2)}×); 5 hosts p99 ≤ 60 ms`,
+  );
+}
+
+/**
  * 100 bookings sent at once to a ROUND_ROBIN event type of 10 hosts: ten starts, each booked
  * ten times, so every (host, start) pair is taken exactly once. All must be 201, and SQL must
  * find no host with two overlapping bookings. Wall time from the first request to the last answer.
@@ -790,6 +855,7 @@ try {
     drop: [],
     bulk: [],
     "slots-team": [],
+    "slots-calendar": [],
     "bookings-concurrent": [],
     "bookings-mail": [],
     startup: [],
@@ -937,6 +1003,8 @@ try {
     if (values.only === undefined || values.only === "bulk") await bulkRows(started.shortener!.url);
     if (values.only === undefined || values.only === "slots-team")
       await slotsTeamRows(started.scheduling!.url);
+    if (values.only === undefined || values.only === "slots-calendar")
+      await slotsCalendarRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "bookings-concurrent")
       await bookingsConcurrentRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "bookings-mail")
