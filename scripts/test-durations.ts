@@ -1,5 +1,5 @@
 // `pnpm test:durations <report.json>…`: writes test/durations.json, the seconds each test file
-// took, from vitest JSON reports (.ci/run leaves one per run: .vitest-*.json). test/sequencer.ts
+// took, from vitest JSON reports (.ci/run leaves one per run at the checkout's root: .vitest-*.json). test/sequencer.ts
 // starts the longest first (docs/adr/0256). A file in several reports keeps its longest time.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,7 +20,11 @@ for (const report of reports) {
     testResults: { name: string; startTime: number; endTime: number }[];
   };
   for (const file of testResults) {
-    const name = path.relative(root, file.name).split(path.sep).join("/");
+    // Named from the checkout that ran them: the report's folder (.ci/run writes them at its root).
+    const name = path
+      .relative(path.dirname(path.resolve(report)), file.name)
+      .split(path.sep)
+      .join("/");
     const took = Math.round((file.endTime - file.startTime) / 100) / 10;
     measured.set(name, Math.max(measured.get(name) ?? 0, took));
   }
