@@ -42,19 +42,19 @@ export async function seedCalendarBusy(
     // Single events: one every ~4.4 hours of the next year, 30 to 90 minutes, from 08:00 on.
     await prisma.$executeRaw`
       INSERT INTO scheduling.calendar_objects (calendar_id, href, etag, recurring_data)
-      SELECT ${calendar.id}, '/e' || n || '.ics', '"' || n || '"', CASE WHEN n < ${series} THEN 'RRULE' END
-        FROM generate_series(0, ${events - 1}) n`;
+      SELECT ${calendar.id}, '/e' || n || '.ics', '"' || n || '"', CASE WHEN n < ${series}::int THEN 'RRULE' END
+        FROM generate_series(0, ${events - 1}::int) n`;
     await prisma.$executeRaw`
       INSERT INTO scheduling.calendar_busy (calendar_id, href, starts_at, ends_at)
       SELECT ${calendar.id}, '/e' || n || '.ics', at, at + ((30 + (n % 3) * 30) * interval '1 minute')
-        FROM (SELECT n, date_trunc('day', now()) + (n * 365 / ${events - series}) * interval '1 day'
+        FROM (SELECT n, date_trunc('day', now()) + (n * 365 / ${events - series}::int) * interval '1 day'
                      + ((8 + (n * 7) % 10) * interval '1 hour') AS at
-                FROM generate_series(${series}, ${events - 1}) n) e`;
+                FROM generate_series(${series}::int, ${events - 1}::int) n) e`;
     // Weekly series over the horizon: each instance a busy row, as the sync expands them.
     await prisma.$executeRaw`
       INSERT INTO scheduling.calendar_busy (calendar_id, href, starts_at, ends_at)
       SELECT ${calendar.id}, '/e' || n || '.ics', at, at + interval '30 minutes'
-        FROM generate_series(0, ${series - 1}) n,
+        FROM generate_series(0, ${series - 1}::int) n,
              LATERAL generate_series(date_trunc('day', now()) + (n % 5) * interval '1 day'
                                        + ((9 + n % 8) * interval '1 hour'),
                                      now() + interval '400 days', interval '7 days') at`;

@@ -113,15 +113,24 @@ export async function calendarBusy(
   }
   if (readable.length === 0) return result;
   const byId = new Map(readable.map((calendar) => [calendar.id, calendar]));
-  const rows = await db.$queryRaw<{ calendar_id: number; starts_at: Date; ends_at: Date }[]>`
-    SELECT calendar_id, starts_at, ends_at FROM scheduling.calendar_busy
+  // One row a calendar, its intervals one JSON text of epoch milliseconds: a month of a busy
+  // calendar is a thousand intervals, and as rows each paid the driver's per-row and per-date
+  // work (a third of a slot query's time with a 2,000-event calendar).
+  const rows = await db.$queryRaw<{ calendar_id: number; spans: string }[]>`
+    SELECT calendar_id,
+           json_agg(json_build_array((extract(epoch FROM starts_at) * 1000)::float8,
+                                     (extract(epoch FROM ends_at) * 1000)::float8)
+                    ORDER BY starts_at)::text AS spans
+      FROM scheduling.calendar_busy
      WHERE calendar_id = ANY(${[...byId.keys()]})
        AND starts_at > ${bounded(from.getTime() - BUSY_PIECE_MS)} AND starts_at < ${bounded(to.getTime())}
        AND ends_at > ${bounded(from.getTime())}
-     ORDER BY starts_at`;
+     GROUP BY calendar_id`;
   for (const row of rows) {
     const calendar = byId.get(row.calendar_id)!;
-    entry(calendar.user_id).busy.push({ start: row.starts_at, end: row.ends_at, calendar: calendar.url });
+    const host = entry(calendar.user_id);
+    for (const [start, end] of JSON.parse(row.spans) as [number, number][])
+      host.busy.push({ start: new Date(start), end: new Date(end), calendar: calendar.url });
   }
   return result;
 }
