@@ -1,8 +1,10 @@
 // The load of the scale drill (docs/scaling.md): `connections` keep-alive connections, each
 // sending GET requests one after another until told to stop, counting 302s and errors (any
-// other status, or a connection that failed) with the time each failed request began.
+// other status, or a connection that failed) with the time each failed request began. The
+// drills pace each connection (`paceMs` between its requests, docs/adr/0277): a load flat out
+// takes every core from the instances it is there to watch, and from the tests beside it.
 // test/scale.test.ts drives it in-process; against the compose profile, run it alone:
-//   node dist/scale-drill.js http://localhost:8000/<name> [--connections 64] [--seconds 6]
+//   node dist/scale-drill.js http://localhost:8000/<name> [--connections 64] [--seconds 6] [--pace-ms 0]
 // and kill or stop an instance meanwhile (`docker kill -s KILL …`, `docker-compose stop …`).
 import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -20,7 +22,14 @@ export interface Burst {
   stop(): Promise<BurstOutcome>;
 }
 
-export function startBurst(url: string, connections: number): Burst {
+/** What each connection waits between its requests (0: none, flat out). */
+export interface Pace {
+  paceMs?: number;
+}
+
+const pause = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined);
+
+export function startBurst(url: string, connections: number, { paceMs = 0 }: Pace = {}): Burst {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const outcome: BurstOutcome = { redirects: 0, errors: [] };
   let stopping = false;
@@ -43,7 +52,10 @@ export function startBurst(url: string, connections: number): Burst {
     });
   const running = Promise.all(
     Array.from({ length: connections }, async () => {
-      while (!stopping) await one();
+      while (!stopping) {
+        await one();
+        await pause(paceMs);
+      }
     }),
   );
   return {
@@ -80,7 +92,8 @@ export function startBookingLoad(
     eventTypeId,
     firstSlot,
     connections,
-  }: { apiKey: string; eventTypeId: number; firstSlot: Date; connections: number },
+    paceMs = 0,
+  }: { apiKey: string; eventTypeId: number; firstSlot: Date; connections: number } & Pace,
 ): BookingLoad {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const statuses: number[] = [];
@@ -124,7 +137,10 @@ export function startBookingLoad(
     });
   const running = Promise.all(
     Array.from({ length: connections }, async () => {
-      while (!stopping) await book();
+      while (!stopping) {
+        await book();
+        await pause(paceMs);
+      }
     }),
   );
   return {
@@ -142,15 +158,21 @@ export function startBookingLoad(
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { connections: { type: "string", default: "64" }, seconds: { type: "string", default: "6" } },
+    options: {
+      connections: { type: "string", default: "64" },
+      seconds: { type: "string", default: "6" },
+      "pace-ms": { type: "string", default: "0" },
+    },
   });
   const [url] = positionals;
   if (!url || !/^https?:\/\//.test(url)) {
-    console.error("usage: node dist/scale-drill.js <short URL> [--connections 64] [--seconds 6]");
+    console.error(
+      "usage: node dist/scale-drill.js <short URL> [--connections 64] [--seconds 6] [--pace-ms 0]",
+    );
     process.exit(2);
   }
   const started = Date.now();
-  const burst = startBurst(url, Number(values.connections));
+  const burst = startBurst(url, Number(values.connections), { paceMs: Number(values["pace-ms"]) });
   await new Promise((resolve) => setTimeout(resolve, Number(values.seconds) * 1_000));
   const { redirects, errors } = await burst.stop();
   const statuses: Record<string, number> = {};

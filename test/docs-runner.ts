@@ -5,6 +5,7 @@
 // right after `<!-- not run: <reason> -->` is not run. `http://localhost:3000` and `:3001` in a
 // command reach the two services; short URLs are made on `http://localhost:3000` as written.
 import { execFile, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -147,6 +148,36 @@ export async function startServices({
 const STEP_MARK = /\n?<<<step (\d+) exit (\d+)>>>\n/;
 
 /**
+ * `pnpm` for the document's shell: pnpm in the checkout. `pnpm -s <script> <args…>` of a script
+ * of the root package.json runs that script's own line as pnpm runs it (`sh -c`, from the root,
+ * node_modules/.bin first on the PATH, the arguments after it) without pnpm's own start, which
+ * costs more CPU than most of the commands it runs (some 40 such commands in the docs). `-s`
+ * prints nothing of pnpm's own, so what the reader sees is the same; anything else goes to pnpm.
+ */
+function pnpmFunction(): string {
+  const scripts: Record<string, string> = JSON.parse(
+    readFileSync(path.join(repoRoot, "package.json"), "utf8"),
+  ).scripts;
+  const q = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const cases = Object.entries(scripts)
+    .filter(([name]) => /^[\w:.-]+$/.test(name))
+    .map(
+      ([name, line]) =>
+        `    ${q(name)}) (cd ${q(repoRoot)} && PATH=${q(path.join(repoRoot, "node_modules/.bin"))}:"$PATH" sh -c ${q(`${line} "$@"`)} ${q(name)} "\${@:3}"); return ;;`,
+    );
+  return [
+    "pnpm() {",
+    '  if [ "$1" = "-s" ] && [ $# -ge 2 ]; then',
+    '    case "$2" in',
+    ...cases,
+    "    esac",
+    "  fi",
+    `  command pnpm -C ${q(repoRoot)} "$@"`,
+    "}",
+  ].join("\n");
+}
+
+/**
  * Runs every block of `file` that runs, in one bash session against `services`, and throws at
  * the first command that fails or prints something else than shown (file and line named).
  * Returns how many commands ran.
@@ -166,7 +197,7 @@ export async function runDocument(file: string, services: Services): Promise<num
     );
   const script = [
     // The reader runs pnpm in the checkout; the commands run in a folder of their own.
-    `pnpm() { command pnpm -C ${JSON.stringify(repoRoot)} "$@"; }`,
+    pnpmFunction(),
     ...steps.map((step, i) => `${live(step.command)}\nprintf '\\n<<<step ${i} exit %s>>>\\n' "$?"`),
   ].join("\n");
   const folder = await mkdtemp(path.join(tmpdir(), "docs-run-"));
