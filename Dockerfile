@@ -19,6 +19,7 @@ COPY packages/testing/package.json packages/testing/package.json
 COPY packages/shortener-sdk/package.json packages/shortener-sdk/package.json
 COPY packages/scheduling-sdk/package.json packages/scheduling-sdk/package.json
 COPY packages/sdk-common/package.json packages/sdk-common/package.json
+COPY packages/manage-ui/package.json packages/manage-ui/package.json
 
 FROM base AS build
 # Installed before the sources are copied (a layer that changes with the lockfile only); its
@@ -48,6 +49,9 @@ COPY --from=build /app/dist dist
 COPY --from=build /app/packages/db/dist packages/db/dist
 COPY --from=build /app/packages/schemas/dist packages/schemas/dist
 COPY --from=build /app/packages/server/dist packages/server/dist
+COPY --from=build /app/packages/manage-ui/dist packages/manage-ui/dist
+# /manage's page, bundled at build: its npm packages are build-time only.
+COPY --from=build /app/packages/manage-ui/dist-browser packages/manage-ui/dist-browser
 COPY --from=build /app/apps/shortener/dist apps/shortener/dist
 COPY --from=build /app/apps/scheduling/dist apps/scheduling/dist
 # The embedded PostgreSQL (no DATABASE_URL) keeps its data here, writable by the app's user.

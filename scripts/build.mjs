@@ -5,6 +5,8 @@
 // its own node_modules as they do from its sources, and a relative `./b.ts` becomes `./b.js`.
 // Workspace packages export `dist/` by default and `src/` under the "source" condition, which
 // the tests and `pnpm dev` use. Other files under `src/` (the stats page's assets) are copied.
+// The browser page of /manage is bundled too (packages/manage-ui/build.mjs: a few seconds, so
+// `--if-stale` redoes it only when its own sources or the lockfile changed).
 //   node scripts/build.mjs            build everything (about half a second)
 //   node scripts/build.mjs --if-stale build only when a source is newer than the last build
 import { createHash } from "node:crypto";
@@ -25,12 +27,17 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Each unit: its sources and where they go. The SDKs build with tsc (`pnpm sdk:pack`). */
 export const UNITS = [
-  ...["packages/db", "packages/schemas", "packages/server", "apps/shortener", "apps/scheduling"].map(
-    (dir) => ({
-      from: path.join(root, dir, "src"),
-      to: path.join(root, dir, "dist"),
-    }),
-  ),
+  ...[
+    "packages/db",
+    "packages/schemas",
+    "packages/server",
+    "packages/manage-ui",
+    "apps/shortener",
+    "apps/scheduling",
+  ].map((dir) => ({
+    from: path.join(root, dir, "src"),
+    to: path.join(root, dir, "dist"),
+  })),
   { from: path.join(root, "scripts"), to: path.join(root, "dist"), flat: true },
 ];
 const STAMP = path.join(root, "dist", ".built");
@@ -67,8 +74,11 @@ export function isStale() {
   return !existsSync(STAMP) || readFileSync(STAMP, "utf8").trim() !== fingerprint();
 }
 
-export async function build() {
+export async function build({ manageUi = true } = {}) {
   const { build: esbuild } = await import("esbuild");
+  const ui = manageUi
+    ? import("../packages/manage-ui/build.mjs").then((page) => page.buildManageUi())
+    : undefined;
   // Every import stays an import; a relative one to a .ts file names the .js file it becomes,
   // and must stay inside its unit (another package is reached by its name and exports: its
   // sources have no .js beside them).
@@ -115,15 +125,17 @@ export async function build() {
       });
     }),
   );
+  await ui;
   mkdirSync(path.dirname(STAMP), { recursive: true });
   writeFileSync(STAMP, `${fingerprint()}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ifStale = process.argv.includes("--if-stale");
+  const { isManageUiStale, buildManageUi } = await import("../packages/manage-ui/build.mjs");
   if (!ifStale || isStale()) {
     const started = performance.now();
-    await build();
+    await build({ manageUi: !ifStale || isManageUiStale() });
     if (!ifStale) console.log(`built in ${Math.round(performance.now() - started)} ms`);
-  }
+  } else if (isManageUiStale()) await buildManageUi();
 }

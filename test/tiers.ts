@@ -24,6 +24,7 @@ export const DRILLS: Record<string, string> = {
   "test/api-reference.browser.test.ts": "headless Chromium",
   "test/link-password.browser.test.ts": "headless Chromium",
   "test/stats-page.browser.test.ts": "headless Chromium",
+  "test/manage-ui.browser.test.ts": "headless Chromium",
   // The docs, every command as a reader runs it (each a process).
   "test/docs-readme.test.ts": "README.md replayed command by command",
   "test/docs-shortener.test.ts": "docs/shortener.md replayed command by command",

@@ -28,6 +28,7 @@ import errorHandler, { clientErrorBody, sendErrorFor } from "./error-handler.ts"
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
+import { manageUiRoutes } from "./manage-ui.routes.ts";
 import openApi from "./openapi.ts";
 import { hotRedirect, redirectRoutes } from "./redirect.routes.ts";
 import { reservedNames } from "./reserved-names.ts";
@@ -134,6 +135,7 @@ export async function buildApp({
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: config.SHORTENER_API_PREFIX });
   await app.register(statsPageRoutes);
+  if (config.SHORTENER_MANAGE_UI === "on") await app.register(manageUiRoutes);
   await app.register(redirectRoutes);
   hotPath.use(
     { pattern: "/:name", route: hotRedirect(app, requestOrigin(trustProxy)) },

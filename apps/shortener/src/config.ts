@@ -45,6 +45,13 @@ export const ShortenerConfigSchema = z
         "Raw visits are kept this many days (whole months are dropped once all their days are older); " +
           "the hourly statistics are kept. Unset: keep every visit.",
       ),
+    SHORTENER_MANAGE_UI: z
+      .enum(["on", "off"], { error: "must be on or off" })
+      .default("on")
+      .describe(
+        "The management UI at /manage (Shlink's web component, signed in with a user's token): on or off. " +
+          "Off: /manage answers 404.",
+      ),
     SHORTENER_METRICS_PORT: optionalPort(
       "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
     ),
