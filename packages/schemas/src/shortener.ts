@@ -465,6 +465,18 @@ export const SHORT_REFUSALS: readonly DeclaredRefusal[] = [
   },
   {
     status: 400,
+    answer: IP_PATTERN_ERROR,
+    rule:
+      "an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four " +
+      "dotted parts each an octet or `*`: a parse the pattern cannot state",
+  },
+  {
+    status: 400,
+    answer: RULE_INSTANT_ERROR,
+    rule: "a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999",
+  },
+  {
+    status: 400,
     answer: 'domain "…" is not one you may use',
     rule: "domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)",
   },
