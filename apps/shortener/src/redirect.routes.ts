@@ -337,7 +337,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           "Answers 302 to the target and records one ShortLog row (stored before the answer is sent). " +
           "HEAD answers the same without recording a visit. A short with redirect rules sends the " +
           "visitor to the first rule's url whose conditions all hold (device, language, country, query " +
-          "parameter), else to its url, and the visit records the rule. Outside the short's validity window or " +
+          "parameters, address, date, browser), else to its url, and the visit records the rule. A short " +
+          "with forwardQuery sends the request's query on to that url. The visit stores the URL visited " +
+          "and the Location answered. Outside the short's validity window or " +
           "past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected " +
           "short answers a form instead (200, HTML, no visit), which posts the password back (POST).",
         security: [],
