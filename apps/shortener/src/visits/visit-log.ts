@@ -321,11 +321,12 @@ export class VisitLog {
   importRun(): (visit: Visit & { at: Date }, visitor: string | undefined) => Promise<void> {
     const salt = randomBytes(32);
     return (visit, visitor) => {
-      const { shortId, ipAddress, userAgent, referer, at } = visit;
+      const { shortId, ipAddress, userAgent, referer, at, visitedUrl } = visit;
       const enriched = this.enricher.describe(visit) as Enrichment;
       enriched.visitor = visitor === undefined ? null : visitorHash(salt, visitor);
       return new Promise<void>((resolve, reject) => {
-        const pending = { shortId, ipAddress, userAgent, referer, at, imported: true };
+        // The URL visited, when the source kept it (Shlink's visitedUrl); where it was sent, never.
+        const pending = { shortId, ipAddress, userAgent, referer, at, imported: true, visitedUrl };
         void this.writePastDay([{ visit: pending, enriched, resolve, reject }], undefined, IMPORTED, 0);
       });
     };
