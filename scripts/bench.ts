@@ -263,6 +263,8 @@ async function startServer(
 }
 
 const DOMAIN_HOST = "links.bench.example";
+/** A campaign's query, as shared links carry one (the forwardQuery rows). */
+const BENCH_QUERY = "?utm_source=newsletter&utm_medium=email&ref=mail";
 let domainsPrisma: ReturnType<typeof createPrisma> | undefined;
 
 /**
@@ -314,6 +316,17 @@ async function domainsDatabase(stamp: number) {
       ],
     },
   });
+  // forwardQuery on (docs/adr/0268): the visit's query merged into a target with a query of its own.
+  const forwardName = `bf${stamp}`;
+  const forwardShort = await domainsPrisma.short.create({
+    data: {
+      userId: user.id,
+      domainId: domain.id,
+      name: forwardName,
+      url: "https://example.com/?ref=bench#top",
+      forwardQuery: true,
+    },
+  });
   return {
     url: url.toString(),
     prisma: domainsPrisma,
@@ -321,6 +334,8 @@ async function domainsDatabase(stamp: number) {
     shortId: short.id,
     rulesName,
     rulesShortId: rulesShort.id,
+    forwardName,
+    forwardShortId: forwardShort.id,
   };
 }
 
@@ -812,6 +827,21 @@ try {
       connections: 64,
       host: DOMAIN_HOST,
     },
+    // The same request with a query to a short without and with forwardQuery: what merging costs.
+    {
+      label: "shortener, domains on, ?query",
+      kind: "shortenerDomains",
+      url: `${started.shortenerDomains!.url}/${domains.name}${BENCH_QUERY}`,
+      connections: 64,
+      host: DOMAIN_HOST,
+    },
+    {
+      label: "same, forwardQuery on",
+      kind: "shortenerDomains",
+      url: `${started.shortenerDomains!.url}/${domains.forwardName}${BENCH_QUERY}`,
+      connections: 64,
+      host: DOMAIN_HOST,
+    },
     {
       label: "shortener, domains on, 5 rules",
       kind: "shortenerDomains",
@@ -899,7 +929,7 @@ try {
     const rowsBefore =
       (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
       (await domains.prisma.shortLog.count({
-        where: { shortId: { in: [domains.shortId, domains.rulesShortId] } },
+        where: { shortId: { in: [domains.shortId, domains.rulesShortId, domains.forwardShortId] } },
       }));
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
     // The server's CPU time per answer in each measured run: unlike req/s, it holds when other
@@ -935,7 +965,7 @@ try {
     const rowsAfter =
       (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
       (await domains.prisma.shortLog.count({
-        where: { shortId: { in: [domains.shortId, domains.rulesShortId] } },
+        where: { shortId: { in: [domains.shortId, domains.rulesShortId, domains.forwardShortId] } },
       }));
 
     const baseOf: Record<string, string> = {

@@ -160,14 +160,19 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["shorts"],
         summary: "Create a short",
         description: withRefusals(
-          "Without `name`, a random 7-character name is generated. A taken name is 409 (a name is taken " +
-            "per domain: `domain`, or the default domain); a reserved one 400.",
+          "Without `name`, a random name of `shortCodeLength` characters (7 by default) is generated. A " +
+            "taken name is 409 (a name is taken per domain: `domain`, or the default domain); a reserved " +
+            "one 400. With `findIfExists: true`, the caller's existing short that matches (see the field) " +
+            "is answered with 200 and nothing is created.",
           SHORT_REFUSALS,
         ),
         security,
         headers: IdempotencyHeaders,
         body: NewShort,
         response: {
+          200: Short.describe(
+            "findIfExists found this short of the caller's: nothing was created (its URL is in the Location header)",
+          ),
           201: Short.describe("The created short (its URL is also in the Location header)"),
           400: ErrorBody.describe("The body is not understood, or the name is reserved"),
           401: unauthorized,
@@ -185,18 +190,25 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       const [prepared] = await prepareAll(request.user.id, [request.body]);
       if (prepared instanceof HttpError) throw prepared;
       const toCreate = prepared!;
+      /** The short to answer: the one findIfExists found (200), else the one created (201). */
+      const createOrFind = async (db?: Parameters<typeof shorts.create>[2]) => {
+        const found = request.body.findIfExists ? await shorts.findMatching(request.user.id, toCreate) : null;
+        return found
+          ? { status: 200, short: found }
+          : { status: 201, short: await shorts.create(request.user.id, toCreate, db) };
+      };
       if (key === undefined) {
-        const short = await shorts.create(request.user.id, toCreate);
-        return reply.code(201).header("location", location(short.id)).send(short);
+        const { status, short } = await createOrFind();
+        return reply.code(status).header("location", location(short.id)).send(short);
       }
       // Serialized here, as the route's serializer would, so what is kept and replayed is what was sent.
       const answer = await idempotencyKeys.answerOnce(
         app.prisma,
         { userId: request.user.id, key, hash: requestHash("createShort", request.body) },
-        async (tx) => ({
-          status: 201,
-          body: JSON.stringify(z.encode(Short, await shorts.create(request.user.id, toCreate, tx))),
-        }),
+        async (tx) => {
+          const { status, short } = await createOrFind(tx);
+          return { status, body: JSON.stringify(z.encode(Short, short)) };
+        },
       );
       reply.header("location", location((JSON.parse(answer.body) as Short).id));
       return sendAnswer(reply, answer);
@@ -218,7 +230,8 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
             "Otherwise each item is created as POST /shorts would create it, or refused as POST " +
             "/shorts would refuse what the stored data decides: the answer is 200 with one result per " +
             "item, in order, holding the created short (status 201) or the error (400: its name is " +
-            `reserved, or it is a password past the first ${MAX_BULK_PASSWORDS}; 409: its name is taken, ` +
+            `reserved, it is a password past the first ${MAX_BULK_PASSWORDS}, or it sets findIfExists (POST /shorts ` +
+            "only); 409: its name is taken, " +
             "also by an earlier item), with the same body. The other items are created even when some fail.",
           SHORT_REFUSALS,
         ),
@@ -243,6 +256,9 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
       let passwords = 0;
       const items = await Promise.all(
         sent.shorts.map((item) => {
+          // Each item would need a lookup of its own: one request per short that may exist.
+          if (item.findIfExists)
+            return new BadRequest("findIfExists is taken by POST /shorts only, one short at a time");
           if (item.password !== undefined && ++passwords > MAX_BULK_PASSWORDS) {
             return new BadRequest(
               `at most ${MAX_BULK_PASSWORDS} shorts of one bulk request may set a password; set this one's with PATCH`,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { DomainEntry } from "./domains/domains.service.ts";
 import { NotFound } from "./errors.ts";
 import { otherMedia, plainText } from "./openapi.ts";
+import { forwardedUrl } from "./shorts/forward-query.ts";
 import { PASSWORD_FORM_CSP, passwordForm } from "./shorts/password-form.ts";
 import { chooseTarget, type RuleChoice, type VisitorFacts } from "./shorts/redirect-rules.ts";
 import type { LimitState } from "./shorts/shorts.service.ts";
@@ -23,6 +24,8 @@ const MAX_REFERER = 2048;
 const MAX_ACCEPT_LANGUAGE = 1024;
 // The largest password form a browser sends (a password, a referer, their names).
 const FORM_BODY_LIMIT = 4096;
+// The visited and redirect URLs stored with a visit are cut to their columns.
+const MAX_VISIT_URL = 2048;
 // A cached redirect would skip the next visit's log row.
 const NO_CACHE = "private, no-cache";
 
@@ -73,6 +76,7 @@ const visitorFacts =
   (enricher: VisitLog["enricher"]) =>
   (headers: IncomingHttpHeaders, ip: string, query: () => Query): VisitorFacts => ({
     agent: () => enricher.agentOf(headerText(headers["user-agent"], MAX_USER_AGENT)),
+    ip: () => ip,
     // From the full address, whatever VISIT_IP keeps of it (as the visit's country is).
     country: () => enricher.countryOf(ip),
     acceptLanguage: () => headerText(headers["accept-language"], MAX_ACCEPT_LANGUAGE),
@@ -82,6 +86,26 @@ const visitorFacts =
       return value === undefined ? [] : Array.isArray(value) ? value : [value];
     },
   });
+
+/** The query text of a request's URL (after "?"), "" when none. */
+const queryText = (url: string) => {
+  const at = url.indexOf("?");
+  return at === -1 ? "" : url.slice(at + 1);
+};
+
+/** Where a visit goes: the chosen URL, with the visit's query when the short forwards it. */
+const locationOf = (target: Target, chosen: string, url: string) =>
+  target.forwardQuery ? forwardedUrl(chosen, queryText(url)) : chosen;
+
+/**
+ * What a visit row keeps of its URLs (Shlink's visitedUrl and redirectUrl): the short URL as its
+ * domain names it with the request's path and query, and the Location answered. Over-long ones
+ * are cut to the columns (a Location over 2,048 characters is sent whole all the same).
+ */
+const visitUrls = (base: string, url: string, location: string) => ({
+  visitedUrl: (base + url).slice(0, MAX_VISIT_URL),
+  redirectUrl: location.slice(0, MAX_VISIT_URL),
+});
 
 /**
  * The public redirect: resolve the name, store the visit, answer 302. A short with a window, a
@@ -113,11 +137,21 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
   const visitorOf = (request: FastifyRequest): VisitorFacts =>
     facts(request.headers, request.ip, () => request.query as Query);
 
-  /** Where the visit goes: the first redirect rule that holds, else the short's url. */
-  const destination = (request: FastifyRequest, target: Target): RuleChoice =>
-    target.redirectRules
+  /**
+   * Where the visit goes: the first redirect rule that holds, else the short's url, with the
+   * visit's query when the short forwards it.
+   */
+  const destination = (request: FastifyRequest, target: Target): RuleChoice => {
+    const choice: RuleChoice = target.redirectRules
       ? chooseTarget(target.url, target.redirectRules, visitorOf(request))
       : { url: target.url };
+    choice.url = locationOf(target, choice.url, request.url);
+    return choice;
+  };
+
+  /** The visit's URLs for its row, on the domain the request reached. */
+  const urlsOf = (request: FastifyRequest, domain: DomainEntry, location: string) =>
+    visitUrls(shorts.baseUrlOf(domain.host), request.url, location);
 
   const redirectTo = (reply: FastifyReply, url: string) =>
     reply.header("cache-control", NO_CACHE).redirect(url, 302);
@@ -210,11 +244,12 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
   const followRestricted = async (
     request: FastifyRequest,
     reply: FastifyReply,
+    domain: DomainEntry,
     target: Target,
     posted: PasswordForm | undefined,
   ) => {
     const rules = target.rules;
-    if (!rules) return followPlain(request, reply, target);
+    if (!rules) return followPlain(request, reply, domain, target);
     const now = Date.now();
     if (
       (rules.validFrom !== null && now < rules.validFrom) ||
@@ -257,6 +292,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       ...visitOf(request, posted?.referer ?? request.headers.referer),
       shortId: target.id,
       rule: choice.rule,
+      ...urlsOf(request, domain, choice.url),
     };
     const refused = await storeVisit(target, visit);
     return refused ? expired(reply, refused) : redirectTo(reply, choice.url);
@@ -266,7 +302,12 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
    * A short without a window, limit or password: one with redirect rules (its visits still
    * group-committed), or off the fast path (a POST, or a visit the cache sent the wrong way).
    */
-  const followPlain = async (request: FastifyRequest, reply: FastifyReply, target: Target) => {
+  const followPlain = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    domain: DomainEntry,
+    target: Target,
+  ) => {
     const choice = destination(request, target);
     if (request.method !== "HEAD") {
       // A limit set meanwhile may refuse it: expired, as the database has it.
@@ -274,6 +315,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
         ...visitOf(request),
         shortId: target.id,
         rule: choice.rule,
+        ...urlsOf(request, domain, choice.url),
       });
       if (refused) return expired(reply, refused);
     }
@@ -295,7 +337,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           "Answers 302 to the target and records one ShortLog row (stored before the answer is sent). " +
           "HEAD answers the same without recording a visit. A short with redirect rules sends the " +
           "visitor to the first rule's url whose conditions all hold (device, language, country, query " +
-          "parameter), else to its url, and the visit records the rule. Outside the short's validity window or " +
+          "parameters, address, date, browser), else to its url, and the visit records the rule. A short " +
+          "with forwardQuery sends the request's query on to that url. The visit stores the URL visited " +
+          "and the Location answered. Outside the short's validity window or " +
           "past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected " +
           "short answers a form instead (200, HTML, no visit), which posts the password back (POST).",
         security: [],
@@ -321,8 +365,9 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const domain = domains.inMemoryForHost(request.hostname) ?? (await domainOf(request));
       const target = shorts.cachedTarget(domain.id, name) ?? (await shorts.findTarget(domain.id, name));
       if (!target) return unknownName(request, reply, domain, name);
-      if (target.rules) return followRestricted(request, reply, target, undefined);
-      if (target.redirectRules) return followPlain(request, reply, target);
+      if (target.rules) return followRestricted(request, reply, domain, target, undefined);
+      if (target.redirectRules) return followPlain(request, reply, domain, target);
+      const location = locationOf(target, target.url, request.url);
       if (request.method === "GET") {
         try {
           await visitLog.record({
@@ -330,6 +375,7 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
             ipAddress: request.ip,
             userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
             referer: headerText(request.headers.referer, MAX_REFERER),
+            ...urlsOf(request, domain, location),
           });
         } catch (error) {
           if (!(error instanceof ShortGone)) throw error;
@@ -337,10 +383,10 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
           // shorts): the database decides.
           const fresh = await shorts.readTarget(domain.id, name);
           if (fresh?.id !== target.id) throw new NotFound();
-          return followRestricted(request, reply, fresh, undefined);
+          return followRestricted(request, reply, domain, fresh, undefined);
         }
       }
-      return redirectTo(reply, target.url);
+      return redirectTo(reply, location);
     },
   );
 
@@ -385,7 +431,42 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const domain = await domainOf(request);
       const target = await shorts.findTarget(domain.id, request.params.name);
       if (!target) return unknownName(request, reply, domain, request.params.name);
-      return followRestricted(request, reply, target, request.body ?? {});
+      return followRestricted(request, reply, domain, target, request.body ?? {});
+    },
+  );
+
+  app.get(
+    "/robots.txt",
+    {
+      logLevel: "warn",
+      schema: {
+        operationId: "getRobots",
+        tags: ["redirect"],
+        summary: "robots.txt of a domain",
+        description:
+          "As Shlink's: `User-agent: *`, an `Allow: /<name>` line for each crawlable short of the " +
+          "domain the request's Host names (by name), then `Disallow: /`, so that crawlers reach only " +
+          "the shorts made crawlable (`crawlable: true`). A Host that names no domain is answered " +
+          "`Disallow: /` alone. Never an orphan visit.",
+        security: [],
+        response: {
+          200: plainText("The robots.txt"),
+          503: ErrorBody.describe("The database is unavailable; try again shortly"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const domain = await domains.forHost(request.hostname);
+      const names = domain ? await shorts.crawlableNames(domain.id) : [];
+      const lines = [
+        "# For more information about the robots.txt standard, see:",
+        "# https://www.robotstxt.org/orig.html",
+        "",
+        "User-agent: *",
+        ...names.map((name) => `Allow: /${name}`),
+        "Disallow: /",
+      ];
+      return reply.type("text/plain; charset=utf-8").send(`${lines.join("\n")}\n`);
     },
   );
 
@@ -455,8 +536,9 @@ export function hotRedirect(app: FastifyInstance, origin: RequestOrigin): HotRou
     const choice: RuleChoice = target.redirectRules
       ? chooseTarget(target.url, target.redirectRules, facts(request.headers, ip, query))
       : { url: target.url };
+    const location = target.forwardQuery ? forwardedUrl(choice.url, queryText(url)) : choice.url;
     // One answer per request: the hot path adds this request's id to its headers.
-    const answer: HotAnswer = { status: 302, headers: { "cache-control": NO_CACHE, location: choice.url } };
+    const answer: HotAnswer = { status: 302, headers: { "cache-control": NO_CACHE, location } };
     return () =>
       visitLog
         .record({
@@ -465,6 +547,7 @@ export function hotRedirect(app: FastifyInstance, origin: RequestOrigin): HotRou
           userAgent: headerText(request.headers["user-agent"], MAX_USER_AGENT),
           referer: headerText(request.headers.referer, MAX_REFERER),
           rule: choice.rule,
+          ...visitUrls(shorts.baseUrlOf(domain!.host), url, location),
         })
         .then(
           () => answer,

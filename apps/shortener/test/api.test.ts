@@ -302,6 +302,8 @@ describe("logs", () => {
         device: "bot",
         country: "",
         referrerHost: "",
+        visitedUrl: "https://sho.rt/logged",
+        redirectUrl: "https://example.com/logged",
       },
       {
         id: expect.stringMatching(/^\d+$/),
@@ -317,6 +319,8 @@ describe("logs", () => {
         device: "bot",
         country: "",
         referrerHost: "ref.example",
+        visitedUrl: "https://sho.rt/logged",
+        redirectUrl: "https://example.com/logged",
       },
     ]);
     const page = await ctx.app.inject({ url: `/api/shorts/${short.id}/logs?limit=1`, headers: user.headers });

@@ -186,7 +186,10 @@ describe("the hot redirect", () => {
     let refusal: Error = new ShortGone();
     const app = {
       domains: { inMemoryForHost: () => ({ id: "domain" }) },
-      shorts: { cachedTarget: () => ({ id: "short", url: "https://target.example/" }) },
+      shorts: {
+        cachedTarget: () => ({ id: "short", url: "https://target.example/" }),
+        baseUrlOf: () => "https://sho.rt",
+      },
       visitLog: { enricher: ctx.app.visitLog.enricher, record: () => Promise.reject(refusal) },
     } as unknown as FastifyInstance;
     const route = hotRedirect(app, requestOrigin(false));

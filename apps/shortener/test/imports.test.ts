@@ -151,7 +151,26 @@ describe("pnpm shortener import: each source's export", () => {
     expect(summary).toMatchObject({ created: 2, failed: 0, visits: 3, historyVisits: 250 });
     const shorts = byName(await shortsOf(user));
     const store = shorts["12C18"]!;
-    expect(store).toMatchObject({ title: "The store", tags: ["store", "promo"], visits: 3 });
+    expect(store).toMatchObject({
+      title: "The store",
+      tags: ["store", "promo"],
+      visits: 3,
+      forwardQuery: true,
+    });
+    expect(store).not.toHaveProperty("crawlable");
+    // As the short behaved at Shlink (docs/adr/0268).
+    expect(shorts.blog).toMatchObject({ forwardQuery: true, crawlable: true });
+    // Each visit keeps the URL Shlink says was visited; where it was sent, Shlink's export does not say.
+    const logs = await ctx.app.inject({ url: `/api/shorts/${store.id}/logs`, headers: user.headers });
+    expect(
+      logs
+        .json()
+        .map((log: { visitedUrl?: string; redirectUrl?: string }) => [log.visitedUrl, log.redirectUrl]),
+    ).toEqual([
+      ["https://s.test/12C18", undefined],
+      ["https://s.test/12C18", undefined],
+      ["https://s.test/12C18", undefined],
+    ]);
     const rows = await ctx.prisma.$queryRaw<
       {
         at: Date;

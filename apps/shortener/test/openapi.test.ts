@@ -69,6 +69,7 @@ describe("GET /docs", () => {
         "DELETE /api/shorts/{id}/stats-link",
         "GET /stats/{token}/data",
         "GET /{name}",
+        "GET /robots.txt",
         "GET /health",
         "GET /ready",
       ].sort(),
@@ -89,6 +90,7 @@ describe("GET /docs", () => {
     const create = doc.paths["/api/shorts"]?.post as OpenAPIV3.OperationObject;
     expect(create.security).toEqual([{ bearerAuth: [] }]);
     expect(Object.keys(create.responses).sort()).toEqual([
+      "200",
       "201",
       "400",
       "401",

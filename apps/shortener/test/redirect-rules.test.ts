@@ -661,6 +661,7 @@ describe("the matcher", () => {
     over: Partial<{ ua: string; ip: string; lang: string; query: Record<string, string[]> }> = {},
   ): VisitorFacts => ({
     agent: () => enricher.agentOf(over.ua ?? UA.windowsChrome),
+    ip: () => over.ip ?? "127.0.0.1",
     country: () => enricher.countryOf(over.ip ?? "127.0.0.1"),
     acceptLanguage: () => over.lang,
     query: (param) => over.query?.[param] ?? [],

@@ -1,6 +1,10 @@
 // The URL shortener's wire contract (seed 000 + DESIGN §3): one zod schema per concept,
 // used for validation, TypeScript types, the OpenAPI document and the tests.
 import { z } from "zod";
+import { parseIpPattern } from "./ip-patterns.ts";
+
+export { type IpPattern, ipv4Octets, parseIpPattern } from "./ip-patterns.ts";
+
 import { HTTP_URL, isUri, NO_NUL } from "./patterns.ts";
 import { queryInteger } from "./query.ts";
 import type { DeclaredRefusal } from "./refusals.ts";
@@ -216,7 +220,26 @@ const clearable = <T extends z.ZodType>(schema: T, cleared: string) =>
 
 export const MAX_REDIRECT_RULES = 10;
 export const MAX_RULE_CONDITIONS = 10;
-export const REDIRECT_DEVICES = ["ios", "android", "desktop", "mobile"] as const;
+/** Shlink 5.1's eight device values (docs/adr/0269). */
+export const REDIRECT_DEVICES = [
+  "ios",
+  "android",
+  "desktop",
+  "mobile",
+  "windows",
+  "macos",
+  "linux",
+  "chromeos",
+] as const;
+/** Shlink 5.1's browser values. */
+export const REDIRECT_BROWSERS = ["chrome", "firefox", "edge", "safari", "opera", "android_browser"] as const;
+/**
+ * Why a geolocation-city-name condition is refused: no city database comes with the service
+ * (docs/shortener.md, docs/adr/0269).
+ */
+export const CITY_CONDITION_REFUSED =
+  "geolocation-city-name is not supported: the service ships a country database only (a free city " +
+  "database would add some 64 MB to every install); use country";
 /** A language range as Accept-Language names one: a primary subtag and optional subtags (BCP 47). */
 export const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/;
 export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
@@ -228,64 +251,166 @@ export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
 const QUERY_TEXT = /^[^\u0000\ud800-\udfff]*(?:[\ud800-\udbff][\udc00-\udfff][^\u0000\ud800-\udfff]*)*$/;
 const MAX_QUERY_TEXT = 256;
 
+const QueryParam = z
+  .string()
+  .min(1, "param must not be empty")
+  .max(MAX_QUERY_TEXT, `param must be at most ${MAX_QUERY_TEXT} characters`)
+  .regex(QUERY_TEXT, "param must not contain NUL characters or lone UTF-16 surrogates");
+
+const IP_PATTERN_ERROR =
+  "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)";
+
+/** A date-time with its offset, or a date (UTC midnight), in the years 1-9999. */
+const RULE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const RULE_INSTANT_ERROR =
+  "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)";
+const RuleInstant = z
+  .string()
+  .max(40, RULE_INSTANT_ERROR)
+  .refine((value) => ruleInstant(value) !== undefined, RULE_INSTANT_ERROR);
+
+/** A before-date or after-date value as epoch milliseconds; undefined when it is not one. */
+export function ruleInstant(value: string): number | undefined {
+  const valid = RULE_DATE.test(value) || z.iso.datetime({ offset: true }).safeParse(value).success;
+  if (!valid) return undefined;
+  const time = Date.parse(RULE_DATE.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(time)) return undefined;
+  const year = new Date(time).getUTCFullYear();
+  // A date the calendar has not (2026-02-30) reads as another day: refused.
+  if (RULE_DATE.test(value) && new Date(time).toISOString().slice(0, 10) !== value) return undefined;
+  return year >= 1 && year <= 9999 ? time : undefined;
+}
+
+export const CONDITION_TYPES = [
+  "device",
+  "language",
+  "country",
+  "query",
+  "any-value-query-param",
+  "valueless-query-param",
+  "ip-address",
+  "before-date",
+  "after-date",
+  "browser",
+] as const;
+
 export const RedirectCondition = z
-  .discriminatedUnion("type", [
-    z
-      .strictObject({
-        type: z.literal("device"),
-        value: z.enum(REDIRECT_DEVICES, { error: "device must be one of ios, android, desktop, mobile" }),
-      })
-      .describe(
-        "The visitor's device, from its User-Agent: ios (iPhone, iPad, iPod), android, mobile (a " +
-          "phone or tablet of any system, iOS and Android included) or desktop (neither, and not a " +
-          "bot). iPadOS Safari's default user agent is a Mac's: it counts as desktop.",
-      ),
-    z
-      .strictObject({
-        type: z.literal("language"),
-        value: z
-          .string()
-          .max(35, "language must be a BCP 47 language tag such as de or pt-BR")
-          .regex(LANGUAGE_TAG_PATTERN, "language must be a BCP 47 language tag such as de or pt-BR"),
-      })
-      .describe(
-        "The visitor's preferred language (Accept-Language, by q-value, then order; q=0 is not acceptable " +
-          "and * matches nothing): of the languages the short's rules name, the first the header " +
-          "prefers is the visitor's, and this condition holds when it names that one. A tag matches " +
-          "itself and its subtags, in any letter case: de matches de, de-CH and de-AT; de-CH only de-CH.",
-      ),
-    z
-      .strictObject({
-        type: z.literal("country"),
-        value: z
-          .string()
-          .regex(
-            COUNTRY_CODE_PATTERN,
-            "country must be an ISO 3166-1 alpha-2 code in upper case, such as DE",
-          ),
-      })
-      .describe(
-        "The country of the visitor's address (ISO 3166-1 alpha-2, upper case), from the geo " +
-          "database the visit statistics use; an unknown or private address matches none",
-      ),
-    z
-      .strictObject({
-        type: z.literal("query"),
-        param: z
-          .string()
-          .min(1, "param must not be empty")
-          .max(MAX_QUERY_TEXT, `param must be at most ${MAX_QUERY_TEXT} characters`)
-          .regex(QUERY_TEXT, "param must not contain NUL characters or lone UTF-16 surrogates"),
-        value: z
-          .string()
-          .max(MAX_QUERY_TEXT, `value must be at most ${MAX_QUERY_TEXT} characters`)
-          .regex(QUERY_TEXT, "value must not contain NUL characters or lone UTF-16 surrogates"),
-      })
-      .describe(
-        "The request's query parameter `param` has exactly `value` (any of its values when repeated; " +
-          "compared as decoded, letter case included)",
-      ),
-  ])
+  .discriminatedUnion(
+    "type",
+    [
+      z
+        .strictObject({
+          type: z.literal("device"),
+          value: z.enum(REDIRECT_DEVICES, {
+            error: `device must be one of ${REDIRECT_DEVICES.join(", ")}`,
+          }),
+        })
+        .describe(
+          "The visitor's device, from its User-Agent: ios (iPhone, iPad, iPod), android, mobile (a " +
+            "phone or tablet of any system, iOS and Android included), desktop (neither, and not a " +
+            "bot), or the desktop's system: windows, macos, linux (Linux and its distributions, not " +
+            "Android) or chromeos. iPadOS Safari's default user agent is a Mac's: it counts as desktop and macos.",
+        ),
+      z
+        .strictObject({
+          type: z.literal("language"),
+          value: z
+            .string()
+            .max(35, "language must be a BCP 47 language tag such as de or pt-BR")
+            .regex(LANGUAGE_TAG_PATTERN, "language must be a BCP 47 language tag such as de or pt-BR"),
+        })
+        .describe(
+          "The visitor's preferred language (Accept-Language, by q-value, then order; q=0 is not acceptable " +
+            "and * matches nothing): of the languages the short's rules name, the first the header " +
+            "prefers is the visitor's, and this condition holds when it names that one. A tag matches " +
+            "itself and its subtags, in any letter case: de matches de, de-CH and de-AT; de-CH only de-CH.",
+        ),
+      z
+        .strictObject({
+          type: z.literal("country"),
+          value: z
+            .string()
+            .regex(
+              COUNTRY_CODE_PATTERN,
+              "country must be an ISO 3166-1 alpha-2 code in upper case, such as DE",
+            ),
+        })
+        .describe(
+          "The country of the visitor's address (ISO 3166-1 alpha-2, upper case), from the geo " +
+            "database the visit statistics use; an unknown or private address matches none",
+        ),
+      z
+        .strictObject({
+          type: z.literal("query"),
+          param: z
+            .string()
+            .min(1, "param must not be empty")
+            .max(MAX_QUERY_TEXT, `param must be at most ${MAX_QUERY_TEXT} characters`)
+            .regex(QUERY_TEXT, "param must not contain NUL characters or lone UTF-16 surrogates"),
+          value: z
+            .string()
+            .max(MAX_QUERY_TEXT, `value must be at most ${MAX_QUERY_TEXT} characters`)
+            .regex(QUERY_TEXT, "value must not contain NUL characters or lone UTF-16 surrogates"),
+        })
+        .describe(
+          "The request's query parameter `param` has exactly `value` (any of its values when repeated; " +
+            "compared as decoded, letter case included). Shlink's query-param",
+        ),
+      z
+        .strictObject({ type: z.literal("any-value-query-param"), param: QueryParam })
+        .describe("The request's query has the parameter `param`, with any value or none"),
+      z
+        .strictObject({ type: z.literal("valueless-query-param"), param: QueryParam })
+        .describe("The request's query has the parameter `param` without a value (`?param` or `?param=`)"),
+      z
+        .strictObject({
+          type: z.literal("ip-address"),
+          value: z
+            .string()
+            .max(64, IP_PATTERN_ERROR)
+            .refine((value) => parseIpPattern(value) !== undefined, IP_PATTERN_ERROR),
+        })
+        .describe(
+          "The visitor's full address (before VISIT_IP cuts it for the row) is this address, lies in this " +
+            "CIDR block (192.168.10.0/24, 2001:db8::/32), or matches this IPv4 wildcard pattern, each `*` " +
+            "standing for any octet (11.22.*.*)",
+        ),
+      z
+        .strictObject({
+          type: z.literal("before-date"),
+          value: RuleInstant.describe("The visit is before this instant"),
+        })
+        .describe(
+          "The visit happens before `value` (an ISO 8601 date-time with offset, or a date: UTC midnight)",
+        ),
+      z
+        .strictObject({
+          type: z.literal("after-date"),
+          value: RuleInstant.describe("The visit is after this instant"),
+        })
+        .describe(
+          "The visit happens after `value` (an ISO 8601 date-time with offset, or a date: UTC midnight)",
+        ),
+      z
+        .strictObject({
+          type: z.literal("browser"),
+          value: z.enum(REDIRECT_BROWSERS, {
+            error: `browser must be one of ${REDIRECT_BROWSERS.join(", ")}`,
+          }),
+        })
+        .describe(
+          "The visitor's browser, from its User-Agent: chrome (Chrome and Chromium, desktop and mobile), " +
+            "firefox, edge, safari (desktop and mobile), opera, android_browser (Android's stock browser)",
+        ),
+    ],
+    {
+      // A type the service does not have names the ones it has; the city is refused with its reason.
+      error: (issue) =>
+        (issue.input as { type?: unknown } | undefined)?.type === "geolocation-city-name"
+          ? CITY_CONDITION_REFUSED
+          : `type must be one of ${CONDITION_TYPES.join(", ")}`,
+    },
+  )
   .meta({ id: "RedirectCondition" });
 export type RedirectCondition = z.infer<typeof RedirectCondition>;
 
@@ -340,10 +465,35 @@ export const SHORT_REFUSALS: readonly DeclaredRefusal[] = [
   },
   {
     status: 400,
+    answer: IP_PATTERN_ERROR,
+    rule:
+      "an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four " +
+      "dotted parts each an octet or `*`: a parse the pattern cannot state",
+  },
+  {
+    status: 400,
+    answer: RULE_INSTANT_ERROR,
+    rule: "a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999",
+  },
+  {
+    status: 400,
     answer: 'domain "…" is not one you may use',
     rule: "domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)",
   },
 ];
+
+export const ForwardQuery = z
+  .boolean()
+  .describe(
+    "The visit's query string is appended to the target (or to the url of the redirect rule that " +
+      "sent it): its parameters after the target's own, a parameter the target also has taking " +
+      "the visit's value; the target's fragment stays last",
+  );
+export const Crawlable = z
+  .boolean()
+  .describe("GET /robots.txt of the short's domain allows crawlers to reach it (Disallow otherwise)");
+/** The generated name's length: Shlink's minimum, and the names' own maximum. */
+export const SHORT_CODE_LENGTH = { min: 4, max: 64, default: 7 } as const;
 
 export const NewShort = z
   .strictObject({
@@ -361,6 +511,28 @@ export const NewShort = z
     redirectRules: RedirectRules.optional().describe(
       describedAs(RedirectRules, "Optional; omitted or []: every visitor goes to url."),
     ),
+    forwardQuery: ForwardQuery.optional().describe(
+      describedAs(ForwardQuery, "Optional; omitted: false (docs/adr/0268)."),
+    ),
+    crawlable: Crawlable.optional().describe(describedAs(Crawlable, "Optional; omitted: false.")),
+    shortCodeLength: z
+      .int(`shortCodeLength must be an integer from ${SHORT_CODE_LENGTH.min} to ${SHORT_CODE_LENGTH.max}`)
+      .min(SHORT_CODE_LENGTH.min, `shortCodeLength must be at least ${SHORT_CODE_LENGTH.min}`)
+      .max(SHORT_CODE_LENGTH.max, `shortCodeLength must be at most ${SHORT_CODE_LENGTH.max}`)
+      .optional()
+      .describe(
+        `Optional; the length of the generated name, ${SHORT_CODE_LENGTH.min}-${SHORT_CODE_LENGTH.max} ` +
+          "(Shlink's minimum is 4); omitted: 7. Ignored when name is given",
+      ),
+    findIfExists: z
+      .boolean()
+      .optional()
+      .describe(
+        "Optional; true: answer the caller's existing short with the same url and, of name, domain, " +
+          "tags (the same set), validFrom, validUntil and maxVisits, the same values wherever this " +
+          "request gives them (Shlink's findIfExists), 200 instead of 201; none: a new short is " +
+          "created. Omitted: false",
+      ),
   })
   .refine((short) => windowIsOrdered(short.validFrom, short.validUntil), {
     error: WINDOW_ORDER,
@@ -391,6 +563,8 @@ export const ShortEdit = z
     redirectRules: RedirectRules.nullable()
       .optional()
       .describe(describedAs(RedirectRules, "Replaces the whole list; [] or null removes every rule.")),
+    forwardQuery: ForwardQuery.optional(),
+    crawlable: Crawlable.optional(),
   })
   .describe(
     "The fields to change; each one left out stays as it is ({} changes nothing). The redirect " +
@@ -443,6 +617,14 @@ export const Short = z
       .string()
       .optional()
       .describe("The link's title where it was imported from (`pnpm -s shortener import`); absent when none"),
+    forwardQuery: z
+      .literal(true)
+      .optional()
+      .describe("Present (true) when the visit's query string is appended to the target; absent: off"),
+    crawlable: z
+      .literal(true)
+      .optional()
+      .describe("Present (true) when robots.txt lets crawlers reach the short; absent: not"),
   })
   .meta({ id: "Short" });
 export type Short = z.infer<typeof Short>;
@@ -473,6 +655,16 @@ export const ShortLog = z
       .describe(
         "The redirect rule that sent the visit (1 is the first, as the rules were then); absent: the short's url",
       ),
+    visitedUrl: z
+      .string()
+      .optional()
+      .describe(
+        "The URL that was visited, query included; absent for visits stored before it was kept, and imported ones",
+      ),
+    redirectUrl: z
+      .string()
+      .optional()
+      .describe("Where the visit was sent (the redirect's Location); absent as visitedUrl"),
   })
   .meta({ id: "ShortLog" });
 export type ShortLog = z.infer<typeof ShortLog>;

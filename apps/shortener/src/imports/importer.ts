@@ -135,12 +135,14 @@ export class Importer {
       ...(link.name !== undefined ? { name: link.name } : {}),
       // Sources allow what a tag here does not: "Summer Sale" is kept as summer-sale.
       tags: link.tags.map((tag) => tag.toLowerCase().replace(/\s+/g, "-")),
+      ...(link.forwardQuery ? { forwardQuery: true } : {}),
+      ...(link.crawlable ? { crawlable: true } : {}),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return issue ? `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}` : "refused";
     }
-    const { password: _password, domain: _domain, ...short } = parsed.data;
+    const { password: _password, domain: _domain, findIfExists: _find, ...short } = parsed.data;
     return {
       link,
       short: {

@@ -18,6 +18,8 @@ import {
 
 type Json = Record<string, unknown>;
 
+/** The visit log's column. */
+const MAX_VISITED_URL = 2048;
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null;
 
@@ -60,7 +62,14 @@ export async function* parseShlinkJson(path: string): AsyncGenerator<SourceLine>
           problem = `visit ${i + 1}: ${typeof at === "string" ? `date ${at}` : "no date"}`;
           break;
         }
-        visits.push({ at, userAgent: text(visit.userAgent), referer: text(visit.referer), ipAddress: "" });
+        const visitedUrl = text(visit.visitedUrl);
+        visits.push({
+          at,
+          userAgent: text(visit.userAgent),
+          referer: text(visit.referer),
+          ipAddress: "",
+          ...(visitedUrl ? { visitedUrl: visitedUrl.slice(0, MAX_VISITED_URL) } : {}),
+        });
       }
     }
     if (problem !== undefined) {
@@ -74,6 +83,9 @@ export async function* parseShlinkJson(path: string): AsyncGenerator<SourceLine>
       url: text(shortUrl.longUrl),
       title: text(shortUrl.title) || undefined,
       tags: Array.isArray(shortUrl.tags) ? shortUrl.tags.map(text) : [],
+      // As the short behaved at Shlink (docs/adr/0268); absent or not a boolean: off.
+      forwardQuery: shortUrl.forwardQuery === true,
+      crawlable: shortUrl.crawlable === true,
       created: text(shortUrl.dateCreated),
       visitTotal: visits === undefined ? (summary as number | undefined) : undefined,
       visits,

@@ -13,6 +13,8 @@ export interface SourceVisit {
   referer: string;
   /** "" when the source has none (Shlink exports none). */
   ipAddress: string;
+  /** The URL visited, when the source has it (Shlink's visitedUrl). */
+  visitedUrl?: string | undefined;
 }
 
 export interface SourceLink {
@@ -25,6 +27,9 @@ export interface SourceLink {
   url: string;
   title?: string | undefined;
   tags: string[];
+  /** Shlink's forwardQuery and crawlable, when the source gives them; absent: off. */
+  forwardQuery?: boolean | undefined;
+  crawlable?: boolean | undefined;
   createdAt?: Date | undefined;
   /** The source's visit total, when it does not give the visits one by one. */
   visitTotal?: number | undefined;

@@ -2,6 +2,7 @@ import { isUniqueViolation, Prisma, type PrismaClient, type ReplicaReads, uuidv7
 import {
   type LogsQuery,
   type NewShort,
+  SHORT_CODE_LENGTH,
   SHORT_ID_PATTERN,
   type Short,
   type ShortEdit,
@@ -26,7 +27,10 @@ import {
 } from "./target-cache.ts";
 
 const GENERATED_NAME_ATTEMPTS = 5;
-const generateName = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 7);
+const generateName = customAlphabet(
+  "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+  SHORT_CODE_LENGTH.default,
+);
 
 interface ShortRow {
   id: string;
@@ -47,13 +51,15 @@ interface ShortRow {
   redirectRules: StoredRule[] | null;
   /** Set only by an import (the link's title at its source). */
   title: string | null;
+  forwardQuery: boolean;
+  crawlable: boolean;
 }
 
 /** What the API shows of a short: never the password hash, only whether there is one. */
 const SHORT_COLUMNS = Prisma.sql`s."id", s."domain_id" AS "domainId", d."host" AS "domainHost", s."name", s."url", s."tags", s."created_at" AS "createdAt",
   s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
   s."expired_url" AS "expiredUrl", s."password_hash" IS NOT NULL AS "hasPassword",
-  s."redirect_rules" AS "redirectRules", s."title"`;
+  s."redirect_rules" AS "redirectRules", s."title", s."forward_query" AS "forwardQuery", s."crawlable"`;
 
 /** An ISO date-time as UTC (PostgreSQL takes offsets of at most 15 hours; JavaScript any). */
 const utc = (instant: string | undefined) => (instant === undefined ? null : new Date(instant).toISOString());
@@ -68,20 +74,22 @@ export function targetOf(row: {
   expiredUrl: string | null;
   passwordHash: string | null;
   redirectRules: unknown;
+  forwardQuery?: boolean;
 }): Target {
   const { id, url, validFrom, validUntil, maxVisits, expiredUrl, passwordHash } = row;
   const redirectRules = compileRules(row.redirectRules);
-  if (validFrom === null && validUntil === null && maxVisits === null && passwordHash === null) {
-    return redirectRules ? { id, url, redirectRules } : { id, url };
-  }
-  const rules = {
+  const target: Target = { id, url };
+  if (redirectRules) target.redirectRules = redirectRules;
+  if (row.forwardQuery) target.forwardQuery = true;
+  if (validFrom === null && validUntil === null && maxVisits === null && passwordHash === null) return target;
+  target.rules = {
     validFrom: validFrom?.getTime() ?? null,
     validUntil: validUntil?.getTime() ?? null,
     maxVisits,
     expiredUrl,
     passwordHash,
   };
-  return redirectRules ? { id, url, rules, redirectRules } : { id, url, rules };
+  return target;
 }
 
 const TARGET_FIELDS = {
@@ -93,10 +101,11 @@ const TARGET_FIELDS = {
   expiredUrl: true,
   passwordHash: true,
   redirectRules: true,
+  forwardQuery: true,
 } as const;
 
 /** A short to insert: what POST /shorts asked for, its password hashed and its domain resolved (prepare). */
-export type ShortToCreate = Omit<NewShort, "password" | "domain"> & {
+export type ShortToCreate = Omit<NewShort, "password" | "domain" | "findIfExists"> & {
   passwordHash: string | null;
   domain: DomainRef;
   /** An imported link's (imports/importer.ts): its creation at its source, and its title. */
@@ -157,6 +166,11 @@ export class ShortsService {
     return this.targets?.isListening ?? false;
   }
 
+  /** The short URL base of a domain (null host: the default domain's, SHORT_BASE_URL). */
+  baseUrlOf(domainHost: string | null): string {
+    return domainHost === null ? this.options.shortBaseUrl : `${this.scheme}//${domainHost}`;
+  }
+
   isReserved(name: string): boolean {
     // Case-insensitive, so /Docs can never shadow (or be confused with) /docs.
     return this.reserved.has(name.toLowerCase());
@@ -167,10 +181,7 @@ export class ShortsService {
       id: row.id,
       url: row.url,
       name: row.name,
-      shorturl:
-        row.domainHost === null
-          ? `${this.options.shortBaseUrl}/${row.name}`
-          : `${this.scheme}//${row.domainHost}/${row.name}`,
+      shorturl: `${this.baseUrlOf(row.domainHost)}/${row.name}`,
       createdAt: row.createdAt.toISOString(),
       visits,
       // Only when there are some: a short without tags answers exactly as before tags existed.
@@ -185,6 +196,8 @@ export class ShortsService {
       ...(row.domainHost !== null ? { domain: row.domainHost } : {}),
       ...(row.redirectRules?.length ? { redirectRules: row.redirectRules } : {}),
       ...(row.title ? { title: row.title } : {}),
+      ...(row.forwardQuery ? { forwardQuery: true as const } : {}),
+      ...(row.crawlable ? { crawlable: true as const } : {}),
     };
   }
 
@@ -229,7 +242,7 @@ export class ShortsService {
    * purpose, so it is done here, before any transaction (one holds a pooled connection).
    */
   async prepare(input: NewShort, domain: DomainRef = DEFAULT_DOMAIN): Promise<ShortToCreate> {
-    const { password, domain: _host, ...short } = input;
+    const { password, domain: _host, findIfExists: _find, ...short } = input;
     return {
       ...short,
       domain,
@@ -278,17 +291,19 @@ export class ShortsService {
 
     let pending = [...chosen.values()].map((index) => ({ index, name: item(index).name! }));
     for (let attempt = 1; pending.length > 0 || generated.length > 0; attempt++) {
-      // 62^7 names make a collision rare; a few fresh draws settle it.
+      // 62^7 names make a collision rare; a few fresh draws settle it (62^4, the shortest, too
+      // until millions of them are taken on one domain).
       if (attempt > GENERATED_NAME_ATTEMPTS) throw new Error("could not draw a free name for a short");
       const drawn = new Set<string>();
       for (const index of generated) {
         const domainId = item(index).domain.id;
-        let name = generateName();
+        const length = item(index).shortCodeLength ?? SHORT_CODE_LENGTH.default;
+        let name = generateName(length);
         const free = (candidate: string) =>
           !this.isReserved(candidate) &&
           !chosen.has(targetKey(domainId, candidate)) &&
           !drawn.has(targetKey(domainId, candidate));
-        while (!free(name)) name = generateName();
+        while (!free(name)) name = generateName(length);
         drawn.add(targetKey(domainId, name));
         pending.push({ index, name });
       }
@@ -325,10 +340,11 @@ export class ShortsService {
     // name, so concurrent inserts wait on each other's names in one order and cannot deadlock.
     return db.$queryRaw<Omit<ShortRow, "domainHost">[]>`
       INSERT INTO "shortener"."shorts" ("id", "user_id", "domain_id", "name", "url", "tags", "valid_from",
-        "valid_until", "max_visits", "expired_url", "password_hash", "redirect_rules", "created_at", "title")
+        "valid_until", "max_visits", "expired_url", "password_hash", "redirect_rules", "created_at", "title",
+        "forward_query", "crawlable")
       SELECT i."id", ${userId}::uuid, i."domain_id", i."name", i."url", string_to_array(i."tags", ',')::varchar(32)[],
         i."valid_from", i."valid_until", i."max_visits", i."expired_url", i."password_hash", i."redirect_rules",
-        coalesce(i."created_at", now()), i."title"
+        coalesce(i."created_at", now()), i."title", i."forward_query", i."crawlable"
         FROM unnest(${rows.map((row) => ids[row.index])}::uuid[], ${column((short) => short.domain.id)}::uuid[],
                     ${rows.map((row) => row.name)}::text[],
                     ${column((short) => short.url)}::text[],
@@ -340,14 +356,62 @@ export class ShortsService {
                     ${column((short) => short.passwordHash)}::text[],
                     ${column((short) => storedRules(short.redirectRules))}::jsonb[],
                     ${column((short) => short.createdAt?.toISOString() ?? null)}::timestamptz[],
-                    ${column((short) => short.title ?? null)}::text[])
+                    ${column((short) => short.title ?? null)}::text[],
+                    ${column((short) => short.forwardQuery === true)}::bool[],
+                    ${column((short) => short.crawlable === true)}::bool[])
           AS i("id", "domain_id", "name", "url", "tags", "valid_from", "valid_until", "max_visits", "expired_url",
-               "password_hash", "redirect_rules", "created_at", "title")
+               "password_hash", "redirect_rules", "created_at", "title", "forward_query", "crawlable")
        ORDER BY i."name", i."domain_id"
       ON CONFLICT DO NOTHING
       RETURNING "id", "domain_id" AS "domainId", "name", "url", "tags", "created_at" AS "createdAt", "valid_from" AS "validFrom",
         "valid_until" AS "validUntil", "max_visits" AS "maxVisits", "expired_url" AS "expiredUrl",
-        "password_hash" IS NOT NULL AS "hasPassword", "redirect_rules" AS "redirectRules", "title"`;
+        "password_hash" IS NOT NULL AS "hasPassword", "redirect_rules" AS "redirectRules", "title",
+        "forward_query" AS "forwardQuery", "crawlable"`;
+  }
+
+  /**
+   * findIfExists (Shlink's): the caller's oldest short with the same url on the same domain and,
+   * of what `short` gives, the same name, tags (as a set), window bounds, limit, expired URL,
+   * forwardQuery and crawlable; null when none. A short asked for with a password or redirect
+   * rules matches none (neither can be compared as given: a new one is created).
+   */
+  async findMatching(userId: string, short: ShortToCreate): Promise<Short | null> {
+    if (short.passwordHash !== null || (short.redirectRules?.length ?? 0) > 0) return null;
+    const where: Prisma.Sql[] = [
+      Prisma.sql`s."url" = ${short.url}`,
+      Prisma.sql`s."domain_id" = ${short.domain.id}::uuid`,
+    ];
+    if (short.name !== undefined) where.push(Prisma.sql`s."name" = ${short.name}`);
+    if (short.tags !== undefined) {
+      const tags = [...new Set(short.tags)];
+      where.push(Prisma.sql`s."tags" @> ${tags}::varchar(32)[] AND s."tags" <@ ${tags}::varchar(32)[]`);
+    }
+    if (short.validFrom !== undefined)
+      where.push(Prisma.sql`s."valid_from" = ${utc(short.validFrom)}::timestamptz`);
+    if (short.validUntil !== undefined)
+      where.push(Prisma.sql`s."valid_until" = ${utc(short.validUntil)}::timestamptz`);
+    if (short.maxVisits !== undefined) where.push(Prisma.sql`s."max_visits" = ${short.maxVisits}`);
+    if (short.expiredUrl !== undefined) where.push(Prisma.sql`s."expired_url" = ${short.expiredUrl}`);
+    if (short.forwardQuery !== undefined) where.push(Prisma.sql`s."forward_query" = ${short.forwardQuery}`);
+    if (short.crawlable !== undefined) where.push(Prisma.sql`s."crawlable" = ${short.crawlable}`);
+    const [found] = await this.select(
+      userId,
+      where,
+      { by: Prisma.sql`s."created_at", s."id"` },
+      { limit: 1 },
+    );
+    return found ?? null;
+  }
+
+  /**
+   * The names of a domain's shorts that robots.txt allows (crawlable), by name: read when a
+   * crawler asks, from the domain's rows (a scan of its names, no index of its own: asked for
+   * rarely, and each answer is short).
+   */
+  async crawlableNames(domainId: string): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ name: string }[]>`
+      SELECT "name" FROM "shortener"."shorts" WHERE "domain_id" = ${domainId}::uuid AND "crawlable" ORDER BY "name"`;
+    return rows.map((row) => row.name);
   }
 
   /**
@@ -449,6 +513,8 @@ export class ShortsService {
             maxVisits: edit.maxVisits,
             expiredUrl: edit.expiredUrl,
             passwordHash,
+            forwardQuery: edit.forwardQuery,
+            crawlable: edit.crawlable,
             // [] and null both remove them: the column is null when there are none.
             redirectRules:
               edit.redirectRules === undefined
@@ -478,7 +544,8 @@ export class ShortsService {
     const previous = await write().catch((error: unknown) => {
       throw isUniqueViolation(error) ? taken(wanted.name, wanted.domain) : error;
     });
-    const { tags: _tags, ...redirectFields } = edit;
+    // Neither tags nor crawlable is read by the redirect.
+    const { tags: _tags, crawlable: _crawlable, ...redirectFields } = edit;
     if (Object.values(redirectFields).some((value) => value !== undefined))
       this.targets?.forget(targetKey(previous.domainId, previous.name));
     return this.get(userId, shortId);
@@ -598,6 +665,8 @@ interface LogRow {
   country: string;
   referrerHost: string;
   rule: number | null;
+  visitedUrl: string | null;
+  redirectUrl: string | null;
 }
 
 function toShortLog(row: LogRow): ShortLog {
@@ -615,6 +684,8 @@ function toShortLog(row: LogRow): ShortLog {
     country: row.country,
     referrerHost: row.referrerHost,
     ...(row.rule !== null ? { rule: row.rule } : {}),
+    ...(row.visitedUrl !== null ? { visitedUrl: row.visitedUrl } : {}),
+    ...(row.redirectUrl !== null ? { redirectUrl: row.redirectUrl } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The redirect's (domain, name) → target cache: a ChangeNotifiedCache (@app/db) on the channel
 // that a short's deletion (shorts.service.ts) and a change of anything the redirect reads (domain,
-// target, name, window, limit, expired URL, password, redirect rules: the shorts_notify_changed trigger) notify
+// target, name, window, limit, expired URL, password, redirect rules, forwardQuery: the shorts_notify_changed trigger) notify
 // with the short's old key (targetKey, the database's short_cache_key). A cached target is right until then, and every instance hears of it at
 // commit (the editing instance drops the entry itself before answering); entries also expire
 // after `ttlMs`, and nothing is served while the listening connection is down. Misses are not
@@ -35,6 +35,8 @@ export interface Target {
    * through; absent when it has none.
    */
   redirectRules?: CompiledRules;
+  /** The visit's query string goes to the target (forward-query.ts); absent: off. */
+  forwardQuery?: true;
 }
 
 /** A short's lifecycle as the redirect reads it: in the cache entry, so checking it costs nothing. */

@@ -38,3 +38,15 @@ export function timeArray(values: readonly Date[]): string {
   }
   return `${literal}}`;
 }
+
+/** textArray's literal with NULL (unquoted) for each undefined element. */
+export function nullableTextArray(values: readonly (string | undefined)[]): string {
+  let literal = "{";
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (i > 0) literal += ",";
+    literal +=
+      value === undefined ? "NULL" : `"${NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, "\\$&") : value}"`;
+  }
+  return `${literal}}`;
+}

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { inTransaction, isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { plainArray, textArray, timeArray } from "./array-literals.ts";
+import { nullableTextArray, plainArray, textArray, timeArray } from "./array-literals.ts";
 import { type VisitLogObserver, visitLogMetrics } from "./metrics.ts";
 import {
   aggregateBatch,
@@ -35,6 +35,9 @@ export interface Visit {
   rule?: number | null;
   /** Stored by an import (imports/importer.ts), at its original time; default false. */
   imported?: boolean;
+  /** The URL visited, query included, and where the visit was sent; absent: not kept (null). */
+  visitedUrl?: string;
+  redirectUrl?: string;
 }
 
 /** The short was deleted between the redirect's lookup and the write of its visit. */
@@ -277,9 +280,9 @@ export class VisitLog {
         batch = { pending: [], sums: new BatchSums() };
         this.batches.push(batch);
       }
-      const { shortId, ipAddress, userAgent, referer, rule, imported } = visit;
+      const { shortId, ipAddress, userAgent, referer, rule, imported, visitedUrl, redirectUrl } = visit;
       batch.pending.push({
-        visit: { shortId, ipAddress, userAgent, referer, at, rule, imported },
+        visit: { shortId, ipAddress, userAgent, referer, at, rule, imported, visitedUrl, redirectUrl },
         enriched,
         resolve,
         reject,
@@ -318,11 +321,12 @@ export class VisitLog {
   importRun(): (visit: Visit & { at: Date }, visitor: string | undefined) => Promise<void> {
     const salt = randomBytes(32);
     return (visit, visitor) => {
-      const { shortId, ipAddress, userAgent, referer, at } = visit;
+      const { shortId, ipAddress, userAgent, referer, at, visitedUrl } = visit;
       const enriched = this.enricher.describe(visit) as Enrichment;
       enriched.visitor = visitor === undefined ? null : visitorHash(salt, visitor);
       return new Promise<void>((resolve, reject) => {
-        const pending = { shortId, ipAddress, userAgent, referer, at, imported: true };
+        // The URL visited, when the source kept it (Shlink's visitedUrl); where it was sent, never.
+        const pending = { shortId, ipAddress, userAgent, referer, at, imported: true, visitedUrl };
         void this.writePastDay([{ visit: pending, enriched, resolve, reject }], undefined, IMPORTED, 0);
       });
     };
@@ -497,6 +501,8 @@ export class VisitLog {
       all[13] = timeArray(visits.map((v) => v.at));
       all[PARAMS.rules] = plainArray(visits.map((v) => v.rule ?? "NULL"));
       all[PARAMS.imported] = plainArray(visits.map((v) => v.imported === true));
+      all[PARAMS.visitedUrls] = nullableTextArray(visits.map((v) => v.visitedUrl));
+      all[PARAMS.redirectUrls] = nullableTextArray(visits.map((v) => v.redirectUrl));
       const aggregates = { totals, values, dayValues, visitors };
       if (chosen === PENDING) {
         // Today's visits (the usual batch): their aggregates are stored beside them, per short,
@@ -562,6 +568,9 @@ const PARAMS = {
   rules: 34,
   /** Whether each row was stored by an import. */
   imported: 39,
+  /** Each row's visited and redirect URLs (null: not kept). */
+  visitedUrls: 40,
+  redirectUrls: 41,
   /** PENDING: the shorts of the batch, and each one's sums as JSON. */
   pendingShortIds: 35,
   pendingSums: 36,
@@ -627,15 +636,15 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 ), visits AS (
   INSERT INTO "shortener"."short_logs"
     ("short_id", "ip_address", "user_agent", "referer", "is_bot", "browser", "os", "device", "country",
-     "referrer_host", "visitor", "created_at", "rule", "imported")
+     "referrer_host", "visitor", "created_at", "rule", "imported", "visited_url", "redirect_url")
   SELECT v."short_id", v."ip", v."agent", v."referer", v."bot", v."browser", v."os", v."device", v."country", v."host",
     CASE WHEN v."at" >= (SELECT "since" FROM hashed)::timestamp AT TIME ZONE 'UTC' THEN v."visitor" END, v."at", v."rule",
-    v."imported"
+    v."imported", v."visited_url", v."redirect_url"
   FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::bool[], $7::varchar[],
     $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::int8[], $13::timestamptz[], $34::int2[],
-    $39::bool[])
+    $39::bool[], $40::varchar[], $41::varchar[])
     AS v("short_id", "ip", "agent", "referer", "bot", "browser", "os", "device", "country", "host", "visitor", "at",
-      "rule", "imported")
+      "rule", "imported", "visited_url", "redirect_url")
   WHERE v."short_id" IN (SELECT "id" FROM live)
 ), first_visits AS (
   -- A visitor counts once per short and day, in the hour of its first visit: the insert that

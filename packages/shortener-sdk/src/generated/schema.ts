@@ -99,13 +99,15 @@ export interface paths {
         put?: never;
         /**
          * Create a short
-         * @description Without `name`, a random 7-character name is generated. A taken name is 409 (a name is taken per domain: `domain`, or the default domain); a reserved one 400.
+         * @description Without `name`, a random name of `shortCodeLength` characters (7 by default) is generated. A taken name is 409 (a name is taken per domain: `domain`, or the default domain); a reserved one 400. With `findIfExists: true`, the caller's existing short that matches (see the field) is answered with 200 and nothing is created.
          *
          *     Refused beyond the schema:
          *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl, a redirect rule's url) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
+         *     - 400 "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)": an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four dotted parts each an octet or `*`: a parse the pattern cannot state
+         *     - 400 "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)": a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999
          *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         post: operations["createShort"];
@@ -126,13 +128,15 @@ export interface paths {
         put?: never;
         /**
          * Create up to 1000 shorts at once
-         * @description A body this document refuses (not an object with an array `shorts` of at most 1000 NewShorts: an item without a valid `url`, with a malformed name or an unknown property) is 400, naming the item (`shorts.3.url`), and creates nothing. Otherwise each item is created as POST /shorts would create it, or refused as POST /shorts would refuse what the stored data decides: the answer is 200 with one result per item, in order, holding the created short (status 201) or the error (400: its name is reserved, or it is a password past the first 10; 409: its name is taken, also by an earlier item), with the same body. The other items are created even when some fail.
+         * @description A body this document refuses (not an object with an array `shorts` of at most 1000 NewShorts: an item without a valid `url`, with a malformed name or an unknown property) is 400, naming the item (`shorts.3.url`), and creates nothing. Otherwise each item is created as POST /shorts would create it, or refused as POST /shorts would refuse what the stored data decides: the answer is 200 with one result per item, in order, holding the created short (status 201) or the error (400: its name is reserved, it is a password past the first 10, or it sets findIfExists (POST /shorts only); 409: its name is taken, also by an earlier item), with the same body. The other items are created even when some fail.
          *
          *     Refused beyond the schema:
          *     - 400 "url must be an absolute http(s) URL": a URL (url, expiredUrl, a redirect rule's url) parses as a WHATWG URL with an http(s) scheme and a host; the pattern states the scheme, but a target may be an IRI (non-ASCII), which no format names
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
+         *     - 400 "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)": an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four dotted parts each an octet or `*`: a parse the pattern cannot state
+         *     - 400 "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)": a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999
          *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         post: operations["createShorts"];
@@ -166,6 +170,8 @@ export interface paths {
          *     - 400 "url must be at most 2048 characters": a URL is at most 2048 characters also once normalized (an IDN host as punycode, the rest percent-encoded)
          *     - 400 "validUntil must be later than validFrom": validFrom is earlier than validUntil (in an edit, also against the one stored)
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
+         *     - 400 "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)": an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four dotted parts each an octet or `*`: a parse the pattern cannot state
+         *     - 400 "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)": a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999
          *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         patch: operations["updateShort"];
@@ -316,6 +322,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/robots.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * robots.txt of a domain
+         * @description As Shlink's: `User-agent: *`, an `Allow: /<name>` line for each crawlable short of the domain the request's Host names (by name), then `Disallow: /`, so that crawlers reach only the shorts made crawlable (`crawlable: true`). A Host that names no domain is answered `Disallow: /` alone. Never an orphan visit.
+         */
+        get: operations["getRobots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stats/{token}/data": {
         parameters: {
             query?: never;
@@ -350,7 +376,7 @@ export interface paths {
         };
         /**
          * Follow a short URL
-         * @description The name is looked up on the domain the request's Host names (letter case and port ignored; X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is registered. A name the domain has no short of redirects to the domain's URL for unknown names when the operator set one (302, no visit). A GET of a name the domain has no short of, of the domain's root, or of a Host that names no domain is counted as an orphan visit (GET /api/orphan-visits). Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. A short with redirect rules sends the visitor to the first rule's url whose conditions all hold (device, language, country, query parameter), else to its url, and the visit records the rule. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
+         * @description The name is looked up on the domain the request's Host names (letter case and port ignored; X-Forwarded-Host when TRUST_PROXY trusts the sender): a registered domain's host, or the default domain's (SHORT_BASE_URL's), which also answers any other host while no domain is registered. A name the domain has no short of redirects to the domain's URL for unknown names when the operator set one (302, no visit). A GET of a name the domain has no short of, of the domain's root, or of a Host that names no domain is counted as an orphan visit (GET /api/orphan-visits). Answers 302 to the target and records one ShortLog row (stored before the answer is sent). HEAD answers the same without recording a visit. A short with redirect rules sends the visitor to the first rule's url whose conditions all hold (device, language, country, query parameters, address, date, browser), else to its url, and the visit records the rule. A short with forwardQuery sends the request's query on to that url. The visit stores the URL visited and the Location answered. Outside the short's validity window or past its visit limit: 302 to its expiredUrl, or 404, and no visit. A password-protected short answers a form instead (200, HTML, no visit), which posts the password back (POST).
          */
         get: operations["followShort"];
         put?: never;
@@ -397,6 +423,8 @@ export interface components {
             status: string;
         };
         NewShort: {
+            /** @description GET /robots.txt of the short's domain allows crawlers to reach it (Disallow otherwise). Optional; omitted: false. */
+            crawlable?: boolean;
             /**
              * @description Optional; one of the domains GET /domains lists for the caller. Omitted: the default domain
              * @example links.example.com
@@ -407,6 +435,10 @@ export interface components {
              * @example https://example.com/offer-ended
              */
             expiredUrl?: string;
+            /** @description Optional; true: answer the caller's existing short with the same url and, of name, domain, tags (the same set), validFrom, validUntil and maxVisits, the same values wherever this request gives them (Shlink's findIfExists), 200 instead of 201; none: a new short is created. Omitted: false */
+            findIfExists?: boolean;
+            /** @description The visit's query string is appended to the target (or to the url of the redirect rule that sent it): its parameters after the target's own, a parameter the target also has taking the visit's value; the target's fragment stays last. Optional; omitted: false (docs/adr/0268). */
+            forwardQuery?: boolean;
             /**
              * @description At most this many visits are redirected to the target and stored (every visit counts, bots included, since the short was created); past it, the short is expired. Exact across instances. Optional; omitted: no limit.
              * @example 100
@@ -424,6 +456,8 @@ export interface components {
             password?: string;
             /** @description Up to 10 rules, in order: the first whose conditions all hold sends the visitor to its url; when none does, the short's url. The validity window, the visit limit and the password are checked first. Each visit records the rule that sent it (1 is the first). Optional; omitted or []: every visitor goes to url. */
             redirectRules?: components["schemas"]["RedirectRule"][];
+            /** @description Optional; the length of the generated name, 4-64 (Shlink's minimum is 4); omitted: 7. Ignored when name is given */
+            shortCodeLength?: number;
             /**
              * @description Optional; none when omitted
              * @example [
@@ -605,7 +639,7 @@ export interface components {
             /** @enum {string} */
             type: "device";
             /** @enum {string} */
-            value: "ios" | "android" | "desktop" | "mobile";
+            value: "ios" | "android" | "desktop" | "mobile" | "windows" | "macos" | "linux" | "chromeos";
         } | {
             /** @enum {string} */
             type: "language";
@@ -619,12 +653,39 @@ export interface components {
             /** @enum {string} */
             type: "query";
             value: string;
+        } | {
+            param: string;
+            /** @enum {string} */
+            type: "any-value-query-param";
+        } | {
+            param: string;
+            /** @enum {string} */
+            type: "valueless-query-param";
+        } | {
+            /** @enum {string} */
+            type: "ip-address";
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "before-date";
+            /** @description The visit is before this instant */
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "after-date";
+            /** @description The visit is after this instant */
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "browser";
+            /** @enum {string} */
+            value: "chrome" | "firefox" | "edge" | "safari" | "opera" | "android_browser";
         };
         RedirectConditionInput: {
             /** @enum {string} */
             type: "device";
             /** @enum {string} */
-            value: "ios" | "android" | "desktop" | "mobile";
+            value: "ios" | "android" | "desktop" | "mobile" | "windows" | "macos" | "linux" | "chromeos";
         } | {
             /** @enum {string} */
             type: "language";
@@ -638,6 +699,33 @@ export interface components {
             /** @enum {string} */
             type: "query";
             value: string;
+        } | {
+            param: string;
+            /** @enum {string} */
+            type: "any-value-query-param";
+        } | {
+            param: string;
+            /** @enum {string} */
+            type: "valueless-query-param";
+        } | {
+            /** @enum {string} */
+            type: "ip-address";
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "before-date";
+            /** @description The visit is before this instant */
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "after-date";
+            /** @description The visit is after this instant */
+            value: string;
+        } | {
+            /** @enum {string} */
+            type: "browser";
+            /** @enum {string} */
+            value: "chrome" | "firefox" | "edge" | "safari" | "opera" | "android_browser";
         };
         RedirectRule: {
             /** @description 1-10 conditions, all of which must hold */
@@ -650,6 +738,11 @@ export interface components {
         };
         Short: {
             /**
+             * @description Present (true) when robots.txt lets crawlers reach the short; absent: not
+             * @enum {boolean}
+             */
+            crawlable?: true;
+            /**
              * Format: date-time
              * @description Creation date
              */
@@ -658,6 +751,11 @@ export interface components {
             domain?: string;
             /** @description Where the short redirects once expired; absent when none (404) */
             expiredUrl?: string;
+            /**
+             * @description Present (true) when the visit's query string is appended to the target; absent: off
+             * @enum {boolean}
+             */
+            forwardQuery?: true;
             /**
              * @description Present (true) when visitors must enter a password; the password is never returned
              * @enum {boolean}
@@ -699,6 +797,8 @@ export interface components {
         };
         /** @description The fields to change; each one left out stays as it is ({} changes nothing). The redirect follows every change at once, on every instance. */
         ShortEdit: {
+            /** @description GET /robots.txt of the short's domain allows crawlers to reach it (Disallow otherwise) */
+            crawlable?: boolean;
             /**
              * @description Moves the short to this domain (one GET /domains lists for the caller): the short URL changes, and the old one stops redirecting at once
              * @example links.example.com
@@ -709,6 +809,8 @@ export interface components {
              * @example https://example.com/offer-ended
              */
             expiredUrl?: string | null;
+            /** @description The visit's query string is appended to the target (or to the url of the redirect rule that sent it): its parameters after the target's own, a parameter the target also has taking the visit's value; the target's fragment stays last */
+            forwardQuery?: boolean;
             /**
              * @description At most this many visits are redirected to the target and stored (every visit counts, bots included, since the short was created); past it, the short is expired. Exact across instances. null removes the limit; a limit set later counts every visit stored so far, as a new one does.
              * @example 100
@@ -773,6 +875,8 @@ export interface components {
             isBot: boolean;
             /** @description Operating system from the user agent ("" when unknown) */
             os: string;
+            /** @description Where the visit was sent (the redirect's Location); absent as visitedUrl */
+            redirectUrl?: string;
             /** @description Client Referer header ("" when absent) */
             referer: string;
             /** @description Host of the Referer header, lower case ("" when none) */
@@ -783,6 +887,8 @@ export interface components {
             shortID: string;
             /** @description Client User-Agent header ("" when absent) */
             userAgent: string;
+            /** @description The URL that was visited, query included; absent for visits stored before it was kept, and imported ones */
+            visitedUrl?: string;
         };
         ShortLogList: components["schemas"]["ShortLog"][];
         ShortStats: {
@@ -1211,6 +1317,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description findIfExists found this short of the caller's: nothing was created (its URL is in the Location header) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Short"];
+                };
+            };
             /** @description The created short (its URL is also in the Location header) */
             201: {
                 headers: {
@@ -1955,6 +2070,35 @@ export interface operations {
                 };
             };
             /** @description Not ready; `error` says why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRobots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The robots.txt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The database is unavailable; try again shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
