@@ -105,7 +105,11 @@ export type ShortToCreate = Omit<NewShort, "password" | "domain"> & {
 };
 
 /** An edit as the service takes it: its domain resolved (and allowed) by the route. */
-export type ShortChange = Omit<ShortEdit, "domain"> & { domain?: DomainRef };
+export type ShortChange = Omit<ShortEdit, "domain"> & {
+  domain?: DomainRef;
+  /** Shlink's API edits a short's title (shlink/); null removes it. */
+  title?: string | null | undefined;
+};
 
 /** A name taken on its domain: the 409 every write of a name answers. */
 const taken = (name: string, domain: DomainRef) =>
@@ -448,6 +452,7 @@ export class ShortsService {
             validUntil,
             maxVisits: edit.maxVisits,
             expiredUrl: edit.expiredUrl,
+            title: edit.title,
             passwordHash,
             // [] and null both remove them: the column is null when there are none.
             redirectRules:
@@ -478,7 +483,7 @@ export class ShortsService {
     const previous = await write().catch((error: unknown) => {
       throw isUniqueViolation(error) ? taken(wanted.name, wanted.domain) : error;
     });
-    const { tags: _tags, ...redirectFields } = edit;
+    const { tags: _tags, title: _title, ...redirectFields } = edit;
     if (Object.values(redirectFields).some((value) => value !== undefined))
       this.targets?.forget(targetKey(previous.domainId, previous.name));
     return this.get(userId, shortId);
