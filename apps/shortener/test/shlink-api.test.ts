@@ -500,6 +500,27 @@ describe("visits", () => {
     expect(one.visits).toBe(3);
   });
 
+  it("deletes a short URL's visits and their counts, in both APIs; not another user's", async () => {
+    const before = await snapshot();
+    expect(await refusal(asBob.deleteShortUrlVisits({ shortCode: elsewhere, domain: OWN_DOMAIN }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+    expect(await snapshot()).toEqual(before);
+    expect(await asAlice.deleteShortUrlVisits({ shortCode: elsewhere, domain: OWN_DOMAIN })).toEqual({
+      deletedVisits: 1,
+    });
+    expect((await asAlice.getShortUrl({ shortCode: elsewhere, domain: OWN_DOMAIN })).visitsSummary).toEqual({
+      total: 0,
+      nonBots: 0,
+      bots: 0,
+    });
+    const overview = await asAlice.getVisitsOverview();
+    expect(overview.nonOrphanVisits).toEqual({ total: 3, nonBots: 2, bots: 1 });
+    const stats = await ctx.app.inject({ method: "GET", url: "/api/stats", headers: alice.headers });
+    expect(stats.json().totals.visits).toBe(3);
+    expect((await asAlice.getNonOrphanVisits()).pagination.totalItems).toBe(3);
+  });
+
   it("deletes orphan visits of the caller's own domains only", async () => {
     expect(await asBob.deleteOrphanVisits()).toEqual({ deletedVisits: 0 });
     expect(await asAlice.deleteOrphanVisits()).toEqual({ deletedVisits: 1 });
@@ -511,7 +532,7 @@ describe("tags and domains", () => {
   it("lists tags with their figures, renames and deletes them, per user", async () => {
     expect(await asAlice.listTags()).toMatchObject({ data: ["blog-post", "launch"] });
     expect((await asAlice.tagsStats()).data).toEqual([
-      { tag: "blog-post", shortUrlsCount: 1, visitsSummary: { total: 1, nonBots: 1, bots: 0 } },
+      { tag: "blog-post", shortUrlsCount: 1, visitsSummary: { total: 0, nonBots: 0, bots: 0 } },
       { tag: "launch", shortUrlsCount: 1, visitsSummary: { total: 3, nonBots: 2, bots: 1 } },
     ]);
     const before = await snapshot();

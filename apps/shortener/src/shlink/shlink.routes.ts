@@ -476,7 +476,9 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return notFoundRedirects(row);
   });
 
-  app.delete("/short-urls/:shortCode/visits", hide, async () => {
-    throw forbiddenOperation("Deleting a short URL's visits is not offered yet");
+  app.delete("/short-urls/:shortCode/visits", hide, async (request) => {
+    const found = await findShortUrl(request);
+    await settle();
+    return { deletedVisits: await app.visitMaintenance.deleteVisitsOf(found.id, request.user.id) };
   });
 };
