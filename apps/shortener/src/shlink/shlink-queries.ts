@@ -99,11 +99,24 @@ export class ShlinkQueries {
       visits: Prisma.sql`COALESCE(v."visits", 0)`,
       humans: Prisma.sql`COALESCE(v."humans", 0)`,
     }[column];
+    // Title is the one nullable column: its nulls last either way, as Shlink's list has them.
+    const nulls = column === "title" ? Prisma.sql`NULLS LAST` : Prisma.empty;
+    const order_ = Prisma.sql`ORDER BY ${by} ${dir} ${nulls}, s."id" ${dir}`;
+    const byVisits = column === "visits" || column === "humans";
+    // A page by a column of the shorts is cut before the visit sums are read, so a far page
+    // sums its own shorts' visits only; by visits, every filtered short's sum is the order.
+    const rowsQuery = byVisits
+      ? this.prisma.$queryRaw<RawShortUrl[]>`
+          SELECT ${SHORT_URL_COLUMNS} ${WITH_VISITS} WHERE ${filter} ${order_}
+           LIMIT ${page.limit} OFFSET ${page.offset}`
+      : this.prisma.$queryRaw<RawShortUrl[]>`
+          WITH page AS (
+            SELECT s."id" FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
+             WHERE ${filter} ${order_} LIMIT ${page.limit} OFFSET ${page.offset}
+          )
+          SELECT ${SHORT_URL_COLUMNS} ${WITH_VISITS} JOIN page ON page."id" = s."id" ${order_}`;
     const [rows, [count]] = await Promise.all([
-      this.prisma.$queryRaw<RawShortUrl[]>`
-        SELECT ${SHORT_URL_COLUMNS} ${WITH_VISITS} WHERE ${filter}
-         ORDER BY ${by} ${dir} NULLS LAST, s."id" ${dir}
-         LIMIT ${page.limit} OFFSET ${page.offset}`,
+      rowsQuery,
       this.prisma.$queryRaw<{ total: bigint }[]>`
         SELECT count(*) AS "total" FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
          WHERE ${filter}`,
