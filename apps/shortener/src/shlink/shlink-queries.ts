@@ -88,6 +88,11 @@ export class ShlinkQueries {
     if (query.excludePastValidUntil)
       where.push(Prisma.sql`(s."valid_until" IS NULL OR s."valid_until" >= now())`);
     const filter = Prisma.join(where, " AND ");
+    // The domains are joined only for a search (their host): the page and the count read the
+    // shorts' index by user alone otherwise.
+    const shorts = query.searchTerm
+      ? Prisma.sql`"shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"`
+      : Prisma.sql`"shortener"."shorts" s`;
     const order = query.orderBy ?? { field: "dateCreated" as const, desc: true };
     const dir = order.desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
     const column = ORDERABLE[order.field];
@@ -111,14 +116,14 @@ export class ShlinkQueries {
            LIMIT ${page.limit} OFFSET ${page.offset}`
       : this.prisma.$queryRaw<RawShortUrl[]>`
           WITH page AS (
-            SELECT s."id" FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
+            SELECT s."id" FROM ${shorts}
              WHERE ${filter} ${order_} LIMIT ${page.limit} OFFSET ${page.offset}
           )
           SELECT ${SHORT_URL_COLUMNS} ${WITH_VISITS} JOIN page ON page."id" = s."id" ${order_}`;
     const [rows, [count]] = await Promise.all([
       rowsQuery,
       this.prisma.$queryRaw<{ total: bigint }[]>`
-        SELECT count(*) AS "total" FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
+        SELECT count(*) AS "total" FROM ${shorts}
          WHERE ${filter}`,
     ]);
     return { rows: rows.map(toRow), total: Number(count?.total ?? 0) };
