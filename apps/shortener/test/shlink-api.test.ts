@@ -206,7 +206,16 @@ describe("short URLs", () => {
     );
     expect(shorten.status).toBe(200);
     expect(await shorten.text()).toMatch(/^https:\/\/sho\.rt\/[A-Za-z0-9]{7}$/);
-    await asBob.createShortUrl({ longUrl: "https://example.com/bob", customSlug: "bobs", tags: ["launch"] });
+    // Numbers as strings, as the web component's form sends them; unknown keys ignored.
+    await asBob.createShortUrl({
+      longUrl: "https://example.com/bob",
+      customSlug: "bobs",
+      tags: ["launch"],
+      maxVisits: "100000",
+      shortCodeLength: "7",
+      somethingElse: true,
+    });
+    expect((await asBob.getShortUrl({ shortCode: "bobs" })).meta.maxVisits).toBe(100000);
   });
 
   it("refuses a taken slug, a bad slug, a domain not the caller's, with Shlink's problem and nothing changed", async () => {
@@ -457,6 +466,8 @@ describe("visits", () => {
   it("lists visits by tag, by domain, non-orphan and orphan; only the caller's", async () => {
     expect((await asAlice.getTagVisits("launch")).pagination.totalItems).toBe(3);
     expect((await asBob.getTagVisits("launch")).pagination.totalItems).toBe(1);
+    expect((await asAlice.getTagVisits("blog-post", { domain: OWN_DOMAIN })).pagination.totalItems).toBe(1);
+    expect((await asAlice.getTagVisits("blog-post", { domain: "DEFAULT" })).pagination.totalItems).toBe(0);
     expect(await refusal(asAlice.getTagVisits("nope"))).toEqual(
       problem("tag-not-found", 404, { tag: "nope" }),
     );

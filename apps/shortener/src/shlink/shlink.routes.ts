@@ -298,7 +298,14 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     const { tag } = request.params as { tag: string };
     const tags = await queries.tagStats(request.user.id);
     if (!tags.some((entry) => entry.tag === tag)) throw tagNotFound(tag);
-    return visitsOf(request, Prisma.sql`s."tags" @> ARRAY[${tag}::varchar(32)]`);
+    const tagged = Prisma.sql`s."tags" @> ARRAY[${tag}::varchar(32)]`;
+    const host = (request.query as Query).domain;
+    if (host === undefined) return visitsOf(request, tagged);
+    const domain = await domainFor(request.user.id, host);
+    return visitsOf(
+      request,
+      domain ? Prisma.sql`${tagged} AND s."domain_id" = ${domain.id}::uuid` : Prisma.sql`false`,
+    );
   });
 
   app.get("/domains/:domain/visits", hide, async (request) => {
