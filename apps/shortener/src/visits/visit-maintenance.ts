@@ -446,7 +446,19 @@ export class VisitMaintenance {
    * locked, which holds off visits being stored, and the sums still pending for it are of
    * visits whose rows go too. Returns how many visits were deleted.
    */
-  deleteVisitsOf(shortId: string, userId: string): Promise<number> {
+  async deleteVisitsOf(shortId: string, userId: string): Promise<number> {
+    // A fold of the short's pending sums can take its locks in the other order: PostgreSQL
+    // then aborts one of the two, and this one, rolled back whole, runs again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deleteVisitsOnce(shortId, userId);
+      } catch (error) {
+        if (attempt >= 3 || (error as { code?: string }).code !== "40P01") throw error;
+      }
+    }
+  }
+
+  private deleteVisitsOnce(shortId: string, userId: string): Promise<number> {
     return inTransaction(this.pool, async (client) => {
       const locked = await client.query(`SELECT 1 FROM "shortener"."shorts" WHERE "id" = $1 FOR UPDATE`, [
         shortId,
