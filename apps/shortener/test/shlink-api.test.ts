@@ -116,6 +116,10 @@ describe("transport", () => {
       problem("missing-authentication", 401, { expectedHeaders: ["X-Api-Key"] }),
     );
     expect(await refusal(client("not-a-key").listShortUrls())).toEqual(problem("invalid-api-key", 401));
+    const shorten = await fetch(`${base}/rest/v3/short-urls/shorten?longUrl=https://example.com/`, {
+      headers: { "x-api-key": alice.token },
+    });
+    expect(await shorten.json()).toEqual(problem("missing-authentication", 401, { param: "apiKey" }));
     const unknown = await fetch(`${base}/rest/v3/nothing-here`, { headers: { "x-api-key": alice.token } });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("content-type")).toMatch(/^application\/problem\+json/);
