@@ -505,6 +505,14 @@ describe("visits", () => {
     });
     const stats = await ctx.app.inject({ method: "GET", url: "/api/stats", headers: alice.headers });
     expect(stats.json().totals.visits).toBe(overview.nonOrphanVisits.total);
+    const byVisits = await asAlice.listShortUrls({ orderBy: { field: "visits", dir: "DESC" } });
+    expect(byVisits.data.map((url: ShortUrl & { visitsSummary: unknown }) => url.visitsSummary)).toEqual([
+      { total: 3, nonBots: 2, bots: 1 },
+      { total: 1, nonBots: 1, bots: 0 },
+      { total: 0, nonBots: 0, bots: 0 },
+    ]);
+    const byHumans = await asAlice.listShortUrls({ orderBy: { field: "nonBotVisits", dir: "ASC" } });
+    expect(byHumans.data[0].visitsSummary.nonBots).toBe(0);
     expect((await asAlice.getShortUrl({ shortCode: "one" })).visitsSummary).toEqual({
       total: 3,
       nonBots: 2,

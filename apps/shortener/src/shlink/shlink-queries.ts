@@ -3,6 +3,7 @@
 // orphan visits. Every query is scoped to one user's shorts or the domains they may use.
 import { Prisma, type PrismaClient } from "@app/db";
 import { DEFAULT_DOMAIN_ID } from "../default-domain.ts";
+import { TOTALS_END } from "../visits/visit-rollup.ts";
 import { ORDERABLE, type ShortUrlsQuery } from "./params.ts";
 import type { OrphanType, ShortUrlRow, VisitRow } from "./short-url-view.ts";
 
@@ -110,10 +111,23 @@ export class ShlinkQueries {
     const byVisits = column === "visits" || column === "humans";
     // A page by a column of the shorts is cut before the visit sums are read, so a far page
     // sums its own shorts' visits only; by visits, every filtered short's sum is the order.
+    // By visits, every filtered short's sum orders the page: summed from the user's totals of
+    // the days rolled up and the hours after them, as the existing list orders by visits
+    // (docs/adr/0185), rather than from each short's hours.
     const rowsQuery = byVisits
       ? this.prisma.$queryRaw<RawShortUrl[]>`
-          SELECT ${SHORT_URL_COLUMNS} ${WITH_VISITS} WHERE ${filter} ${order_}
-           LIMIT ${page.limit} OFFSET ${page.offset}`
+          SELECT ${SHORT_URL_COLUMNS}
+            FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
+            LEFT JOIN (
+              SELECT "short_id", sum("visits") AS "visits", sum("humans") AS "humans" FROM (
+                SELECT t."short_id", t."visits", t."humans" FROM "shortener"."visit_user_short_totals" t
+                 WHERE t."user_id" = ${userId}::uuid
+                UNION ALL
+                SELECT h."short_id", h."visits", h."humans" FROM "shortener"."visit_user_short_hours" h
+                 WHERE h."user_id" = ${userId}::uuid AND h."hour" >= ${Prisma.raw(TOTALS_END)}
+              ) AS sums GROUP BY "short_id"
+            ) v ON v."short_id" = s."id"
+           WHERE ${filter} ${order_} LIMIT ${page.limit} OFFSET ${page.offset}`
       : this.prisma.$queryRaw<RawShortUrl[]>`
           WITH page AS (
             SELECT s."id" FROM ${shorts}
