@@ -126,6 +126,8 @@ const CROSS_GROUP_IMPORTS: Record<string, Record<string, string>> = {
       "a tenant's calendars are visited on the tenant's own pooled client, as its requests are (ADR 0259)",
   },
   shortener: {
+    "shlink/shlink-queries.ts -> visits/visit-rollup.ts":
+      "Shlink's list ordered by visits reads the visit totals up to the roll-up's watermark (TOTALS_END), as the existing list does",
     "shorts/shorts.service.ts -> visits/visit-rollup.ts":
       "listing shorts by visits reads the visit totals up to the roll-up's watermark (TOTALS_END)",
     "stats/stats.service.ts -> visits/visit-rollup.ts":

@@ -32,6 +32,9 @@ import { manageUiRoutes } from "./manage-ui.routes.ts";
 import openApi from "./openapi.ts";
 import { hotRedirect, redirectRoutes } from "./redirect.routes.ts";
 import { reservedNames } from "./reserved-names.ts";
+import restCors from "./shlink/cors.ts";
+import { REST_PREFIX } from "./shlink/problems.ts";
+import { shlinkRoutes } from "./shlink/shlink.routes.ts";
 import passwordAttemptsPlugin from "./shorts/password-attempts.ts";
 import { type PasswordHasher, scryptHasher } from "./shorts/password-hash.ts";
 import shortsPlugin from "./shorts/shorts.service.ts";
@@ -102,6 +105,8 @@ export async function buildApp({
   registerReplicaReads(app, prisma, config, metrics);
   app.decorate("apiPrefix", config.SHORTENER_API_PREFIX);
   await app.register(errorHandler);
+  // CORS on /rest only, on every answer there (errors and 404s too): before any route.
+  await app.register(restCors, { allowOrigin: config.SHLINK_CORS_ALLOW_ORIGIN });
   // The stop line, then the visit log: onClose hooks run last-added first, so the line counts
   // the visits the drain stores.
   const tally = logShutdown(app, SERVICE, () => [
@@ -134,6 +139,8 @@ export async function buildApp({
   await registerApiReference(app);
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: config.SHORTENER_API_PREFIX });
+  // Shlink's REST API over the same model (docs/adr/0263); its CORS is registered above.
+  await app.register(shlinkRoutes, { prefix: REST_PREFIX, shortBaseUrl: config.SHORT_BASE_URL });
   await app.register(statsPageRoutes);
   if (config.SHORTENER_MANAGE_UI === "on") await app.register(manageUiRoutes);
   await app.register(redirectRoutes);

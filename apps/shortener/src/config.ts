@@ -52,6 +52,15 @@ export const ShortenerConfigSchema = z
         "The management UI at /manage (Shlink's web component, signed in with a user's token): on or off. " +
           "Off: /manage answers 404.",
       ),
+    SHLINK_CORS_ALLOW_ORIGIN: z
+      .string()
+      .min(1, "must be *, <origin> or a comma-separated list of origins")
+      .default("*")
+      .describe(
+        "Access-Control-Allow-Origin of Shlink's API under /rest, as Shlink's CORS_ALLOW_ORIGIN: * (any " +
+          "origin), <origin> (the request's Origin echoed) or a comma-separated list of origins (echoed " +
+          "when listed, else none). Nothing else of the service answers CORS.",
+      ),
     SHORTENER_METRICS_PORT: optionalPort(
       "Port of a separate listener serving Prometheus metrics at /metrics (on HOST). Unset: off.",
     ),

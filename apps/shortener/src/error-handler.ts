@@ -7,6 +7,7 @@ import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { BadRequest, HttpError, MethodNotAllowed } from "./errors.ts";
+import { isRestUrl, problemBody, ShlinkProblem } from "./shlink/problems.ts";
 
 // The seed answers these three in plain text; every other error is JSON {status, error}.
 const PLAIN_TEXT_STATUSES = new Set([401, 403, 404]);
@@ -51,6 +52,8 @@ export interface ErrorResponse {
   status: number;
   message: string;
   allow?: string[];
+  /** The fields a request failed validation on (Shlink's invalidElements under /rest). */
+  fields?: string[];
 }
 
 /**
@@ -69,7 +72,11 @@ export function toResponse(error: FastifyError, request: FastifyRequest): ErrorR
       field: issue.instancePath.replace(/^\//, "").replaceAll("/", "."),
       message: issue.message ?? "",
     }));
-    return { status: 400, message: invalidMessage(where, issues) };
+    return {
+      status: 400,
+      message: invalidMessage(where, issues),
+      fields: issues.map((issue) => issue.field),
+    };
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, "response did not match its schema");
@@ -91,21 +98,72 @@ export function toResponse(error: FastifyError, request: FastifyRequest): ErrorR
   return { status: 500, message: "Internal server error" };
 }
 
-/** Sends what toResponse says for `error`. */
+/** Shlink's problem codes and titles of the statuses its API answers without a problem of its own. */
+const REST_PROBLEMS: Record<number, [code: string, title: string]> = {
+  400: ["invalid-data", "Invalid data"],
+  401: ["invalid-api-key", "Invalid API key"],
+  404: ["not-found", "Not found"],
+  405: ["method-not-allowed", "Method not allowed"],
+  500: ["internal-server-error", "Internal server error"],
+};
+
+/**
+ * An error under /rest as Shlink's problem (shlink/problems.ts): a ShlinkProblem as thrown, any
+ * other by its status, a refused body's fields as invalidElements, bad JSON as Shlink names it.
+ */
+export function toProblem(error: FastifyError, response: ErrorResponse): ShlinkProblem {
+  if (error instanceof ShlinkProblem) return error;
+  const { status, message } = response;
+  if (status === 400 && (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError)) {
+    return new ShlinkProblem(
+      400,
+      "malformed-request-body",
+      "Malformed request body",
+      "Provided request body is not valid JSON",
+    );
+  }
+  const [code, title] = REST_PROBLEMS[status] ?? [
+    status >= 500
+      ? "internal-server-error"
+      : (STATUS_CODES[status] ?? "error").toLowerCase().replaceAll(" ", "-"),
+    STATUS_CODES[status] ?? "Error",
+  ];
+  if (code === "invalid-data")
+    return new ShlinkProblem(400, code, title, message, { invalidElements: response.fields ?? [] });
+  return new ShlinkProblem(status, code, title, message);
+}
+
+/** A problem as Shlink sends it: application/problem+json. */
+export function sendProblem(reply: FastifyReply, problem: ShlinkProblem): FastifyReply {
+  return reply
+    .code(problem.statusCode)
+    .type("application/problem+json")
+    .send(JSON.stringify(problemBody(problem)));
+}
+
+/** Sends what toResponse says for `error` (under /rest, as Shlink's problem). */
 export function sendErrorFor(
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const { status, message, allow } = toResponse(error, request);
-  if (allow) reply.header("allow", allow.join(", "));
-  return sendError(reply, status, message);
+  const response = toResponse(error, request);
+  if (response.allow) reply.header("allow", response.allow.join(", "));
+  if (isRestUrl(request.url)) return sendProblem(reply, toProblem(error, response));
+  return sendError(reply, response.status, response.message);
 }
 
 /** The shortener's one error handler, and its answer to an unknown path. */
 async function errorHandlerPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler(sendErrorFor);
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, "Not Found"));
+  app.setNotFoundHandler((request, reply) =>
+    isRestUrl(request.url)
+      ? sendProblem(
+          reply,
+          new ShlinkProblem(404, "not-found", "Not found", `Requested route does not exist.`),
+        )
+      : sendError(reply, 404, "Not Found"),
+  );
 }
 
 export default fp(errorHandlerPlugin, { name: "error-handler", fastify: "5.x" });

@@ -114,7 +114,11 @@ export type ShortToCreate = Omit<NewShort, "password" | "domain" | "findIfExists
 };
 
 /** An edit as the service takes it: its domain resolved (and allowed) by the route. */
-export type ShortChange = Omit<ShortEdit, "domain"> & { domain?: DomainRef };
+export type ShortChange = Omit<ShortEdit, "domain"> & {
+  domain?: DomainRef;
+  /** Shlink's API edits a short's title (shlink/); null removes it. */
+  title?: string | null | undefined;
+};
 
 /** A name taken on its domain: the 409 every write of a name answers. */
 const taken = (name: string, domain: DomainRef) =>
@@ -512,6 +516,7 @@ export class ShortsService {
             validUntil,
             maxVisits: edit.maxVisits,
             expiredUrl: edit.expiredUrl,
+            title: edit.title,
             passwordHash,
             forwardQuery: edit.forwardQuery,
             crawlable: edit.crawlable,
@@ -544,8 +549,8 @@ export class ShortsService {
     const previous = await write().catch((error: unknown) => {
       throw isUniqueViolation(error) ? taken(wanted.name, wanted.domain) : error;
     });
-    // Neither tags nor crawlable is read by the redirect.
-    const { tags: _tags, crawlable: _crawlable, ...redirectFields } = edit;
+    // Neither tags, crawlable nor the title is read by the redirect.
+    const { tags: _tags, crawlable: _crawlable, title: _title, ...redirectFields } = edit;
     if (Object.values(redirectFields).some((value) => value !== undefined))
       this.targets?.forget(targetKey(previous.domainId, previous.name));
     return this.get(userId, shortId);

@@ -439,6 +439,46 @@ export class VisitMaintenance {
     });
   }
 
+  /**
+   * Deletes a live short's visits now, with their aggregates (the sweep's statements, run to the
+   * end in one transaction), and restarts its visit limit's count: Shlink's DELETE of a short
+   * URL's visits. The caller folds the pending sums first (VisitLog.settle); the short's row is
+   * locked, which holds off visits being stored, and the sums still pending for it are of
+   * visits whose rows go too. Returns how many visits were deleted.
+   */
+  async deleteVisitsOf(shortId: string, userId: string): Promise<number> {
+    // A fold of the short's pending sums can take its locks in the other order: PostgreSQL
+    // then aborts one of the two, and this one, rolled back whole, runs again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deleteVisitsOnce(shortId, userId);
+      } catch (error) {
+        if (attempt >= 3 || (error as { code?: string }).code !== "40P01") throw error;
+      }
+    }
+  }
+
+  private deleteVisitsOnce(shortId: string, userId: string): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      const locked = await client.query(`SELECT 1 FROM "shortener"."shorts" WHERE "id" = $1 FOR UPDATE`, [
+        shortId,
+      ]);
+      if (locked.rowCount === 0) return 0;
+      await client.query(`DELETE FROM "shortener"."visit_pending_sums" WHERE "short_id" = $1`, [shortId]);
+      let visits = 0;
+      for (const [index, { text, withUser }] of SWEEP_STATEMENTS.entries()) {
+        const values = withUser ? [shortId, userId] : [shortId];
+        for (let removed = -1; removed !== 0; ) {
+          removed = (await client.query<{ removed: number }>(text, values)).rows[0]!.removed;
+          // The first table swept is short_logs: its rows are the visits.
+          if (index === 0) visits += removed;
+        }
+      }
+      await client.query(`UPDATE "shortener"."shorts" SET "counted_visits" = 0 WHERE "id" = $1`, [shortId]);
+      return visits;
+    });
+  }
+
   /** Sweeps until the queue is empty; concurrent calls share one run. */
   sweep(): Promise<number> {
     this.sweeping ??= (async () => {

@@ -1,0 +1,193 @@
+// What /rest reads from a request, with Shlink's leniencies (numeric strings, booleans as text,
+// `key[]` arrays, unknown body keys ignored) and its refusals: the first bad field of each kind
+// is named in invalid-data's invalidElements.
+import {
+  MAX_TAGS,
+  MAX_VISITS_LIMIT,
+  SHORT_NAME_PATTERN,
+  TAG_PATTERN,
+  TargetUrl,
+} from "@app/schemas/shortener";
+import { z } from "zod";
+import { invalidData } from "./problems.ts";
+
+/** The most items one page holds: the web component asks visits 5,000 at a time. */
+export const MAX_ITEMS_PER_PAGE = 5000;
+/** Shlink's shortest generated code. */
+const MIN_SHORT_CODE_LENGTH = 4;
+const MAX_TITLE = 512;
+
+type Input = Record<string, unknown>;
+
+/** Parses `input` by `schema`, or throws invalid-data naming each refused top-level field. */
+export function parseOrRefuse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const fields = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "")))].filter(
+    Boolean,
+  );
+  throw invalidData(fields);
+}
+
+/** An integer, also written as a string ("7"), as PHP's mapper takes it. */
+const integer = z.union([
+  z.int(),
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform(Number),
+]);
+/** true/false, also as text ("true", "1"). */
+const flag = z.union([
+  z.boolean(),
+  z.enum(["true", "false", "1", "0"]).transform((text) => text === "true" || text === "1"),
+]);
+/** A query array: `tags[]=a&tags[]=b`, one `tags[]=a`, or `tags=a`. */
+const list = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]));
+
+/** ISO 8601 (ATOM, with or without an offset) or Y-m-d, as Shlink's dates. */
+const instant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/)
+  .transform((text) => new Date(/T| /.test(text) ? text : `${text}T00:00:00Z`))
+  .refine(
+    (date) => !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999,
+  );
+
+/**
+ * Tags as Shlink normalises them (trimmed, lower case, spaces to "-", each once), then the
+ * model's rule: 1-32 characters of A-Z, a-z, 0-9, _ and -, at most 10.
+ */
+export const tagList = z
+  .array(z.string())
+  .transform((tags) => [...new Set(tags.map((tag) => tag.trim().toLowerCase().replace(/\s+/g, "-")))])
+  .refine((tags) => tags.length <= MAX_TAGS && tags.every((tag) => TAG_PATTERN.test(tag)));
+
+/** A page of a list: Shlink's page (from 1) and itemsPerPage (negative: all, within the bound). */
+const paging = {
+  page: integer.pipe(z.int().min(1)).default(1),
+  itemsPerPage: integer
+    .pipe(
+      z
+        .int()
+        .max(MAX_ITEMS_PER_PAGE)
+        .refine((n) => n !== 0),
+    )
+    .optional(),
+};
+
+export const ORDERABLE = {
+  dateCreated: "createdAt",
+  shortCode: "name",
+  longUrl: "url",
+  title: "title",
+  visits: "visits",
+  nonBotVisits: "humans",
+} as const;
+
+export const ShortUrlsQuery = z.object({
+  ...paging,
+  searchTerm: z.string().optional(),
+  "tags[]": list.optional(),
+  tags: list.optional(),
+  tagsMode: z.enum(["any", "all"]).default("any"),
+  "excludeTags[]": list.optional(),
+  excludeTags: list.optional(),
+  excludeTagsMode: z.enum(["any", "all"]).default("any"),
+  orderBy: z
+    .string()
+    .regex(/^(dateCreated|shortCode|longUrl|title|visits|nonBotVisits)(?:-(ASC|DESC|asc|desc))?$/)
+    .transform((text) => {
+      const [field, dir = "ASC"] = text.split("-") as [keyof typeof ORDERABLE, string];
+      return { field, desc: dir.toUpperCase() === "DESC" };
+    })
+    .optional(),
+  startDate: instant.optional(),
+  endDate: instant.optional(),
+  excludeMaxVisitsReached: flag.default(false),
+  excludePastValidUntil: flag.default(false),
+  domain: z.string().optional(),
+});
+export type ShortUrlsQuery = z.output<typeof ShortUrlsQuery>;
+
+export const VisitsQuery = z.object({
+  ...paging,
+  startDate: instant.optional(),
+  endDate: instant.optional(),
+  domain: z.string().optional(),
+});
+/** Shlink reads excludeBots by its presence: any value, "false" too, means true. */
+export const excludesBots = (query: Input) => query.excludeBots !== undefined;
+
+/** A target as the model takes it (http(s), normalised), named as Shlink names the field. */
+const longUrl = TargetUrl;
+const title = z
+  .string()
+  .max(MAX_TITLE)
+  .transform((text) => (text === "" ? null : text));
+const maxVisits = integer.pipe(z.int().min(1).max(MAX_VISITS_LIMIT));
+
+/**
+ * A custom slug: Shlink's rules refuse `: ? # [ ] @` and, without multi-segment slugs, `/`; the
+ * model's names refuse spaces and everything but A-Z, a-z, 0-9, _ and - too (docs/adr/0264).
+ */
+const customSlug = z.string().trim().regex(SHORT_NAME_PATTERN);
+
+export const CreateShortUrlBody = z.looseObject({
+  longUrl,
+  customSlug: customSlug.optional(),
+  shortCodeLength: integer.pipe(z.int().min(MIN_SHORT_CODE_LENGTH).max(64)).optional(),
+  domain: z.string().optional(),
+  findIfExists: flag.optional(),
+  tags: tagList.optional(),
+  title: title.nullable().optional(),
+  validSince: instant.nullable().optional(),
+  validUntil: instant.nullable().optional(),
+  maxVisits: maxVisits.nullable().optional(),
+  crawlable: flag.optional(),
+  forwardQuery: flag.optional(),
+});
+export type CreateShortUrlBody = z.output<typeof CreateShortUrlBody>;
+
+export const EditShortUrlBody = z.looseObject({
+  longUrl: longUrl.optional(),
+  title: title.nullable().optional(),
+  tags: tagList.optional(),
+  validSince: instant.nullable().optional(),
+  validUntil: instant.nullable().optional(),
+  maxVisits: maxVisits.nullable().optional(),
+  crawlable: flag.optional(),
+  forwardQuery: flag.optional(),
+});
+export type EditShortUrlBody = z.output<typeof EditShortUrlBody>;
+
+export const RenameTagBody = z.looseObject({
+  oldName: z.string().min(1),
+  newName: z.string().min(1),
+});
+
+export const TagsQuery = z.object({
+  ...paging,
+  searchTerm: z.string().optional(),
+  orderBy: z
+    .string()
+    .regex(/^(tag|shortUrlsCount|visits|nonBotVisits)(?:-(ASC|DESC|asc|desc))?$/)
+    .transform((text) => {
+      const [field, dir = "ASC"] = text.split("-") as [string, string];
+      return { field, desc: dir.toUpperCase() === "DESC" };
+    })
+    .optional(),
+});
+
+export const DomainRedirectsBody = z.looseObject({
+  domain: z.string().min(1),
+  baseUrlRedirect: longUrl.nullable().optional(),
+  regular404Redirect: z.null().optional(),
+  invalidShortUrlRedirect: longUrl.nullable().optional(),
+});
+
+export const OrphanVisitsQuery = VisitsQuery.extend({
+  type: z.enum(["base_url", "invalid_short_url", "regular_404"]).optional(),
+});

@@ -1,0 +1,137 @@
+// The one place where the shortener's model becomes Shlink's JSON (docs/adr/0263): short URLs,
+// visits, pagination, domains' redirects. Fields Shlink has and the model does not yet are
+// filled here with a commented constant, so wiring them in is a change to this file only.
+
+/** A short as /rest reads it (shlink-queries.ts), with its visit sums. */
+export interface ShortUrlRow {
+  id: string;
+  name: string;
+  url: string;
+  /** null: the default domain. */
+  domainHost: string | null;
+  createdAt: Date;
+  tags: string[] | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  maxVisits: number | null;
+  title: string | null;
+  hasRules: boolean;
+  visits: number;
+  humans: number;
+}
+
+/** A visit row (short_logs) as /rest reads it. */
+export interface VisitRow {
+  createdAt: Date;
+  referer: string;
+  userAgent: string;
+  isBot: boolean;
+  country: string;
+}
+
+export interface VisitsSummary {
+  total: number;
+  nonBots: number;
+  bots: number;
+}
+
+// Until the model has them (branch wt-48fields adds Short.forwardQuery, Short.crawlable and a
+// visit's visitedUrl/redirectUrl): what the short does today. A short never appends the visit's
+// query string and robots.txt lets no crawler reach it; a visit keeps neither URL.
+const FORWARD_QUERY_TODAY = false;
+const CRAWLABLE_TODAY = false;
+const VISITED_URL_TODAY = null;
+const REDIRECT_URL_TODAY = null;
+
+/** ATOM, as Shlink writes dates: seconds, and the offset (+00:00: every date is UTC here). */
+export const atom = (date: Date) => `${date.toISOString().slice(0, 19)}+00:00`;
+const atomOrNull = (date: Date | null) => (date === null ? null : atom(date));
+
+export const summary = (visits: number, humans: number): VisitsSummary => ({
+  total: visits,
+  nonBots: humans,
+  bots: visits - humans,
+});
+
+/** What Shlink answers for a short URL, the short URL's own link built as the existing API builds it. */
+export function shortUrlView(row: ShortUrlRow, shortBaseUrl: string) {
+  const scheme = new URL(shortBaseUrl).protocol;
+  return {
+    shortCode: row.name,
+    shortUrl:
+      row.domainHost === null ? `${shortBaseUrl}/${row.name}` : `${scheme}//${row.domainHost}/${row.name}`,
+    longUrl: row.url,
+    dateCreated: atom(row.createdAt),
+    tags: row.tags ?? [],
+    meta: {
+      validSince: atomOrNull(row.validFrom),
+      validUntil: atomOrNull(row.validUntil),
+      maxVisits: row.maxVisits,
+    },
+    domain: row.domainHost,
+    title: row.title,
+    crawlable: CRAWLABLE_TODAY,
+    forwardQuery: FORWARD_QUERY_TODAY,
+    visitsSummary: summary(row.visits, row.humans),
+    hasRedirectRules: row.hasRules,
+  };
+}
+export type ShortUrlView = ReturnType<typeof shortUrlView>;
+
+const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
+
+/** A visit as Shlink shows it: the model keeps its country only (no region, city or position). */
+export function visitView(row: VisitRow, orphanType?: OrphanType) {
+  return {
+    referer: row.referer,
+    date: atom(row.createdAt),
+    userAgent: row.userAgent,
+    visitLocation:
+      row.country === ""
+        ? null
+        : {
+            countryCode: row.country,
+            countryName: countryNames.of(row.country) ?? row.country,
+            regionName: "",
+            cityName: "",
+            latitude: 0,
+            longitude: 0,
+            timezone: "",
+            isEmpty: false,
+          },
+    potentialBot: row.isBot,
+    visitedUrl: VISITED_URL_TODAY,
+    redirectUrl: REDIRECT_URL_TODAY,
+    ...(orphanType === undefined ? {} : { type: orphanType }),
+  };
+}
+
+/** Shlink's orphan visit types, and the model's orphan kinds they are (visits/orphan-visits.ts). */
+export const ORPHAN_TYPES = {
+  base_url: "root",
+  invalid_short_url: "name",
+  // Every path the service does not serve is an unknown name to the model: none is counted apart.
+  regular_404: null,
+} as const;
+export type OrphanType = keyof typeof ORPHAN_TYPES;
+
+/** Shlink's pagination block; `itemsPerPage` null: every item on one page. */
+export function pagination(page: number, itemsPerPage: number | null, totalItems: number, inPage: number) {
+  const perPage = itemsPerPage ?? Math.max(totalItems, 1);
+  return {
+    currentPage: page,
+    pagesCount: itemsPerPage === null ? 1 : Math.ceil(totalItems / perPage),
+    itemsPerPage: perPage,
+    itemsInCurrentPage: inPage,
+    totalItems,
+  };
+}
+
+/** A domain's not-found redirects: the model redirects a root and an unknown name, no other 404. */
+export function notFoundRedirects(domain: { rootUrl: string | null; notFoundUrl: string | null }) {
+  return {
+    baseUrlRedirect: domain.rootUrl,
+    regular404Redirect: null,
+    invalidShortUrlRedirect: domain.notFoundUrl,
+  };
+}

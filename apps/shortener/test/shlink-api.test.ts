@@ -1,0 +1,652 @@
+// Shlink's REST API (issue 48; docs/adr/0263-0266) driven by the real @shlinkio/shlink-js-sdk
+// 3.2.1 over HTTP: every method the SDK has, two users, the default domain and a second one,
+// answers checked field by field, other users' data unreachable, bad input answered with
+// Shlink's problem and nothing changed, counts equal to the existing API's. The tests of this
+// file run in order on one app and database.
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SOON } from "@app/testing/timing";
+import * as sdk from "@shlinkio/shlink-js-sdk";
+import * as sdkFetch from "@shlinkio/shlink-js-sdk/fetch";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { newUser, setupShortener } from "./helpers.ts";
+
+// The package's declarations re-export without file extensions, which NodeNext resolution does
+// not follow: the client is untyped here, its answers checked by value, lists read as ShortUrl/Visit.
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's own types cannot be resolved (above).
+type ShlinkApiClient = any;
+const { ShlinkApiClient } = sdk as unknown as {
+  ShlinkApiClient: new (http: unknown, server: { baseUrl: string; apiKey: string }) => ShlinkApiClient;
+};
+const { FetchHttpClient } = sdkFetch as unknown as { FetchHttpClient: new () => unknown };
+type ShortUrl = { shortCode: string; longUrl: string };
+type Visit = { potentialBot: boolean; type?: string };
+/** A JSON answer's body, read as the test expects it. */
+const body = async (response: Response) => (await response.json()) as Record<string, Record<string, unknown>>;
+
+const ctx = setupShortener({ SHLINK_CORS_ALLOW_ORIGIN: "https://ui.example, https://other.example" });
+
+const OWN_DOMAIN = "mine.example";
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+let base: string;
+let alice: Awaited<ReturnType<typeof newUser>>;
+let bob: Awaited<ReturnType<typeof newUser>>;
+let asAlice: ShlinkApiClient;
+let asBob: ShlinkApiClient;
+
+const client = (apiKey: string) => new ShlinkApiClient(new FetchHttpClient(), { baseUrl: base, apiKey });
+
+/** What a call the SDK made was refused with (the parsed problem body it throws). */
+async function refusal(call: Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await call;
+  } catch (error) {
+    return error as Record<string, unknown>;
+  }
+  throw new Error("the call was not refused");
+}
+
+const problem = (code: string, status: number, extra: Record<string, unknown> = {}) =>
+  expect.objectContaining({
+    type: `https://shlink.io/api/error/${code}`,
+    status,
+    title: expect.any(String),
+    detail: expect.any(String),
+    ...extra,
+  });
+
+/** A visit of `/name` on `host`, over HTTP as a browser (or a bot) sends it. */
+function visit(name: string, host = "sho.rt", agent = CHROME): Promise<number> {
+  const { port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path: `/${name}`, headers: { host, "user-agent": agent }, agent: false },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Everything stored, to compare before and after a refused call. */
+const snapshot = async () => ({
+  shorts: await ctx.prisma.short.findMany({ orderBy: { id: "asc" } }),
+  domains: await ctx.prisma.shortDomain.findMany({ orderBy: { id: "asc" } }),
+});
+
+beforeAll(async () => {
+  await ctx.app.listen({ host: "127.0.0.1", port: 0 });
+  base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+  alice = await newUser(ctx.prisma);
+  bob = await newUser(ctx.prisma);
+  asAlice = client(alice.token);
+  asBob = client(bob.token);
+  // A second domain, assigned to Alice only.
+  const domain = await ctx.prisma.shortDomain.create({ data: { host: OWN_DOMAIN } });
+  await ctx.prisma.shortDomainUser.create({ data: { domainId: domain.id, userId: alice.id } });
+  await vi.waitFor(
+    async () => expect((await ctx.app.domains.forHost(OWN_DOMAIN))?.host).toBe(OWN_DOMAIN),
+    SOON,
+  );
+});
+
+describe("transport", () => {
+  it("health answers without a key, with the Shlink API level as a semantic version", async () => {
+    expect(await client("").health()).toEqual({
+      status: "pass",
+      version: "5.1.0",
+      links: { about: "https://shlink.io", project: "https://github.com/shlinkio/shlink" },
+    });
+    const unversioned = await fetch(`${base}/rest/health`);
+    expect(unversioned.headers.get("content-type")).toMatch(/^application\/health\+json/);
+  });
+
+  it("mercure-info answers Shlink's 501 problem", async () => {
+    expect(await refusal(asAlice.mercureInfo())).toEqual(problem("mercure-not-configured", 501));
+  });
+
+  it("refuses a missing key, an unknown key and an unknown route as Shlink does", async () => {
+    expect(await refusal(client("").listShortUrls())).toEqual(
+      problem("missing-authentication", 401, { expectedHeaders: ["X-Api-Key"] }),
+    );
+    expect(await refusal(client("not-a-key").listShortUrls())).toEqual(problem("invalid-api-key", 401));
+    const shorten = await fetch(`${base}/rest/v3/short-urls/shorten?longUrl=https://example.com/`, {
+      headers: { "x-api-key": alice.token },
+    });
+    expect(await shorten.json()).toEqual(problem("missing-authentication", 401, { param: "apiKey" }));
+    const unknown = await fetch(`${base}/rest/v3/nothing-here`, { headers: { "x-api-key": alice.token } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await unknown.json()).toEqual(problem("not-found", 404));
+  });
+
+  it("answers CORS on /rest only: preflight unauthenticated, headers echoed, the origin as configured, errors too", async () => {
+    const preflight = await fetch(`${base}/rest/v3/short-urls`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://ui.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-api-key,content-type",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("x-api-key,content-type");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,POST,PUT,PATCH,DELETE");
+    expect(preflight.headers.get("access-control-max-age")).toBe("3600");
+    const refused = await fetch(`${base}/rest/v3/tags`, { headers: { origin: "https://other.example" } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("https://other.example");
+    const unlisted = await fetch(`${base}/rest/v3/tags`, { headers: { origin: "https://evil.example" } });
+    expect(unlisted.headers.get("access-control-allow-origin")).toBeNull();
+    const api = await fetch(`${base}/api/me`, { headers: { origin: "https://ui.example" } });
+    expect(api.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("serves v1 and v2 as v3, and never logs a key given in the query", async () => {
+    for (const version of ["v1", "v2"]) {
+      const answer = await fetch(`${base}/rest/${version}/tags`, { headers: { "x-api-key": alice.token } });
+      expect(await answer.json()).toEqual({ tags: { data: [], pagination: expect.any(Object) } });
+    }
+  });
+});
+
+describe("short URLs", () => {
+  it("creates with Shlink's fields and defaults, on the default domain and another", async () => {
+    const created = await asAlice.createShortUrl({
+      longUrl: "https://example.com/one",
+      customSlug: "one",
+      tags: ["Launch", "blog post"],
+      title: "The first",
+      validSince: "2026-01-01T00:00:00+00:00",
+      maxVisits: 100,
+      forwardQuery: true,
+      crawlable: true,
+      findIfExists: true,
+      shortCodeLength: 6,
+    });
+    expect(created).toEqual({
+      shortCode: "one",
+      shortUrl: "https://sho.rt/one",
+      longUrl: "https://example.com/one",
+      dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+      tags: ["launch", "blog-post"],
+      meta: { validSince: "2026-01-01T00:00:00+00:00", validUntil: null, maxVisits: 100 },
+      domain: null,
+      title: "The first",
+      crawlable: false,
+      forwardQuery: false,
+      visitsSummary: { total: 0, nonBots: 0, bots: 0 },
+      hasRedirectRules: false,
+    });
+    const elsewhere = await asAlice.createShortUrl({
+      longUrl: "https://example.com/two",
+      domain: OWN_DOMAIN,
+      tags: ["blog-post"],
+    });
+    expect(elsewhere).toMatchObject({
+      shortUrl: `https://${OWN_DOMAIN}/${elsewhere.shortCode}`,
+      domain: OWN_DOMAIN,
+      tags: ["blog-post"],
+      title: null,
+    });
+    // The same short, through the existing API.
+    const mine = await ctx.app.inject({ method: "GET", url: "/api/shorts", headers: alice.headers });
+    expect(
+      mine
+        .json()
+        .map((short: { name: string }) => short.name)
+        .sort(),
+    ).toEqual([elsewhere.shortCode, "one"].sort());
+    // GET /short-urls/shorten takes the key as ?apiKey=.
+    const shorten = await fetch(
+      `${base}/rest/v3/short-urls/shorten?apiKey=${alice.token}&longUrl=${encodeURIComponent("https://example.com/three")}&format=txt`,
+    );
+    expect(shorten.status).toBe(200);
+    expect(await shorten.text()).toMatch(/^https:\/\/sho\.rt\/[A-Za-z0-9]{7}$/);
+    // Numbers as strings, as the web component's form sends them; unknown keys ignored.
+    await asBob.createShortUrl({
+      longUrl: "https://example.com/bob",
+      customSlug: "bobs",
+      tags: ["launch"],
+      maxVisits: "100000",
+      shortCodeLength: "7",
+      somethingElse: true,
+    });
+    expect((await asBob.getShortUrl({ shortCode: "bobs" })).meta.maxVisits).toBe(100000);
+  });
+
+  it("refuses a taken slug, a bad slug, a domain not the caller's, with Shlink's problem and nothing changed", async () => {
+    const before = await snapshot();
+    expect(
+      await refusal(asBob.createShortUrl({ longUrl: "https://example.com/x", customSlug: "one" })),
+    ).toEqual(problem("non-unique-slug", 400, { customSlug: "one" }));
+    for (const customSlug of ["a?b", "a#b", "a/b", "a b"]) {
+      expect(await refusal(asAlice.createShortUrl({ longUrl: "https://example.com/x", customSlug }))).toEqual(
+        problem("invalid-data", 400, { invalidElements: ["customSlug"] }),
+      );
+    }
+    expect(
+      await refusal(asBob.createShortUrl({ longUrl: "https://example.com/x", domain: OWN_DOMAIN })),
+    ).toEqual(problem("invalid-data", 400, { invalidElements: ["domain"] }));
+    expect(await refusal(asAlice.createShortUrl({ longUrl: "not a url" }))).toEqual(
+      problem("invalid-data", 400, { invalidElements: ["longUrl"] }),
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("lists with Shlink's pagination, filters and orders; only the caller's", async () => {
+    const all = await asAlice.listShortUrls();
+    expect(all.pagination).toEqual({
+      currentPage: 1,
+      pagesCount: 1,
+      itemsPerPage: 10,
+      itemsInCurrentPage: 3,
+      totalItems: 3,
+    });
+    expect(all.data.map((url: ShortUrl) => url.longUrl)).toEqual([
+      "https://example.com/three",
+      "https://example.com/two",
+      "https://example.com/one",
+    ]);
+    const paged = await asAlice.listShortUrls({
+      itemsPerPage: 2,
+      page: 2,
+      orderBy: { field: "longUrl", dir: "ASC" },
+    });
+    expect(paged.data.map((url: ShortUrl) => url.longUrl)).toEqual(["https://example.com/two"]);
+    expect(paged.pagination).toEqual({
+      currentPage: 2,
+      pagesCount: 2,
+      itemsPerPage: 2,
+      itemsInCurrentPage: 1,
+      totalItems: 3,
+    });
+    const names = async (params: Record<string, unknown>) =>
+      (await asAlice.listShortUrls(params)).data.map((url: ShortUrl) => url.shortCode).sort();
+    expect(await names({ tags: ["launch"] })).toEqual(["one"]);
+    expect(await names({ tags: ["launch", "blog-post"], tagsMode: "all" })).toEqual(["one"]);
+    expect((await names({ tags: ["launch", "blog-post"], tagsMode: "any" })).length).toBe(2);
+    expect((await names({ excludeTags: ["launch"] })).length).toBe(2);
+    expect(await names({ searchTerm: "FIRST" })).toEqual(["one"]);
+    expect((await names({ domain: "DEFAULT" })).length).toBe(2);
+    expect((await names({ domain: OWN_DOMAIN })).length).toBe(1);
+    expect(await names({ startDate: "2000-01-01", endDate: "2001-01-01" })).toEqual([]);
+    expect((await names({ excludeMaxVisitsReached: true, excludePastValidUntil: true })).length).toBe(3);
+    expect((await asBob.listShortUrls()).data.map((url: ShortUrl) => url.shortCode)).toEqual(["bobs"]);
+  });
+
+  it("refuses a malformed orderBy, page=0 and itemsPerPage past the bound; -1 lists all", async () => {
+    for (const query of [
+      "orderBy=visits-UP",
+      "orderBy=colour",
+      "page=0",
+      "itemsPerPage=5001",
+      "itemsPerPage=0",
+    ]) {
+      const answer = await fetch(`${base}/rest/v3/short-urls?${query}`, {
+        headers: { "x-api-key": alice.token },
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual(problem("invalid-data", 400));
+    }
+    const all = await fetch(`${base}/rest/v3/short-urls?itemsPerPage=-1`, {
+      headers: { "x-api-key": alice.token },
+    });
+    expect((await body(all)).shortUrls!.pagination).toEqual({
+      currentPage: 1,
+      pagesCount: 1,
+      itemsPerPage: 3,
+      itemsInCurrentPage: 3,
+      totalItems: 3,
+    });
+  });
+
+  it("gets and edits by short code and domain, ignoring unknown keys; another user's is not found", async () => {
+    const got = await asAlice.getShortUrl({ shortCode: "one" });
+    expect(got.title).toBe("The first");
+    const edited = await asAlice.updateShortUrl(
+      { shortCode: "one" },
+      // The web component sends `domain` in an edit: ignored, as Shlink does.
+      {
+        longUrl: "https://example.com/one-edited",
+        title: null,
+        maxVisits: null,
+        tags: ["launch"],
+        domain: null,
+      } as never,
+    );
+    expect(edited).toMatchObject({
+      longUrl: "https://example.com/one-edited",
+      title: null,
+      tags: ["launch"],
+      meta: { maxVisits: null },
+    });
+    const [other] = (await asAlice.listShortUrls({ domain: OWN_DOMAIN })).data;
+    expect(await asAlice.getShortUrl({ shortCode: other!.shortCode, domain: OWN_DOMAIN })).toMatchObject({
+      domain: OWN_DOMAIN,
+    });
+    const before = await snapshot();
+    expect(await refusal(asBob.getShortUrl({ shortCode: "one" }))).toEqual(
+      problem("short-url-not-found", 404, { shortCode: "one" }),
+    );
+    expect(await refusal(asBob.updateShortUrl({ shortCode: "one" }, { title: "mine now" }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+    expect(await refusal(asBob.deleteShortUrl({ shortCode: "one" }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+    expect(await refusal(asAlice.getShortUrl({ shortCode: other!.shortCode }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+    expect(await refusal(asAlice.updateShortUrl({ shortCode: "one" }, { maxVisits: -3 }))).toEqual(
+      problem("invalid-data", 400, { invalidElements: ["maxVisits"] }),
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("sets and reads redirect rules through the model's rules", async () => {
+    const rules = await asAlice.setShortUrlRedirectRules(
+      { shortCode: "one" },
+      {
+        redirectRules: [
+          {
+            longUrl: "https://example.com/android",
+            conditions: [{ type: "device", matchKey: null, matchValue: "android" }],
+          },
+          {
+            longUrl: "https://example.com/de",
+            conditions: [
+              { type: "language", matchKey: null, matchValue: "de" },
+              { type: "query-param", matchKey: "ref", matchValue: "news" },
+              { type: "geolocation-country-code", matchKey: null, matchValue: "DE" },
+            ],
+          },
+        ],
+      },
+    );
+    expect(rules).toEqual({
+      defaultLongUrl: "https://example.com/one-edited",
+      redirectRules: [
+        {
+          longUrl: "https://example.com/android",
+          priority: 1,
+          conditions: [{ type: "device", matchKey: null, matchValue: "android" }],
+        },
+        {
+          longUrl: "https://example.com/de",
+          priority: 2,
+          conditions: [
+            { type: "language", matchKey: null, matchValue: "de" },
+            { type: "query-param", matchKey: "ref", matchValue: "news" },
+            { type: "geolocation-country-code", matchKey: null, matchValue: "DE" },
+          ],
+        },
+      ],
+    });
+    expect(await asAlice.getShortUrlRedirectRules({ shortCode: "one" })).toEqual(rules);
+    expect((await asAlice.getShortUrl({ shortCode: "one" })).hasRedirectRules).toBe(true);
+    // The existing API sees the same rules.
+    const [short] = (
+      await ctx.app.inject({ method: "GET", url: "/api/shorts?search=one-edited", headers: alice.headers })
+    ).json();
+    expect(short.redirectRules).toHaveLength(2);
+    const before = await snapshot();
+    expect(
+      await refusal(
+        asAlice.setShortUrlRedirectRules(
+          { shortCode: "one" },
+          {
+            redirectRules: [
+              {
+                longUrl: "https://example.com/x",
+                conditions: [{ type: "device", matchKey: null, matchValue: "toaster" }],
+              },
+            ],
+          },
+        ),
+      ),
+    ).toEqual(problem("invalid-data", 400, { invalidElements: ["redirectRules"] }));
+    expect(await snapshot()).toEqual(before);
+    expect(await asAlice.setShortUrlRedirectRules({ shortCode: "one" }, { redirectRules: [] })).toEqual({
+      defaultLongUrl: "https://example.com/one-edited",
+      redirectRules: [],
+    });
+  });
+});
+
+describe("visits", () => {
+  let elsewhere: string;
+  beforeAll(async () => {
+    elsewhere = (await asAlice.listShortUrls({ domain: OWN_DOMAIN })).data[0]!.shortCode;
+    const visits = [
+      visit("one"),
+      visit("one"),
+      visit("one", "sho.rt", GOOGLEBOT),
+      visit(elsewhere, OWN_DOMAIN),
+      visit("bobs"),
+    ];
+    // Orphans: an unknown name and the root, on each domain.
+    visits.push(visit("no-such-name"), visit(""), visit("nothing", OWN_DOMAIN));
+    expect(await Promise.all(visits)).toEqual([302, 302, 302, 302, 302, 404, 404, 404]);
+  });
+
+  it("lists a short's visits newest first with Shlink's fields, bots excluded by presence", async () => {
+    const visits = await asAlice.getShortUrlVisits({ shortCode: "one" });
+    expect(visits.pagination.totalItems).toBe(3);
+    expect(visits.data[0]).toEqual({
+      referer: "",
+      date: expect.stringMatching(/\+00:00$/),
+      userAgent: expect.any(String),
+      visitLocation: null,
+      potentialBot: expect.any(Boolean),
+      visitedUrl: null,
+      redirectUrl: null,
+    });
+    expect(visits.data.filter((row: Visit) => row.potentialBot)).toHaveLength(1);
+    const humans = await fetch(`${base}/rest/v3/short-urls/one/visits?excludeBots=false`, {
+      headers: { "x-api-key": alice.token },
+    });
+    expect((await body(humans)).visits!.pagination).toMatchObject({ totalItems: 2 });
+    const page = await asAlice.getShortUrlVisits({ shortCode: "one" }, { page: 2, itemsPerPage: 2 });
+    expect(page.pagination).toEqual({
+      currentPage: 2,
+      pagesCount: 2,
+      itemsPerPage: 2,
+      itemsInCurrentPage: 1,
+      totalItems: 3,
+    });
+    expect(await refusal(asBob.getShortUrlVisits({ shortCode: "one" }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+  });
+
+  it("lists visits by tag, by domain, non-orphan and orphan; only the caller's", async () => {
+    expect((await asAlice.getTagVisits("launch")).pagination.totalItems).toBe(3);
+    expect((await asBob.getTagVisits("launch")).pagination.totalItems).toBe(1);
+    expect((await asAlice.getTagVisits("blog-post", { domain: OWN_DOMAIN })).pagination.totalItems).toBe(1);
+    expect((await asAlice.getTagVisits("blog-post", { domain: "DEFAULT" })).pagination.totalItems).toBe(0);
+    expect(await refusal(asAlice.getTagVisits("nope"))).toEqual(
+      problem("tag-not-found", 404, { tag: "nope" }),
+    );
+    expect((await asAlice.getDomainVisits("DEFAULT")).pagination.totalItems).toBe(3);
+    expect((await asAlice.getDomainVisits(OWN_DOMAIN)).pagination.totalItems).toBe(1);
+    expect(await refusal(asBob.getDomainVisits(OWN_DOMAIN))).toEqual(problem("domain-not-found", 404));
+    expect((await asAlice.getNonOrphanVisits()).pagination.totalItems).toBe(4);
+    expect((await asAlice.getNonOrphanVisits({ domain: OWN_DOMAIN })).pagination.totalItems).toBe(1);
+    const orphans = await asAlice.getOrphanVisits();
+    expect(orphans.pagination.totalItems).toBe(3);
+    expect(orphans.data.map((row: Visit) => row.type).sort()).toEqual([
+      "base_url",
+      "invalid_short_url",
+      "invalid_short_url",
+    ]);
+    expect((await asAlice.getOrphanVisits({ type: "base_url" })).pagination.totalItems).toBe(1);
+    expect((await asAlice.getOrphanVisits({ type: "regular_404" })).pagination.totalItems).toBe(0);
+    // Bob sees the default domain's orphans, not those of Alice's domain.
+    expect((await asBob.getOrphanVisits()).pagination.totalItems).toBe(2);
+    const wrongType = await fetch(`${base}/rest/v3/visits/orphan?type=other`, {
+      headers: { "x-api-key": alice.token },
+    });
+    expect(await wrongType.json()).toEqual(problem("invalid-data", 400, { invalidElements: ["type"] }));
+  });
+
+  it("the overview's counts equal the existing API's statistics and the rows", async () => {
+    const overview = await asAlice.getVisitsOverview();
+    expect(overview).toEqual({
+      nonOrphanVisits: { total: 4, nonBots: 3, bots: 1 },
+      orphanVisits: { total: 3, nonBots: 3, bots: 0 },
+    });
+    const stats = await ctx.app.inject({ method: "GET", url: "/api/stats", headers: alice.headers });
+    expect(stats.json().totals.visits).toBe(overview.nonOrphanVisits.total);
+    const byVisits = await asAlice.listShortUrls({ orderBy: { field: "visits", dir: "DESC" } });
+    expect(byVisits.data.map((url: ShortUrl & { visitsSummary: unknown }) => url.visitsSummary)).toEqual([
+      { total: 3, nonBots: 2, bots: 1 },
+      { total: 1, nonBots: 1, bots: 0 },
+      { total: 0, nonBots: 0, bots: 0 },
+    ]);
+    const byHumans = await asAlice.listShortUrls({ orderBy: { field: "nonBotVisits", dir: "ASC" } });
+    expect(byHumans.data[0].visitsSummary.nonBots).toBe(0);
+    expect((await asAlice.getShortUrl({ shortCode: "one" })).visitsSummary).toEqual({
+      total: 3,
+      nonBots: 2,
+      bots: 1,
+    });
+    const listed = await ctx.app.inject({ method: "GET", url: "/api/shorts", headers: alice.headers });
+    const one = listed.json().find((short: { name: string }) => short.name === "one");
+    expect(one.visits).toBe(3);
+  });
+
+  it("deletes a short URL's visits and their counts, in both APIs; not another user's", async () => {
+    const before = await snapshot();
+    expect(await refusal(asBob.deleteShortUrlVisits({ shortCode: elsewhere, domain: OWN_DOMAIN }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+    expect(await snapshot()).toEqual(before);
+    expect(await asAlice.deleteShortUrlVisits({ shortCode: elsewhere, domain: OWN_DOMAIN })).toEqual({
+      deletedVisits: 1,
+    });
+    expect((await asAlice.getShortUrl({ shortCode: elsewhere, domain: OWN_DOMAIN })).visitsSummary).toEqual({
+      total: 0,
+      nonBots: 0,
+      bots: 0,
+    });
+    const overview = await asAlice.getVisitsOverview();
+    expect(overview.nonOrphanVisits).toEqual({ total: 3, nonBots: 2, bots: 1 });
+    const stats = await ctx.app.inject({ method: "GET", url: "/api/stats", headers: alice.headers });
+    expect(stats.json().totals.visits).toBe(3);
+    expect((await asAlice.getNonOrphanVisits()).pagination.totalItems).toBe(3);
+  });
+
+  it("deletes orphan visits of the caller's own domains only", async () => {
+    expect(await asBob.deleteOrphanVisits()).toEqual({ deletedVisits: 0 });
+    expect(await asAlice.deleteOrphanVisits()).toEqual({ deletedVisits: 1 });
+    expect((await asAlice.getOrphanVisits()).pagination.totalItems).toBe(2);
+  });
+});
+
+describe("tags and domains", () => {
+  it("lists tags with their figures, renames and deletes them, per user", async () => {
+    expect(await asAlice.listTags()).toMatchObject({ data: ["blog-post", "launch"] });
+    expect((await asAlice.tagsStats()).data).toEqual([
+      { tag: "blog-post", shortUrlsCount: 1, visitsSummary: { total: 0, nonBots: 0, bots: 0 } },
+      { tag: "launch", shortUrlsCount: 1, visitsSummary: { total: 3, nonBots: 2, bots: 1 } },
+    ]);
+    const before = await snapshot();
+    expect(await refusal(asAlice.editTag({ oldName: "launch", newName: "blog-post" }))).toEqual(
+      problem("tag-conflict", 409, { oldName: "launch", newName: "blog-post" }),
+    );
+    expect(await refusal(asAlice.editTag({ oldName: "nope", newName: "other" }))).toEqual(
+      problem("tag-not-found", 404),
+    );
+    expect(await snapshot()).toEqual(before);
+    await asAlice.editTag({ oldName: "launch", newName: "started" });
+    expect((await asAlice.listTags()).data).toEqual(["blog-post", "started"]);
+    // Bob's "launch" is his own.
+    expect((await asBob.listTags()).data).toEqual(["launch"]);
+    await asAlice.deleteTags(["started"]);
+    expect((await asAlice.listTags()).data).toEqual(["blog-post"]);
+    expect((await asBob.listTags()).data).toEqual(["launch"]);
+  });
+
+  it("lists the caller's domains and edits the redirects of a domain assigned to them", async () => {
+    const nothing = { baseUrlRedirect: null, regular404Redirect: null, invalidShortUrlRedirect: null };
+    expect(await asBob.listDomains()).toEqual({
+      data: [{ domain: "sho.rt", isDefault: true, redirects: nothing }],
+      defaultRedirects: nothing,
+    });
+    const redirects = {
+      baseUrlRedirect: "https://example.com/home",
+      invalidShortUrlRedirect: "https://example.com/404",
+    };
+    expect(await asAlice.editDomainRedirects({ domain: OWN_DOMAIN, ...redirects })).toEqual({
+      ...redirects,
+      regular404Redirect: null,
+    });
+    expect((await asAlice.listDomains()).data).toEqual([
+      { domain: "sho.rt", isDefault: true, redirects: nothing },
+      { domain: OWN_DOMAIN, isDefault: false, redirects: { ...redirects, regular404Redirect: null } },
+    ]);
+    const before = await snapshot();
+    expect(await refusal(asBob.editDomainRedirects({ domain: OWN_DOMAIN, baseUrlRedirect: null }))).toEqual(
+      problem("domain-not-found", 404),
+    );
+    expect(
+      await refusal(
+        asAlice.editDomainRedirects({ domain: "sho.rt", baseUrlRedirect: "https://example.com/" }),
+      ),
+    ).toEqual(problem("forbidden-operation", 403));
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("deletes a short URL: gone from both APIs", async () => {
+    await asAlice.deleteShortUrl({ shortCode: "one" });
+    expect(await refusal(asAlice.getShortUrl({ shortCode: "one" }))).toEqual(
+      problem("short-url-not-found", 404),
+    );
+    const mine = await ctx.app.inject({ method: "GET", url: "/api/shorts", headers: alice.headers });
+    expect(mine.json().map((short: { name: string }) => short.name)).not.toContain("one");
+  });
+});
+
+describe("concurrency", () => {
+  it("visits arriving while a short's visits are deleted: its counts still equal its rows, in both APIs", async () => {
+    const visits = Array.from({ length: 20 }, () => visit("bobs"));
+    const [deleted] = await Promise.all([asBob.deleteShortUrlVisits({ shortCode: "bobs" }), ...visits]);
+    expect(deleted.deletedVisits).toBeGreaterThanOrEqual(1);
+    const rows = (await asBob.getShortUrlVisits({ shortCode: "bobs" })).pagination.totalItems;
+    expect(rows).toBeLessThanOrEqual(20);
+    expect((await asBob.getShortUrl({ shortCode: "bobs" })).visitsSummary.total).toBe(rows);
+    const listed = await ctx.app.inject({ method: "GET", url: "/api/shorts", headers: bob.headers });
+    expect(listed.json()[0].visits).toBe(rows);
+    const stats = await ctx.app.inject({ method: "GET", url: "/api/stats", headers: bob.headers });
+    expect(stats.json().totals.visits).toBe(rows);
+  });
+});
+
+describe("long lists", () => {
+  it("refuses all of more than 5,000 visits at once, and pages through them", async () => {
+    const [bobs] = await ctx.prisma.short.findMany({ where: { userId: bob.id } });
+    const stored = (await asBob.getShortUrlVisits({ shortCode: "bobs" })).pagination.totalItems;
+    await ctx.prisma.$executeRaw`
+      INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer")
+      SELECT ${bobs!.id}::uuid, '', 'agent', '' FROM generate_series(1, 5001)`;
+    expect(await refusal(asBob.getShortUrlVisits({ shortCode: "bobs" }, { itemsPerPage: -1 }))).toEqual(
+      problem("invalid-data", 400, { invalidElements: ["itemsPerPage"] }),
+    );
+    const last = await asBob.getShortUrlVisits({ shortCode: "bobs" }, { page: 2, itemsPerPage: 5000 });
+    expect(last.pagination).toEqual({
+      currentPage: 2,
+      pagesCount: 2,
+      itemsPerPage: 5000,
+      itemsInCurrentPage: stored + 1,
+      totalItems: stored + 5001,
+    });
+  });
+});
