@@ -62,7 +62,7 @@ describe("deploy/haproxy/haproxy.cfg", () => {
   });
 
   it.skipIf(!haproxy)(
-    "is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders",
+    "is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders, and `pnpm scale --ha`'s routing to a Patroni cluster",
     async () => {
       const dir = await mkdtemp(path.join(tmpdir(), "haproxy-config-"));
       try {
@@ -79,8 +79,24 @@ describe("deploy/haproxy/haproxy.cfg", () => {
             ],
             check: { interMs: 500, fall: 2, rise: 2 },
             statsSocket: path.join(dir, "admin.sock"),
+            postgres: {
+              primaryBind: "127.0.0.1:18998",
+              replicaBind: "127.0.0.1:18997",
+              nodes: [1, 2, 3].map((n) => ({
+                name: `node${n}`,
+                address: `127.0.0.1:${n}`,
+                restPort: 100 + n,
+              })),
+              check: { interMs: 500, fall: 2, rise: 1 },
+            },
           }),
         );
+        const routing = readFileSync(local, "utf8");
+        // Patroni's documented pattern: writes where /primary answers 200, reads where /replica does.
+        expect(routing).toMatch(/listen postgres-primary\n(.*\n)*? {2}option httpchk GET \/primary\n/);
+        expect(routing).toMatch(/listen postgres-replicas\n(.*\n)*? {2}option httpchk GET \/replica\n/);
+        expect(routing).toContain("server node2 127.0.0.1:2 check port 102");
+        expect(routing).toContain("on-marked-down shutdown-sessions");
         for (const file of [local, new URL("deploy/haproxy/haproxy.cfg", root).pathname]) {
           // Exit 0 (warnings: the compose names do not resolve here) or a thrown error with its report.
           execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
