@@ -14,6 +14,7 @@ import { withDatabase } from "@app/testing/database";
 import { sql } from "@app/testing/postgres-servers";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../apps/shortener/src/credentials.ts";
 import { type HaCluster, type HaNode, missingHa, startHaCluster } from "../scripts/ha-cluster.ts";
 import { type BookingLoad, type Burst, startBookingLoad, startBurst } from "../scripts/scale-drill.ts";
 import { startTopology, type Topology } from "../scripts/scale-topology.ts";
@@ -129,6 +130,19 @@ interface Outcome {
   doubleBooked: number;
 }
 
+/** What the instances logged as unhandled (answered 500) since their start: each message once, with its count. */
+function unhandledErrors(): Record<string, number> {
+  const messages: Record<string, number> = {};
+  for (const instance of [...topology.instances.shortener, ...topology.instances.scheduling]) {
+    for (const line of instance.output().split("\n")) {
+      if (!line.includes('"unhandled error"')) continue;
+      const message = (line.match(/"message":"([^"]{0,160})/)?.[1] ?? line.slice(0, 160)).trim();
+      messages[message] = (messages[message] ?? 0) + 1;
+    }
+  }
+  return messages;
+}
+
 async function outcomeOf(load: Awaited<ReturnType<typeof startLoad>>): Promise<Outcome> {
   const { redirects, errors } = await load.burst.stop();
   const statuses = await load.booking.stop();
@@ -191,6 +205,30 @@ async function rowsOnEveryNode(): Promise<Record<string, string>> {
   return digests;
 }
 
+/** Where `url` redirects (HEAD: no visit stored), or its status when it does not. */
+async function target(url: string): Promise<string | number> {
+  const answer = await fetch(url, { method: "HEAD", redirect: "manual" }).catch(() => undefined);
+  return answer?.headers.get("location") ?? answer?.status ?? 0;
+}
+
+/** Until every shortener instance, asked directly, redirects `name` to `url`; how long each took. */
+async function everyInstanceRedirects(name: string, url: string, boundMs: number) {
+  const since = Date.now();
+  const took: Record<string, number> = {};
+  await Promise.all(
+    topology.instances.shortener.map(async (instance) => {
+      for (;;) {
+        const polled = Date.now();
+        if ((await target(`${instance.url}/${name}`)) === url) break;
+        if (polled - since > boundMs) return;
+        await pause(20);
+      }
+      took[instance.name] = Date.now() - since;
+    }),
+  );
+  return took;
+}
+
 const figures: { kill?: Outcome & { gapMs: number }; switchover?: Outcome & { gapMs: number } } = {};
 
 describe.skipIf(missing)("a Patroni cluster under the services", () => {
@@ -233,6 +271,20 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
   let killed: HaNode;
 
   it(`kill -9 of the leader's Patroni and PostgreSQL under ${CONNECTIONS} redirecting and ${BOOKERS} booking connections: a new leader takes writes, every 302 has its row, every 201 its booking, no slot twice`, async () => {
+    // A short every instance has cached before the kill: edited after it, on the new leader.
+    const { token } = await createUser(prisma, `ha-${process.pid}-${Date.now()}@example.com`);
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const name = `ha-cached-${process.pid}`;
+    const created = await fetch(`${topology.url.shortener}/api/shorts`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ url: "https://example.com/before", name }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(await everyInstanceRedirects(name, "https://example.com/before", 10_000)).toHaveProperty(
+      topology.instances.shortener[1]!.name,
+    );
     const load = await startLoad("ha-kill");
     killed = await cluster.leader();
     const before = await cluster.members();
@@ -248,9 +300,22 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
       `kill -9 of ${killed.name} (${JSON.stringify(before.map((m) => [m.name, m.role]))}): ` +
         `first write on ${newLeader.name} ${writtenAt - killedAt} ms after the kill; ` +
         `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
-        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice`,
+        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
+        `unhandled errors logged by the instances (500s): ${JSON.stringify(unhandledErrors())}`,
     );
     expect(newLeader.name).not.toBe(killed.name);
+    // The change notifications follow the leader: an edit on the new one reaches every
+    // instance's cache (its LISTEN reconnected through the writes port; while it was down the
+    // cache was emptied and not filled) within the bound the instances keep between themselves.
+    const edited = await fetch(`${topology.url.shortener}/api/shorts/${id}`, {
+      method: "PATCH",
+      headers: auth,
+      body: JSON.stringify({ url: "https://example.com/after" }),
+    });
+    expect(edited.status).toBe(200);
+    const followed = await everyInstanceRedirects(name, "https://example.com/after", 1_000 + 2_000);
+    console.log(`an edit after the failover followed by each instance after ${JSON.stringify(followed)} ms`);
+    expect(Object.keys(followed).sort()).toEqual(topology.instances.shortener.map((i) => i.name).sort());
     // Nothing acknowledged is lost: the sync standby that took over had every commit.
     expect(outcome.rows).toBeGreaterThanOrEqual(outcome.redirects);
     expect(outcome.stored).toBeGreaterThanOrEqual(outcome.created);
@@ -289,7 +354,8 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
       `switchover ${from.name} → ${to.name} (patronictl returned after ${commandMs} ms): ` +
         `writes refused for at most ${gap.gapMs} ms (${gap.refused} probe writes refused); ` +
         `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
-        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice`,
+        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
+        `unhandled errors logged by the instances (500s) so far: ${JSON.stringify(unhandledErrors())}`,
     );
     expect(to.name).not.toBe(from.name);
     expect(outcome.rows).toBeGreaterThanOrEqual(outcome.redirects);
