@@ -287,15 +287,17 @@ function patroniConfig(
 }
 
 export async function startHaCluster(options: HaClusterOptions = {}): Promise<HaCluster> {
-  const missing = missingHa();
-  if (missing) throw new Error(`cannot start a Patroni cluster: ${missing}`);
-  const bin = postgresBin()!;
-  const haproxy = haproxyBinary()!;
   const timings = options.timings ?? HA_TIMINGS;
   if (timings.loopWait + 2 * timings.retryTimeout > timings.ttl)
     throw new Error(
       `Patroni timings: loop_wait (${timings.loopWait}) + 2 × retry_timeout (${timings.retryTimeout}) must not exceed ttl (${timings.ttl})`,
     );
+  if (options.scope !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(options.scope))
+    throw new Error(`Patroni scope: letters, digits, "-" and "_" only (received "${options.scope}")`);
+  const missing = missingHa();
+  if (missing) throw new Error(`cannot start a Patroni cluster: ${missing}`);
+  const bin = postgresBin()!;
+  const haproxy = haproxyBinary()!;
   const scope = options.scope ?? `app-ha-${process.pid}`;
   const user = serverUser();
   const workDir = mkdtempSync(path.join(tmpdir(), "ha-cluster-"));

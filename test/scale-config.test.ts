@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { startHaCluster } from "../scripts/ha-cluster.ts";
 import { COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
 import { haproxyBinary } from "../scripts/scale-topology.ts";
 
@@ -106,4 +107,13 @@ describe("deploy/haproxy/haproxy.cfg", () => {
       }
     },
   );
+
+  it("`pnpm scale --ha`'s cluster refuses, before starting anything, timings that could leave two leaders and a scope Patroni cannot name", async () => {
+    await expect(startHaCluster({ timings: { ttl: 8, loopWait: 1, retryTimeout: 4 } })).rejects.toThrow(
+      "Patroni timings: loop_wait (1) + 2 × retry_timeout (4) must not exceed ttl (8)",
+    );
+    await expect(startHaCluster({ scope: "app/ha" })).rejects.toThrow(
+      'Patroni scope: letters, digits, "-" and "_" only (received "app/ha")',
+    );
+  });
 });
