@@ -34,6 +34,19 @@ export interface HaproxyConfigOptions {
   dockerDns?: boolean;
   /** Log one line per request to stdout (compose; tests keep their output quiet). */
   log?: boolean;
+  /** A PostgreSQL cluster under Patroni: writes to its leader, reads to its replicas (docs/adr/0272). */
+  postgres?: PostgresRouting;
+}
+
+/** HAProxy in front of a Patroni cluster, in TCP mode, by Patroni's documented pattern. */
+export interface PostgresRouting {
+  /** Writes: the one node whose Patroni REST API answers `GET /primary` with 200. */
+  primaryBind: string;
+  /** Reads: the nodes whose Patroni answers `GET /replica` with 200 (running, streaming). */
+  replicaBind: string;
+  /** Each node: a name, PostgreSQL's `host:port` and its Patroni REST API's port (same host). */
+  nodes: { name: string; address: string; restPort: number }[];
+  check: HealthCheck;
 }
 
 /** A server that fails its check is DOWN within this long (the bound tests hold the proxy to). */
@@ -74,8 +87,6 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     "defaults",
     "  mode http",
     ...(options.log ? ["  log global", "  option httplog", "  option dontlognull"] : []),
-    // The services see the client's address (TRUST_PROXY=1 on every instance behind it).
-    "  option forwardfor",
     // One request per server connection: a request is never written to a connection the
     // instance is closing (keep-alive expiry, drain), so a refused connect is the only failure
     // before the instance has the request, and that one is safe to send elsewhere.
@@ -108,11 +119,14 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
       "",
       `backend ${service.name}`,
       "  balance roundrobin",
+      // The services see the client's address (TRUST_PROXY=1 on every instance behind it).
+      "  option forwardfor",
       ...errorAnswers(service.name),
       ...service.servers.map((server) => `  server ${server.name} ${server.address}`),
       "",
     );
   }
+  if (options.postgres) lines.push(...postgresListeners(options.postgres));
   if (options.statsBind) {
     lines.push(
       "frontend stats",
@@ -125,6 +139,32 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     );
   }
   return lines.join("\n");
+}
+
+function postgresListeners(routing: PostgresRouting): string[] {
+  const { check } = routing;
+  const listener = (name: string, bind: string, role: "primary" | "replica") => [
+    `listen ${name}`,
+    `  bind ${bind}`,
+    "  mode tcp",
+    // A session is a client's connection: LISTEN and pooled connections idle for long.
+    "  timeout client 30m",
+    "  timeout server 30m",
+    // Round robin among the replicas; the primary listener has one server UP at most.
+    "  balance roundrobin",
+    `  option httpchk GET /${role}`,
+    "  http-check expect status 200",
+    // A node that stops being what this listener wants has its sessions cut at once: a client
+    // holding a connection to a demoted leader must not go on writing there (it could not) or
+    // reading from it as if it were current.
+    `  default-server inter ${check.interMs}ms fall ${check.fall} rise ${check.rise} on-marked-down shutdown-sessions`,
+    ...routing.nodes.map((node) => `  server ${node.name} ${node.address} check port ${node.restPort}`),
+    "",
+  ];
+  return [
+    ...listener("postgres-primary", routing.primaryBind, "primary"),
+    ...listener("postgres-replicas", routing.replicaBind, "replica"),
+  ];
 }
 
 /** The compose profile `scale`: two instances of each service behind one HAProxy. */

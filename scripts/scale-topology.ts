@@ -167,6 +167,11 @@ export function haproxyCommand(socket: string, command: string): Promise<string>
   });
 }
 
+/** HAProxy's view of every server behind it, from its runtime API (`show stat`). */
+export async function haproxyServerStates(socket: string): Promise<ServerState[]> {
+  return parseStat(await haproxyCommand(socket, "show stat"));
+}
+
 function parseStat(csv: string): ServerState[] {
   const [header, ...rows] = csv.trim().split("\n");
   const columns = (header ?? "").replace(/^# /, "").split(",");
@@ -355,7 +360,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     });
     proxy = { process: child, ...track("haproxy", child, options.onLine) };
     const started = proxy;
-    const serverStates = async () => parseStat(await haproxyCommand(statsSocket, "show stat"));
+    const serverStates = () => haproxyServerStates(statsSocket);
     await waitUntil(
       "haproxy sees every instance UP",
       async () => {

@@ -1,7 +1,9 @@
 // `pnpm scale`: several instances of each service behind one HAProxy on this machine, without
 // containers (the compose profile `scale` is the same topology in containers). The proxy
 // listens on SHORTENER_PORT and SCHEDULING_PORT; the instances on free ports of 127.0.0.1.
-//   pnpm scale [--shortener 2] [--scheduling 2] [--check-interval-ms 2000]
+//   pnpm scale [--shortener 2] [--scheduling 2] [--check-interval-ms 2000] [--ha]
+// --ha: on a three-node PostgreSQL cluster under Patroni of its own (scripts/ha-cluster.ts,
+// docs/operations.md#high-availability) rather than DATABASE_URL or the embedded database.
 //   pnpm scale --print-compose-config > deploy/haproxy/haproxy.cfg
 // SIGTERM or Ctrl-C: HAProxy stops softly, every instance drains, the embedded database stops.
 // SIGHUP (`kill -HUP <pid>`, the pid it prints): a rolling restart, every instance replaced one at
@@ -13,11 +15,12 @@ import { loadConfig as loadSchedulingConfig } from "@app/scheduling/config";
 import { databaseOptions } from "@app/server/config";
 import { closeGracefully } from "@app/server/shutdown";
 import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
+import { type HaCluster, startHaCluster } from "./ha-cluster.ts";
 import { COMPOSE_TOPOLOGY, haproxyConfig } from "./haproxy-config.ts";
 import { startTopology, type Topology } from "./scale-topology.ts";
 
 const USAGE =
-  "usage: pnpm scale [--shortener N] [--scheduling N] [--check-interval-ms MS] | --print-compose-config";
+  "usage: pnpm scale [--shortener N] [--scheduling N] [--check-interval-ms MS] [--ha] | --print-compose-config";
 
 function count(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -37,6 +40,7 @@ function parse() {
       scheduling: { type: "string" },
       "check-interval-ms": { type: "string" },
       "print-compose-config": { type: "boolean" },
+      ha: { type: "boolean" },
       help: { type: "boolean" },
     },
     strict: true,
@@ -64,12 +68,14 @@ const interMs = count(args["check-interval-ms"], "check-interval-ms", 2_000, 100
 
 let topology: Topology | undefined;
 let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+let cluster: HaCluster | undefined;
 closeGracefully(
   60_000,
   async ({ err }) => {
     if (err) console.error(err);
     await topology?.stop();
     await database?.close();
+    await cluster?.stop();
   },
   { keep: ["SIGHUP"] },
 );
@@ -110,13 +116,33 @@ try {
       `warning: REDIS_URL is not set: each of the ${schedulingCount} scheduling instances counts its own rate limit`,
     );
   }
-  database = await openDatabase({ ...databaseOptions(shortener), log: (line) => console.log(line) });
+  if (args.ha) {
+    if (shortener.DATABASE_URL)
+      throw new Error("--ha runs a cluster of its own: unset DATABASE_URL (it names a database of yours)");
+    cluster = await startHaCluster({
+      // Each agent's loop says "no action" every second: the rest is what an operator reads.
+      onLine: (name, line) => {
+        if (!/no action\. I am/.test(line)) console.log(`[${name}] ${line}`);
+      },
+    });
+    console.log(
+      `patroni cluster ${cluster.scope}: writes on ${cluster.primaryUrl}, reads on ${cluster.replicaUrl} (haproxy)`,
+    );
+  }
+  // Migrated once, here, on the leader (through HAProxy's primary port); each instance finds nothing left.
+  database = await openDatabase({
+    ...databaseOptions(shortener),
+    ...(cluster ? { databaseUrl: cluster.primaryUrl, directUrl: cluster.primaryUrl } : {}),
+    log: (line) => console.log(line),
+  });
   topology = await startTopology({
     shortener: shortenerCount,
     scheduling: schedulingCount,
     databaseUrl: database.url,
     // The instances parse it themselves (their config.ts), as they would from a shell.
-    env: environment,
+    env: cluster
+      ? { ...environment, DATABASE_DIRECT_URL: cluster.primaryUrl, DATABASE_REPLICA_URL: cluster.replicaUrl }
+      : environment,
     check: { interMs, fall: 2, rise: 2 },
     // Port 0 (any free one) is left to the topology, which reports the one it took.
     ports: {
@@ -136,5 +162,6 @@ try {
   console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
   await topology?.stop();
   await database?.close();
+  await cluster?.stop();
   process.exit(1);
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { startHaCluster } from "../scripts/ha-cluster.ts";
 import { COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
 import { haproxyBinary } from "../scripts/scale-topology.ts";
 
@@ -62,7 +63,7 @@ describe("deploy/haproxy/haproxy.cfg", () => {
   });
 
   it.skipIf(!haproxy)(
-    "is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders",
+    "is valid for HAProxy (haproxy -c), as is the configuration `pnpm scale` renders, and `pnpm scale --ha`'s routing to a Patroni cluster",
     async () => {
       const dir = await mkdtemp(path.join(tmpdir(), "haproxy-config-"));
       try {
@@ -79,8 +80,24 @@ describe("deploy/haproxy/haproxy.cfg", () => {
             ],
             check: { interMs: 500, fall: 2, rise: 2 },
             statsSocket: path.join(dir, "admin.sock"),
+            postgres: {
+              primaryBind: "127.0.0.1:18998",
+              replicaBind: "127.0.0.1:18997",
+              nodes: [1, 2, 3].map((n) => ({
+                name: `node${n}`,
+                address: `127.0.0.1:${n}`,
+                restPort: 100 + n,
+              })),
+              check: { interMs: 500, fall: 2, rise: 1 },
+            },
           }),
         );
+        const routing = readFileSync(local, "utf8");
+        // Patroni's documented pattern: writes where /primary answers 200, reads where /replica does.
+        expect(routing).toMatch(/listen postgres-primary\n(.*\n)*? {2}option httpchk GET \/primary\n/);
+        expect(routing).toMatch(/listen postgres-replicas\n(.*\n)*? {2}option httpchk GET \/replica\n/);
+        expect(routing).toContain("server node2 127.0.0.1:2 check port 102");
+        expect(routing).toContain("on-marked-down shutdown-sessions");
         for (const file of [local, new URL("deploy/haproxy/haproxy.cfg", root).pathname]) {
           // Exit 0 (warnings: the compose names do not resolve here) or a thrown error with its report.
           execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
@@ -90,4 +107,13 @@ describe("deploy/haproxy/haproxy.cfg", () => {
       }
     },
   );
+
+  it("`pnpm scale --ha`'s cluster refuses, before starting anything, timings that could leave two leaders and a scope Patroni cannot name", async () => {
+    await expect(startHaCluster({ timings: { ttl: 8, loopWait: 1, retryTimeout: 4 } })).rejects.toThrow(
+      "Patroni timings: loop_wait (1) + 2 × retry_timeout (4) must not exceed ttl (8)",
+    );
+    await expect(startHaCluster({ scope: "app/ha" })).rejects.toThrow(
+      'Patroni scope: letters, digits, "-" and "_" only (received "app/ha")',
+    );
+  });
 });

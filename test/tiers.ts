@@ -12,6 +12,7 @@ export const DRILLS: Record<string, string> = {
   "test/backup-restore.test.ts": "pg_dump, pgBackRest and restores on servers of its own",
   "test/read-replica.test.ts": "a primary and a streaming replica of its own",
   "test/pgbouncer.test.ts": "a PgBouncer of its own",
+  "test/ha-failover.test.ts": "a three-node Patroni cluster under the services, its leader killed",
   "test/start.test.ts": "pnpm start as a process, on the embedded PostgreSQL",
   "test/start-failures.test.ts": "pnpm start as a process, failing to start",
   "test/slow-clients.test.ts": "both services listening, held by slow sockets until they time out",

@@ -44,7 +44,7 @@ const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1003", "P1008", "P
 // SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, terminated).
 const UNAVAILABLE_SQLSTATE = /^(08|57P)/;
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Query read timeout|terminating connection|Can't reach database server|Unable to start a transaction in the given time/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Query read timeout|terminating connection|Can't reach database server|Unable to start a transaction in the given time|Client has encountered a connection error and is not queryable/i;
 
 /**
  * The database is down, unreachable or dropped the connection: a 503 for the client, who

@@ -16,6 +16,10 @@ describe("isDatabaseUnavailable", () => {
       }),
     ).toBe(true);
     expect(isDatabaseUnavailable({ cause: { code: "57P01" } })).toBe(true);
+    // pg, asked to query on a connection that failed (seen when a Patroni leader steps down).
+    expect(
+      isDatabaseUnavailable(new Error("Client has encountered a connection error and is not queryable")),
+    ).toBe(true);
     // A transaction used after it ended is a bug: a 500.
     expect(isDatabaseUnavailable({ code: "P2028", message: "Transaction already closed" })).toBe(false);
     expect(isDatabaseUnavailable({ code: "23505", message: "duplicate key" })).toBe(false);

@@ -1,0 +1,576 @@
+// A PostgreSQL cluster under Patroni on this machine, from Debian's packages (docs/adr/0272,
+// 0273): `nodes` PostgreSQL servers, each run by its own Patroni agent as user `postgres`, one
+// etcd as their store (DCS), and HAProxy (the shared generator, scripts/haproxy-config.ts)
+// routing writes to the leader and reads to the replicas by Patroni's REST checks.
+// `pnpm scale --ha` runs it under the services; test/ha-failover.test.ts drills it.
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { freePort } from "@app/db";
+import { type HealthCheck, haproxyConfig } from "./haproxy-config.ts";
+import { haproxyBinary, haproxyServerStates, type ServerState } from "./scale-topology.ts";
+
+const run = promisify(execFile);
+const KEPT_LINES = 300;
+
+/**
+ * Patroni's timings, in seconds (docs/operations.md#high-availability). Patroni's defaults are
+ * ttl 30, loop_wait 10, retry_timeout 10: a dead leader is replaced 30-40 s after it died.
+ * Tightened: its key expires 8 s after its last renewal, and each agent looks every second.
+ * Patroni's rule: loop_wait + 2 × retry_timeout ≤ ttl, so that a leader that cannot reach the
+ * store demotes itself before its key expires and another takes over (no two primaries).
+ */
+export interface HaTimings {
+  ttl: number;
+  loopWait: number;
+  retryTimeout: number;
+}
+export const HA_TIMINGS: HaTimings = { ttl: 8, loopWait: 1, retryTimeout: 3 };
+/** HAProxy's checks of the REST API: a leader that died is out within inter × fall. */
+export const HA_CHECK: HealthCheck = { interMs: 500, fall: 2, rise: 1 };
+
+/** Debian's paths of what the cluster runs. */
+const BINARIES = { patroni: "/usr/bin/patroni", patronictl: "/usr/bin/patronictl", etcd: "/usr/bin/etcd" };
+
+/** The newest Debian PostgreSQL server binaries, e.g. /usr/lib/postgresql/15/bin. */
+function postgresBin(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  return readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => path.join(root, version, "bin"))
+    .find((bin) => existsSync(path.join(bin, "pg_rewind")) && existsSync(path.join(bin, "postgres")));
+}
+
+/** The user the servers run as: PostgreSQL refuses root. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"]).toString().trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+/** Why the cluster cannot start on this machine (what to install), or undefined when it can. */
+export function missingHa(): string | undefined {
+  const missing = [
+    existsSync(BINARIES.patroni) ? "" : "patroni",
+    existsSync(BINARIES.etcd) ? "" : "etcd-server",
+    postgresBin() ? "" : "postgresql",
+    haproxyBinary() ? "" : "haproxy",
+    pythonHas("etcd") ? "" : "python3-etcd",
+  ].filter(Boolean);
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync("id", ["-u", "postgres"], { stdio: "ignore" });
+    } catch {
+      missing.push("a `postgres` user");
+    }
+  }
+  return missing.length ? `needs ${missing.join(", ")} (apt-get install -y ${missing.join(" ")})` : undefined;
+}
+
+function pythonHas(module: string): boolean {
+  try {
+    execFileSync("/usr/bin/python3", ["-c", `import ${module}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface HaNode {
+  /** `node1`…: its Patroni member name and its server name in HAProxy. */
+  name: string;
+  pgPort: number;
+  restPort: number;
+  /** The `postgres` database on this node, directly (not through HAProxy). */
+  url: string;
+  dataDir: string;
+  /** Its Patroni agent (undefined while killed). */
+  patroni: ChildProcess | undefined;
+  /** The last lines its agent and its PostgreSQL printed. */
+  output(): string;
+}
+
+export interface Member {
+  name: string;
+  /** `leader`, `sync_standby`, `replica`. */
+  role: string;
+  /** `running`, `streaming`, `stopped`, `starting`… */
+  state: string;
+  timeline?: number;
+  lag?: number | string;
+}
+
+export interface HaClusterOptions {
+  nodes?: number;
+  timings?: HaTimings;
+  /** Every commit waits for a synchronous standby, or none is left (default true: ADR 0273). */
+  synchronous?: boolean;
+  /** PostgreSQL's `fsync` (default on; the drills turn it off: a killed process loses no page cache). */
+  fsync?: boolean;
+  /** Patroni's scope: the cluster's name in the store. */
+  scope?: string;
+  /** HAProxy's ports for writes and reads on 127.0.0.1 (free ones when unset). */
+  ports?: { primary?: number; replicas?: number };
+  onLine?: (name: string, line: string) => void;
+}
+
+export interface HaCluster {
+  scope: string;
+  /** The `postgres` database through HAProxy: the leader, whichever it is. */
+  primaryUrl: string;
+  /** The `postgres` database through HAProxy: a replica, round robin. */
+  replicaUrl: string;
+  nodes: HaNode[];
+  timings: HaTimings;
+  /** Patroni's view of the members (`GET /cluster` of any agent that answers). */
+  members(): Promise<Member[]>;
+  /** The node holding the leader key with a running PostgreSQL; waits up to `timeoutMs` for one. */
+  leader(timeoutMs?: number): Promise<HaNode>;
+  /** Until every node is a running member (the leader running, the others streaming) and one is a sync standby. */
+  healthy(timeoutMs?: number): Promise<Member[]>;
+  /** Until HAProxy routes writes to the leader alone and reads to the running replicas alone. */
+  routed(timeoutMs?: number): Promise<true>;
+  /** HAProxy's view of the nodes (`postgres-primary` and `postgres-replicas`). */
+  serverStates(): Promise<ServerState[]>;
+  /** `kill -9` of the node's Patroni agent and of its PostgreSQL (postmaster and every backend): a machine gone. */
+  kill(node: HaNode): Promise<void>;
+  /** Its Patroni agent started again: it rejoins as a replica (pg_rewind when its history diverged). */
+  restart(node: HaNode): Promise<void>;
+  /** `patronictl switchover`: the leader hands over to `candidate` (a sync standby by default). */
+  switchover(candidate?: HaNode): Promise<string>;
+  /** patronictl against this cluster, e.g. `["list"]`. */
+  patronictl(args: string[]): Promise<string>;
+  /** HAProxy's process (its config in the work folder). */
+  haproxy: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Follows a child's output into `lines` (the last KEPT_LINES), and its exit. */
+function track(
+  name: string,
+  child: ChildProcess,
+  onLine?: (name: string, line: string) => void,
+  lines: string[] = [],
+) {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on("line", (line) => {
+      lines.push(line);
+      if (lines.length > KEPT_LINES) lines.shift();
+      onLine?.(name, line);
+    });
+  }
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  return { exited, lines };
+}
+
+/** One GET on a REST API: status and parsed JSON body; status 0 when nothing answered. */
+function getJson(url: string, timeoutMs = 1_000): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false, timeout: timeoutMs }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve({ status: 0, body: undefined }));
+    req.end();
+  });
+}
+
+async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  attempt: () => Promise<T | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Patroni's configuration of one node, as JSON (which YAML reads). */
+function patroniConfig(
+  options: Required<Pick<HaClusterOptions, "synchronous" | "fsync" | "scope">> & { timings: HaTimings },
+  node: { name: string; pgPort: number; restPort: number; dir: string },
+  etcdPort: number,
+  bin: string,
+) {
+  const { timings } = options;
+  return {
+    scope: options.scope,
+    name: node.name,
+    // INFO: a returning leader's pg_rewind and every promotion are said (and each loop's "no action").
+    log: { level: "INFO", format: "%(asctime)s %(levelname)s: %(message)s" },
+    restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
+    etcd3: { hosts: [`127.0.0.1:${etcdPort}`] },
+    bootstrap: {
+      dcs: {
+        ttl: timings.ttl,
+        loop_wait: timings.loopWait,
+        retry_timeout: timings.retryTimeout,
+        // A replica further behind than this is never promoted (with synchronous_mode, only the
+        // sync standby is, and it has every acknowledged commit).
+        maximum_lag_on_failover: 1_048_576,
+        synchronous_mode: options.synchronous,
+        // ADR 0273: availability over a refused write when no standby is left.
+        synchronous_mode_strict: false,
+        postgresql: {
+          use_pg_rewind: true,
+          use_slots: true,
+          parameters: {
+            // pg_rewind needs it (or data checksums) to rewind a returning old leader.
+            wal_log_hints: "on",
+            max_connections: 200,
+            max_wal_senders: 10,
+            max_replication_slots: 10,
+            wal_keep_size: "256MB",
+            hot_standby: "on",
+            fsync: options.fsync ? "on" : "off",
+            shared_buffers: "64MB",
+          },
+        },
+      },
+      initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }],
+    },
+    postgresql: {
+      listen: `127.0.0.1:${node.pgPort}`,
+      connect_address: `127.0.0.1:${node.pgPort}`,
+      data_dir: path.join(node.dir, "data"),
+      bin_dir: bin,
+      pgpass: path.join(node.dir, "pgpass"),
+      authentication: {
+        superuser: { username: "postgres" },
+        replication: { username: "postgres" },
+        rewind: { username: "postgres" },
+      },
+      pg_hba: [
+        "local all all trust",
+        "host all all 127.0.0.1/32 trust",
+        "host replication all 127.0.0.1/32 trust",
+      ],
+      parameters: { unix_socket_directories: node.dir, logging_collector: "off" },
+    },
+    tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
+  };
+}
+
+export async function startHaCluster(options: HaClusterOptions = {}): Promise<HaCluster> {
+  const timings = options.timings ?? HA_TIMINGS;
+  if (timings.loopWait + 2 * timings.retryTimeout > timings.ttl)
+    throw new Error(
+      `Patroni timings: loop_wait (${timings.loopWait}) + 2 × retry_timeout (${timings.retryTimeout}) must not exceed ttl (${timings.ttl})`,
+    );
+  if (options.scope !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(options.scope))
+    throw new Error(`Patroni scope: letters, digits, "-" and "_" only (received "${options.scope}")`);
+  const missing = missingHa();
+  if (missing) throw new Error(`cannot start a Patroni cluster: ${missing}`);
+  const bin = postgresBin()!;
+  const haproxy = haproxyBinary()!;
+  const scope = options.scope ?? `app-ha-${process.pid}`;
+  const user = serverUser();
+  const workDir = mkdtempSync(path.join(tmpdir(), "ha-cluster-"));
+  if (user) execFileSync("chown", [`${user.uid}:${user.gid}`, workDir]);
+  const children = new Set<ChildProcess>();
+  const killAll = () => {
+    for (const child of children) child.kill("SIGKILL");
+    for (const node of nodes) killPostgres(node);
+  };
+  process.once("exit", killAll);
+  const spawnTracked = (
+    name: string,
+    command: string,
+    args: string[],
+    asServerUser: boolean,
+    lines?: string[],
+  ) => {
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group: a Ctrl-C in the terminal is for `pnpm scale`, which stops it in order.
+      detached: true,
+      env: { PATH: process.env.PATH, HOME: workDir, LC_ALL: "C.UTF-8" },
+      ...(asServerUser && user ? { uid: user.uid, gid: user.gid } : {}),
+    });
+    children.add(child);
+    const tracked = track(name, child, options.onLine, lines);
+    tracked.exited.then(() => children.delete(child));
+    return { child, ...tracked };
+  };
+
+  const etcdPorts = { client: await freePort(), peer: await freePort() };
+  const etcd = spawnTracked(
+    "etcd",
+    BINARIES.etcd,
+    [
+      ...["--name", "dcs", "--data-dir", path.join(workDir, "etcd")],
+      ...["--listen-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
+      ...["--advertise-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
+      ...["--listen-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
+      ...["--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
+      ...["--initial-cluster", `dcs=http://127.0.0.1:${etcdPorts.peer}`],
+      ...["--log-level", "warn", "--logger", "zap"],
+    ],
+    false,
+  );
+
+  const nodes: (HaNode & { dir: string; configFile: string; lines: string[] })[] = [];
+  const count = options.nodes ?? 3;
+  for (let n = 1; n <= count; n++) {
+    const name = `node${n}`;
+    const dir = path.join(workDir, name);
+    mkdirSync(dir, { mode: 0o700 });
+    if (user) execFileSync("chown", [`${user.uid}:${user.gid}`, dir]);
+    const pgPort = await freePort();
+    const restPort = await freePort();
+    const configFile = path.join(dir, "patroni.yml");
+    writeFileSync(
+      configFile,
+      JSON.stringify(
+        patroniConfig(
+          { synchronous: options.synchronous ?? true, fsync: options.fsync ?? true, scope, timings },
+          { name, pgPort, restPort, dir },
+          etcdPorts.client,
+          bin,
+        ),
+        null,
+        2,
+      ),
+    );
+    const lines: string[] = [];
+    nodes.push({
+      name,
+      pgPort,
+      restPort,
+      url: `postgresql://postgres@127.0.0.1:${pgPort}/postgres`,
+      dataDir: path.join(dir, "data"),
+      dir,
+      configFile,
+      lines,
+      patroni: undefined,
+      output: () => lines.join("\n"),
+    });
+  }
+  const startAgent = (node: (typeof nodes)[number]) => {
+    // The node's output outlives one agent: a restarted one appends to the same lines.
+    node.patroni = spawnTracked(node.name, BINARIES.patroni, [node.configFile], true, node.lines).child;
+  };
+
+  const ports = {
+    primary: options.ports?.primary ?? (await freePort()),
+    replicas: options.ports?.replicas ?? (await freePort()),
+  };
+  const haproxyConfigFile = path.join(workDir, "haproxy.cfg");
+  writeFileSync(
+    haproxyConfigFile,
+    haproxyConfig({
+      services: [],
+      check: HA_CHECK,
+      statsSocket: path.join(workDir, "haproxy.sock"),
+      postgres: {
+        primaryBind: `127.0.0.1:${ports.primary}`,
+        replicaBind: `127.0.0.1:${ports.replicas}`,
+        nodes: nodes.map((node) => ({
+          name: node.name,
+          address: `127.0.0.1:${node.pgPort}`,
+          restPort: node.restPort,
+        })),
+        check: HA_CHECK,
+      },
+    }),
+  );
+  let proxy: ReturnType<typeof spawnTracked> | undefined;
+
+  const members = async (): Promise<Member[]> => {
+    for (const node of nodes) {
+      const { status, body } = await getJson(`http://127.0.0.1:${node.restPort}/cluster`);
+      if (status === 200) return ((body as { members?: Member[] }).members ?? []) as Member[];
+    }
+    return [];
+  };
+  const leader = (timeoutMs = 60_000) =>
+    waitFor("a leader", timeoutMs, async () => {
+      for (const node of nodes) {
+        if (!node.patroni) continue;
+        if ((await getJson(`http://127.0.0.1:${node.restPort}/primary`)).status === 200) return node;
+      }
+      return undefined;
+    });
+  const healthy = (timeoutMs = 90_000) =>
+    waitFor(`all ${count} members running, one of them a sync standby`, timeoutMs, async () => {
+      const list = await members();
+      const running = list.filter((member) =>
+        member.role === "leader"
+          ? member.state === "running"
+          : ["streaming", "running"].includes(member.state),
+      );
+      const sync = options.synchronous === false || list.some((member) => member.role === "sync_standby");
+      return running.length === count && list.length === count && sync ? list : undefined;
+    });
+
+  const statsSocket = path.join(workDir, "haproxy.sock");
+  const serverStates = () => haproxyServerStates(statsSocket);
+  /** Until HAProxy routes writes to the leader alone and reads to the running replicas alone. */
+  const routed = (timeoutMs = 60_000) =>
+    waitFor("haproxy to route writes to the leader alone", timeoutMs, async () => {
+      const list = await members();
+      const states = await serverStates().catch(() => [] as ServerState[]);
+      const up = (proxy: string) =>
+        states
+          .filter((state) => state.proxy === proxy && state.status === "UP")
+          .map((state) => state.server)
+          .sort();
+      const leaderName = list.find((member) => member.role === "leader" && member.state === "running")?.name;
+      const replicas = list
+        .filter((member) => member.role !== "leader" && ["streaming", "running"].includes(member.state))
+        .map((member) => member.name)
+        .sort();
+      return leaderName &&
+        JSON.stringify(up("postgres-primary")) === JSON.stringify([leaderName]) &&
+        JSON.stringify(up("postgres-replicas")) === JSON.stringify(replicas)
+        ? true
+        : undefined;
+    });
+
+  const patronictl = async (args: string[]) => {
+    const { stdout } = await run(BINARIES.patronictl, ["-c", nodes[0]!.configFile, ...args], {
+      timeout: 60_000,
+      env: { PATH: process.env.PATH, HOME: workDir, LC_ALL: "C.UTF-8" },
+    });
+    return stdout;
+  };
+
+  const stop = async () => {
+    process.removeListener("exit", killAll);
+    if (proxy) {
+      proxy.child.kill("SIGUSR1");
+      await Promise.race([proxy.exited, pause(5_000)]);
+    }
+    // Every agent stops its PostgreSQL (fast shutdown) before it exits.
+    await Promise.all(
+      nodes.map(async (node) => {
+        const agent = node.patroni;
+        if (!agent || agent.exitCode !== null || agent.signalCode !== null) return;
+        const exited = new Promise((resolve) => agent.once("exit", resolve));
+        agent.kill("SIGTERM");
+        await Promise.race([exited, pause(30_000)]);
+      }),
+    );
+    etcd.child.kill("SIGTERM");
+    await Promise.race([etcd.exited, pause(10_000)]);
+    killAll();
+    rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitFor("etcd to answer", 30_000, async () =>
+      (await getJson(`http://127.0.0.1:${etcdPorts.client}/health`)).status === 200 ? true : undefined,
+    );
+    // The first agent to take the initialize key bootstraps (initdb); the others clone its
+    // PostgreSQL (pg_basebackup) once it leads.
+    for (const node of nodes) startAgent(node);
+    await healthy();
+    proxy = spawnTracked("haproxy", haproxy, ["-db", "-f", haproxyConfigFile], false);
+    const primaryUrl = `postgresql://postgres@127.0.0.1:${ports.primary}/postgres`;
+    const replicaUrl = `postgresql://postgres@127.0.0.1:${ports.replicas}/postgres`;
+    // HAProxy starts with every server UP until its checks say otherwise: until they have, a
+    // connection to the primary port could reach a replica.
+    await routed(60_000);
+    return {
+      scope,
+      primaryUrl,
+      replicaUrl,
+      nodes,
+      timings,
+      members,
+      leader,
+      healthy,
+      routed,
+      serverStates,
+      async kill(node) {
+        node.patroni?.kill("SIGKILL");
+        node.patroni = undefined;
+        killPostgres(node);
+      },
+      async restart(node) {
+        if (node.patroni) throw new Error(`${node.name}'s agent is running`);
+        startAgent(node as (typeof nodes)[number]);
+      },
+      async switchover(candidate) {
+        const current = await leader();
+        // By default the sync standby: in synchronous mode the only one Patroni lets take over.
+        const sync = (await members()).find((member) => member.role === "sync_standby")?.name;
+        const to = candidate?.name ?? sync;
+        if (!to) throw new Error("no sync standby to switch over to");
+        return patronictl(["switchover", "--force", "--leader", current.name, "--candidate", to, scope]);
+      },
+      patronictl,
+      haproxy: proxy.child,
+      stop,
+    };
+  } catch (error) {
+    const report = nodes.map((node) => `--- ${node.name}\n${node.output()}`).join("\n");
+    await stop();
+    throw new Error(`${(error as Error).message}\n${report}\n--- etcd\n${etcd.lines.join("\n")}`);
+  }
+}
+
+/** SIGKILL to a node's postmaster and every process under it (what a machine's death leaves of them). */
+function killPostgres(node: { dataDir: string }) {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(node.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  // A stale file's pid may be another process's by now.
+  try {
+    if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres")) return;
+  } catch {
+    return;
+  }
+  let children: number[] = [];
+  try {
+    children = execFileSync("pgrep", ["-P", String(pid)])
+      .toString()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {}
+  for (const target of [pid, ...children]) {
+    try {
+      process.kill(target, "SIGKILL");
+    } catch {}
+  }
+}

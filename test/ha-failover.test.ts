@@ -1,0 +1,383 @@
+// The database server dies (issue 49, docs/adr/0272-0274): a three-node PostgreSQL cluster under
+// Patroni (scripts/ha-cluster.ts, what `pnpm scale --ha` runs), HAProxy routing the services'
+// connections to the leader by Patroni's /primary check, two shortener and one scheduling
+// instance behind the services' HAProxy (scripts/scale-topology.ts), under 64 redirecting and
+// 4 booking connections:
+// - kill -9 of the leader's Patroni agent and PostgreSQL: a new leader takes writes; every 302
+//   has its row and every 201 its booking (nothing acknowledged is lost), no slot is booked twice;
+// - the killed node rejoins as a replica (pg_rewind) and the three nodes agree row for row;
+// - a planned switchover under the same load.
+// Figures (the write gap, client errors, rows against 302s) are printed for docs/operations.md;
+// what the issue asks and the services cannot hold yet is `it.fails`, with why. No timing is asserted.
+import { createPrisma, migrate, type PrismaClient } from "@app/db";
+import { withDatabase } from "@app/testing/database";
+import { sql } from "@app/testing/postgres-servers";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../apps/shortener/src/credentials.ts";
+import { type HaCluster, type HaNode, missingHa, startHaCluster } from "../scripts/ha-cluster.ts";
+import { type BookingLoad, type Burst, startBookingLoad, startBurst } from "../scripts/scale-drill.ts";
+import { startTopology, type Topology } from "../scripts/scale-topology.ts";
+import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
+
+const CONNECTIONS = 64;
+const BOOKERS = 4;
+const CHECK = { interMs: 500, fall: 2, rise: 2 };
+
+const missing = missingHa();
+if (missing) console.warn(`test/ha-failover.test.ts skipped: ${missing} (.ci/run installs them)`);
+
+let cluster: HaCluster;
+let topology: Topology;
+let appUrl: string;
+let prisma: PrismaClient;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One write through HAProxy's primary port on a fresh connection; false when refused or failed. */
+async function writeOnce(url: string): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 1_000,
+    query_timeout: 2_000,
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("INSERT INTO public.ha_probe DEFAULT VALUES");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Writes through HAProxy's primary port, one after another on fresh connections, until stopped:
+ * when writes were refused, as the clients of the services saw it.
+ */
+function startWriteProbe(url: string) {
+  const attempts: { began: number; ended: number; ok: boolean }[] = [];
+  let stopping = false;
+  const running = (async () => {
+    while (!stopping) {
+      const began = Date.now();
+      const ok = await writeOnce(url);
+      attempts.push({ began, ended: Date.now(), ok });
+      await pause(ok ? 50 : 20);
+    }
+  })();
+  return {
+    /** The first write begun after `since` that was accepted: when it ended. */
+    async firstAcceptedAfter(since: number, timeoutMs = 60_000): Promise<number> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const accepted = attempts.find((attempt) => attempt.began > since && attempt.ok);
+        if (accepted) return accepted.ended;
+        if (Date.now() > deadline) throw new Error(`no write accepted within ${timeoutMs} ms`);
+        await pause(20);
+      }
+    },
+    /** The longest time between two accepted writes (their ends) after `since`, and refused attempts meanwhile. */
+    longestGap(since: number) {
+      const after = attempts.filter((attempt) => attempt.ended > since);
+      let gapMs = 0;
+      let last = since;
+      for (const attempt of after.filter((a) => a.ok)) {
+        gapMs = Math.max(gapMs, attempt.ended - last);
+        last = attempt.ended;
+      }
+      return { gapMs, refused: after.filter((attempt) => !attempt.ok).length };
+    },
+    stop: async () => {
+      stopping = true;
+      await running;
+    },
+  };
+}
+
+/** The drill's load: redirects of one short and bookings of one host, both through the services' proxy. */
+async function startLoad(label: string) {
+  const short = await drillShort(prisma, label);
+  const host = await alwaysBookableHost(prisma);
+  const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
+  const booking = startBookingLoad(topology.url.scheduling, { ...host, connections: BOOKERS });
+  while (burst.outcome.redirects < 500 || booking.statuses.length < 10) await pause(20);
+  return { short, host, burst, booking };
+}
+
+/** Once the services answer again after `since`: this many more 302s and bookings. */
+async function goesOn(burst: Burst, booking: BookingLoad, redirects = 500, bookings = 10) {
+  const [r, b] = [burst.outcome.redirects, booking.statuses.filter((s) => s === 201).length];
+  const deadline = Date.now() + 60_000;
+  while (
+    burst.outcome.redirects < r + redirects ||
+    booking.statuses.filter((s) => s === 201).length < b + bookings
+  ) {
+    if (Date.now() > deadline) throw new Error("the services did not take writes again within 60 s");
+    await pause(20);
+  }
+}
+
+interface Outcome {
+  redirects: number;
+  rows: number;
+  redirectErrors: Record<number, number>;
+  bookingAnswers: Record<number, number>;
+  created: number;
+  stored: number;
+  doubleBooked: number;
+}
+
+/** What the instances logged as unhandled (answered 500) since their start: each message once, with its count. */
+function unhandledErrors(): Record<string, number> {
+  const messages: Record<string, number> = {};
+  for (const instance of [...topology.instances.shortener, ...topology.instances.scheduling]) {
+    for (const line of instance.output().split("\n")) {
+      if (!line.includes('"unhandled error"')) continue;
+      const message = (line.match(/"message":"([^"]{0,160})/)?.[1] ?? line.slice(0, 160)).trim();
+      messages[message] = (messages[message] ?? 0) + 1;
+    }
+  }
+  return messages;
+}
+
+async function outcomeOf(load: Awaited<ReturnType<typeof startLoad>>): Promise<Outcome> {
+  const { redirects, errors } = await load.burst.stop();
+  const statuses = await load.booking.stop();
+  // Fresh connections: the pools of before the failover are gone.
+  const [{ rows }] = (await sql<{ rows: number }>(
+    appUrl,
+    "SELECT count(*)::int AS rows FROM shortener.short_logs WHERE short_id = $1",
+    [load.short.id],
+  )) as [{ rows: number }];
+  const starts = await sql<{ start: string; n: number }>(
+    appUrl,
+    `SELECT "startTime"::text AS start, count(*)::int AS n FROM scheduling.bookings
+     WHERE "eventTypeId" = $1 GROUP BY 1`,
+    [load.host.eventTypeId],
+  );
+  return {
+    redirects,
+    rows,
+    redirectErrors: count(errors.map((error) => error.status)),
+    bookingAnswers: count(statuses),
+    created: statuses.filter((status) => status === 201).length,
+    stored: starts.reduce((sum, row) => sum + row.n, 0),
+    doubleBooked: starts.filter((row) => row.n > 1).length,
+  };
+}
+
+/** Every node has replayed what the leader has written so far; then each one's rows of `label`. */
+async function rowsOnEveryNode(): Promise<Record<string, string>> {
+  const leader = await cluster.leader();
+  const [{ lsn }] = (await sql<{ lsn: string }>(
+    withDatabase(leader.url, "app"),
+    "SELECT pg_current_wal_lsn()::text AS lsn",
+  )) as [{ lsn: string }];
+  const digest = `SELECT
+      (SELECT md5(string_agg(l.id || ':' || l.short_id || ':' || l.created_at, ',' ORDER BY l.id)) FROM shortener.short_logs l) AS visits,
+      (SELECT md5(string_agg(b.uid || ':' || b."startTime", ',' ORDER BY b.id)) FROM scheduling.bookings b) AS bookings,
+      (SELECT count(*) FROM shortener.short_logs) AS visit_rows,
+      (SELECT count(*) FROM scheduling.bookings) AS booking_rows`;
+  const digests: Record<string, string> = {};
+  for (const node of cluster.nodes) {
+    const client = new pg.Client({ connectionString: withDatabase(node.url, "app"), query_timeout: 30_000 });
+    await client.connect();
+    try {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const { rows } = await client.query<{ done: boolean }>(
+          // A promoted node keeps its last replayed position: the leader is done by definition.
+          "SELECT NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= $1::pg_lsn AS done",
+          [lsn],
+        );
+        if (rows[0]?.done) break;
+        if (Date.now() > deadline) throw new Error(`${node.name} did not replay up to ${lsn} within 30 s`);
+        await pause(50);
+      }
+      digests[node.name] = JSON.stringify((await client.query(digest)).rows[0]);
+    } finally {
+      await client.end();
+    }
+  }
+  return digests;
+}
+
+/** Where `url` redirects (HEAD: no visit stored), or its status when it does not. */
+async function target(url: string): Promise<string | number> {
+  const answer = await fetch(url, { method: "HEAD", redirect: "manual" }).catch(() => undefined);
+  return answer?.headers.get("location") ?? answer?.status ?? 0;
+}
+
+/** Until every shortener instance, asked directly, redirects `name` to `url`; how long each took. */
+async function everyInstanceRedirects(name: string, url: string, boundMs: number) {
+  const since = Date.now();
+  const took: Record<string, number> = {};
+  await Promise.all(
+    topology.instances.shortener.map(async (instance) => {
+      for (;;) {
+        const polled = Date.now();
+        if ((await target(`${instance.url}/${name}`)) === url) break;
+        if (polled - since > boundMs) return;
+        await pause(20);
+      }
+      took[instance.name] = Date.now() - since;
+    }),
+  );
+  return took;
+}
+
+const figures: { kill?: Outcome & { gapMs: number }; switchover?: Outcome & { gapMs: number } } = {};
+
+describe.skipIf(missing)("a Patroni cluster under the services", () => {
+  beforeAll(async () => {
+    const began = Date.now();
+    // fsync off: a killed process loses no page cache, and the machine is shared.
+    cluster = await startHaCluster({ fsync: false });
+    await sql(cluster.primaryUrl, "CREATE DATABASE app");
+    appUrl = withDatabase(cluster.primaryUrl, "app");
+    // Once, on the leader: the instances find nothing left to apply.
+    await migrate(appUrl);
+    await sql(
+      appUrl,
+      "CREATE TABLE public.ha_probe (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())",
+    );
+    prisma = createPrisma(appUrl, { poolMax: 2 });
+    topology = await startTopology({
+      shortener: 2,
+      scheduling: 1,
+      databaseUrl: appUrl,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_MAX: "1000000",
+        DATABASE_DIRECT_URL: appUrl,
+        DATABASE_REPLICA_URL: withDatabase(cluster.replicaUrl, "app"),
+      },
+      check: CHECK,
+    });
+    console.log(`cluster and services started in ${Date.now() - began} ms`);
+  }, 180_000);
+
+  afterAll(async () => {
+    await topology?.stop();
+    await prisma?.$disconnect();
+    await cluster?.stop();
+  }, 90_000);
+
+  let killed: HaNode;
+
+  it(`kill -9 of the leader's Patroni and PostgreSQL under ${CONNECTIONS} redirecting and ${BOOKERS} booking connections: a new leader takes writes, every 302 has its row, every 201 its booking, no slot twice`, async () => {
+    // A short every instance has cached before the kill: edited after it, on the new leader.
+    const { token } = await createUser(prisma, `ha-${process.pid}-${Date.now()}@example.com`);
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const name = `ha-cached-${process.pid}`;
+    const created = await fetch(`${topology.url.shortener}/api/shorts`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ url: "https://example.com/before", name }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(await everyInstanceRedirects(name, "https://example.com/before", 10_000)).toHaveProperty(
+      topology.instances.shortener[1]!.name,
+    );
+    const load = await startLoad("ha-kill");
+    killed = await cluster.leader();
+    const before = await cluster.members();
+    const probe = startWriteProbe(appUrl);
+    const killedAt = Date.now();
+    await cluster.kill(killed);
+    const writtenAt = await probe.firstAcceptedAfter(killedAt).finally(probe.stop);
+    const newLeader = await cluster.leader();
+    await goesOn(load.burst, load.booking);
+    const outcome = await outcomeOf(load);
+    figures.kill = { ...outcome, gapMs: writtenAt - killedAt };
+    console.log(
+      `kill -9 of ${killed.name} (${JSON.stringify(before.map((m) => [m.name, m.role]))}): ` +
+        `first write on ${newLeader.name} ${writtenAt - killedAt} ms after the kill; ` +
+        `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
+        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
+        `unhandled errors logged by the instances (500s): ${JSON.stringify(unhandledErrors())}`,
+    );
+    expect(newLeader.name).not.toBe(killed.name);
+    // The change notifications follow the leader: an edit on the new one reaches every
+    // instance's cache (its LISTEN reconnected through the writes port; while it was down the
+    // cache was emptied and not filled) within the bound the instances keep between themselves.
+    const edited = await fetch(`${topology.url.shortener}/api/shorts/${id}`, {
+      method: "PATCH",
+      headers: auth,
+      body: JSON.stringify({ url: "https://example.com/after" }),
+    });
+    expect(edited.status).toBe(200);
+    const followed = await everyInstanceRedirects(name, "https://example.com/after", 1_000 + 2_000);
+    console.log(`an edit after the failover followed by each instance after ${JSON.stringify(followed)} ms`);
+    expect(Object.keys(followed).sort()).toEqual(topology.instances.shortener.map((i) => i.name).sort());
+    // Nothing acknowledged is lost: the sync standby that took over had every commit.
+    expect(outcome.rows).toBeGreaterThanOrEqual(outcome.redirects);
+    expect(outcome.stored).toBeGreaterThanOrEqual(outcome.created);
+    expect(outcome.doubleBooked).toBe(0);
+  }, 120_000);
+
+  it("the killed node rejoins as a replica and the three nodes agree row for row", async () => {
+    const restartedAt = Date.now();
+    await cluster.restart(killed);
+    const members = await cluster.healthy(60_000);
+    const rejoinedMs = Date.now() - restartedAt;
+    const digests = await rowsOnEveryNode();
+    const rewound = killed.output().includes("pg_rewind");
+    console.log(
+      `${killed.name} rejoined ${rejoinedMs} ms after its agent started${rewound ? " (pg_rewind ran)" : ""}: ` +
+        `${JSON.stringify(members.map((m) => [m.name, m.role, m.state, m.timeline]))}; every node: ${Object.values(digests)[0]}`,
+    );
+    expect(members.find((member) => member.name === killed.name)?.role).not.toBe("leader");
+    expect(new Set(Object.values(digests)).size, JSON.stringify(digests, null, 1)).toBe(1);
+  }, 90_000);
+
+  it(`a planned switchover under the same load: every 302 has its row, every 201 its booking; then the nodes agree`, async () => {
+    const load = await startLoad("ha-switchover");
+    const from = await cluster.leader();
+    const probe = startWriteProbe(appUrl);
+    const switchedAt = Date.now();
+    await cluster.switchover();
+    const commandMs = Date.now() - switchedAt;
+    const to = await cluster.leader();
+    await goesOn(load.burst, load.booking);
+    await probe.stop();
+    const gap = probe.longestGap(switchedAt);
+    const outcome = await outcomeOf(load);
+    figures.switchover = { ...outcome, gapMs: gap.gapMs };
+    console.log(
+      `switchover ${from.name} → ${to.name} (patronictl returned after ${commandMs} ms): ` +
+        `writes refused for at most ${gap.gapMs} ms (${gap.refused} probe writes refused); ` +
+        `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
+        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
+        `unhandled errors logged by the instances (500s) so far: ${JSON.stringify(unhandledErrors())}`,
+    );
+    expect(to.name).not.toBe(from.name);
+    expect(outcome.rows).toBeGreaterThanOrEqual(outcome.redirects);
+    expect(outcome.stored).toBeGreaterThanOrEqual(outcome.created);
+    expect(outcome.doubleBooked).toBe(0);
+    await cluster.healthy(60_000);
+    const digests = await rowsOnEveryNode();
+    expect(new Set(Object.values(digests)).size, JSON.stringify(digests, null, 1)).toBe(1);
+  }, 120_000);
+
+  // What issue 49 asks and the services cannot hold yet (docs/operations.md#high-availability):
+  // a connection lost mid-request is answered 503 at once, not retried on the new leader after
+  // a bounded wait, so a planned switchover shows client errors (193 and 18 redirects answered
+  // 503 in two runs, with 2-4 bookings).
+  it.fails("a planned switchover answers no client an error", () => {
+    expect(figures.switchover).toBeDefined();
+    expect(figures.switchover!.redirectErrors).toEqual({});
+    expect(Object.keys(figures.switchover!.bookingAnswers)).toEqual(["201"]);
+  });
+  // After a kill, rows = 302s held in one run (1,475 = 1,475) and not in another (1,353 rows for
+  // 1,344 302s): a batch whose commit reached the sync standby but whose answer was lost is
+  // stored again, visit by visit, by the retry on the new leader. Exactly once needs visit
+  // identities chosen by the service (the report of issue 49 proposes them).
+  it.todo("after a kill, every visit is stored once: rows = 302s exactly");
+});
