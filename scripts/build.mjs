@@ -25,12 +25,18 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Each unit: its sources and where they go. The SDKs build with tsc (`pnpm sdk:pack`). */
 export const UNITS = [
-  ...["packages/db", "packages/schemas", "packages/server", "apps/shortener", "apps/scheduling"].map(
-    (dir) => ({
-      from: path.join(root, dir, "src"),
-      to: path.join(root, dir, "dist"),
-    }),
-  ),
+  // packages/testing too: the bench starts its Radicale (nothing a service runs imports it).
+  ...[
+    "packages/db",
+    "packages/schemas",
+    "packages/server",
+    "packages/testing",
+    "apps/shortener",
+    "apps/scheduling",
+  ].map((dir) => ({
+    from: path.join(root, dir, "src"),
+    to: path.join(root, dir, "dist"),
+  })),
   { from: path.join(root, "scripts"), to: path.join(root, "dist"), flat: true },
 ];
 const STAMP = path.join(root, "dist", ".built");
