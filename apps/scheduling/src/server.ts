@@ -42,7 +42,7 @@ export async function startScheduling(
   prisma: PrismaClient,
 ): Promise<SchedulingApp> {
   // Before listening: a service that cannot open the calendar logins would keep their owners
-  // busy for ever (docs/adr/0255); in hosted mode, the registered tenants' logins too (0259).
+  // busy for ever (docs/adr/0255); in hosted mode, the registered tenants' logins too (0260).
   const unchecked: [object, string][] = [];
   const problem = await startupKeyProblem(config, prisma, (obj, msg) => unchecked.push([obj, msg]));
   if (problem) throw new Error(problem);

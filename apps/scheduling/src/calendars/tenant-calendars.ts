@@ -55,7 +55,7 @@ export async function registerTenantCalendars(prisma: PrismaClient, tenantId: st
 const STARTUP_CHECKS = 4;
 
 /**
- * The startup check's hosted half (docs/adr/0255, 0259): why CREDENTIALS_KEY cannot open the
+ * The startup check's hosted half (docs/adr/0260): why CREDENTIALS_KEY cannot open the
  * logins of a registered tenant's database (the first such tenant, by name), or null. A tenant
  * whose database cannot be reached now is not a reason to refuse to start: its calendars fail
  * closed and say why when they are synchronised; it is reported through `onUnreachable`.
