@@ -7,7 +7,8 @@
 //   pnpm bench                 3 rounds × 10 s, each after its own warm-up, 64 connections (+256 for redirects)
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
-//                               slots-team, slots-calendar, bookings-concurrent, bookings-mail, startup, import), with their baselines
+//                               slots-team, slots-calendar, calendar-sync, bookings-concurrent, bookings-mail, startup,
+//                               import), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -26,6 +27,7 @@ import { loadConfig, readEnvironment } from "@app/shortener/config";
 import { createUser } from "@app/shortener/credentials";
 import pg from "pg";
 import { doubleBooked, seedBookingsConcurrent, seedSlotsTeam, teamOf } from "./bench-bookings.ts";
+import { calendarSyncRows } from "./bench-calendar-sync.ts";
 import { confirmCalendars, seedCalendarBusy } from "./bench-calendars.ts";
 import { importRows } from "./bench-import.ts";
 import { messagesOf, startSmtpSink } from "./bench-mail.ts";
@@ -886,6 +888,7 @@ try {
     bulk: [],
     "slots-team": [],
     "slots-calendar": [],
+    "calendar-sync": [],
     "bookings-concurrent": [],
     "bookings-mail": [],
     startup: [],
@@ -1035,6 +1038,8 @@ try {
       await slotsTeamRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "slots-calendar")
       await slotsCalendarRows(started.scheduling!.url);
+    if (values.only === undefined || values.only === "calendar-sync")
+      await calendarSyncRows({ root, prisma, databaseUrl: database.url, quick: QUICK });
     if (values.only === undefined || values.only === "bookings-concurrent")
       await bookingsConcurrentRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "bookings-mail")

@@ -27,11 +27,13 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Each unit: its sources and where they go. The SDKs build with tsc (`pnpm sdk:pack`). */
 export const UNITS = [
+  // packages/testing too: the bench starts its Radicale (nothing a service runs imports it).
   ...[
     "packages/db",
     "packages/schemas",
     "packages/server",
     "packages/manage-ui",
+    "packages/testing",
     "apps/shortener",
     "apps/scheduling",
   ].map((dir) => ({

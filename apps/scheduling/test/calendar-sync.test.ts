@@ -9,7 +9,7 @@ import { type Radicale, radicaleMissing, startRadicale } from "@app/testing/radi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialKeys, sealLogin } from "../src/calendars/logins.ts";
 import { CalendarSync } from "../src/calendars/sync.ts";
-import { futureMonday, giveSchedule, makeTeamEvent } from "./booking-helpers.ts";
+import { futureMonday, giveSchedule, makeHost, makeTeamEvent } from "./booking-helpers.ts";
 import { createUser, setupApp } from "./helpers.ts";
 
 const missing = radicaleMissing();
@@ -273,6 +273,50 @@ describe.skipIf(missing)("the calendar sync", () => {
       }
     },
   );
+
+  it("a calendar of a thousand events is read in pages, every event a busy row; other hosts' slots answer meanwhile", async () => {
+    const cal = await calendarOf();
+    const monday = futureMonday(2);
+    const at = (n: number) => new Date(monday.getTime() + n * 3 * 3_600_000);
+    // 1,000 events (five pages of the sync), every hundredth a weekly series of three, written
+    // straight into the calendar's folder as another client's years of use leave it.
+    const expected: [string, string][] = [];
+    radicale.writeObjects(
+      cal.name,
+      "work",
+      Array.from({ length: 1_000 }, (_, n) => {
+        const series = n % 100 === 0;
+        for (let k = 0; k < (series ? 3 : 1); k++) {
+          const start = new Date(at(n).getTime() + k * 7 * 86_400_000);
+          expected.push([start.toISOString(), new Date(start.getTime() + 30 * 60_000).toISOString()]);
+        }
+        return {
+          name: `e${n}.ics`,
+          ics: vevent(`e${n}`, at(n), 30, series ? ["RRULE:FREQ=WEEKLY;COUNT=3"] : []),
+        };
+      }),
+    );
+    expected.sort(([a, b], [c, d]) => a.localeCompare(c) || b.localeCompare(d));
+    const other = await createUser(t.prisma);
+    const { id: eventTypeId } = await makeHost(t.prisma, other.user.id);
+    const sync = newSync(30_000);
+    try {
+      const [outcome, slots] = await Promise.all([
+        sync.syncNow(cal.calendarId),
+        t.app.inject({
+          method: "GET",
+          url: `/v1/slots?apiKey=${other.apiKey}&eventTypeId=${eventTypeId}&startTime=${monday.toISOString()}&endTime=${new Date(monday.getTime() + 86_400_000).toISOString()}`,
+        }),
+      ]);
+      expect(outcome).toMatchObject({ ok: true, changed: 1_000, removed: 0, skipped: 0 });
+      expect(slots.statusCode, slots.body).toBe(200);
+      expect(Object.values(slots.json().slots).flat()).not.toHaveLength(0);
+      expect(await busyOf(cal.calendarId)).toEqual(expected);
+      expect(await t.prisma.calendarObject.count({ where: { calendarId: cal.calendarId } })).toBe(1_000);
+    } finally {
+      await sync.stop();
+    }
+  });
 
   it("shares the work between instances: each due calendar is synchronised by one of them", async () => {
     const calendars = await Promise.all([calendarOf(), calendarOf(), calendarOf()]);

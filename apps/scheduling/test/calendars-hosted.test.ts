@@ -14,7 +14,11 @@ import { type Radicale, radicaleMissing, startRadicale } from "@app/testing/radi
 import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
+import { credentialKeys, sealLogin } from "../src/calendars/logins.ts";
+import { registerTenantCalendars, tenantCredentialKeyProblem } from "../src/calendars/tenant-calendars.ts";
 import { schedulingCli } from "../src/cli.ts";
+import { databaseUrlKey } from "../src/hosting/secrets.ts";
+import { startupKeyProblem } from "../src/server.ts";
 import { futureMonday, makeHost } from "./booking-helpers.ts";
 import { createUser, testConfig } from "./helpers.ts";
 import { hostedUrl, newTenantSecret, registerTenant, type TestTenant } from "./hosted-helpers.ts";
@@ -269,6 +273,55 @@ describe.skipIf(missing)("hosted mode: each tenant's connected calendars, in its
     const dead = await cli("calendar:dead", "--tenant", tenants.b.name, "--json");
     expect(dead.code, dead.stderr).toBe(0);
     expect(JSON.parse(dead.stdout)).toEqual([]);
+  });
+
+  it("will not start with a CREDENTIALS_KEY that does not open a registered tenant's logins, naming the tenant; an unreachable tenant is reported, not fatal", async () => {
+    const config = testConfig({ HOSTED_MODE: "on", TENANT_SECRET, CREDENTIALS_KEY: KEY });
+    expect(await startupKeyProblem(config, prisma.main)).toBeNull();
+    // No key at all: the default database's accounts say so first; each tenant's too.
+    expect(
+      await tenantCredentialKeyProblem(prisma.main, databaseUrlKey(TENANT_SECRET), undefined, () => {}),
+    ).toMatch(
+      /^tenant cal-tenant-a \(and 1 other tenant\(s\)\): CREDENTIALS_KEY is required: 1 calendar account/,
+    );
+    // Tenant b's database holds a login sealed under another key: the default database's open.
+    const other = credentialKeys({ CREDENTIALS_KEY: "d".repeat(64) })!;
+    const stray = await prisma.b.credential.create({
+      data: {
+        type: "caldav_calendar",
+        appId: "caldav-calendar",
+        userId: hosts.b.userId,
+        url: "https://dav.example.test/",
+        secret: "",
+        keyId: "",
+      },
+    });
+    // And a registered tenant whose database refuses connections.
+    const gone = await registerTenant(
+      prisma.main,
+      TENANT_SECRET,
+      "postgresql://postgres@127.0.0.1:1/gone",
+      "cal-tenant-gone",
+    );
+    await registerTenantCalendars(prisma.main, gone.id);
+    try {
+      await prisma.b.credential.update({
+        where: { id: stray.id },
+        data: sealLogin(other, stray.id, { username: "someone", password: "else" }),
+      });
+      const warnings: object[] = [];
+      expect(await startupKeyProblem(config, prisma.main, (obj) => warnings.push(obj))).toMatch(
+        /^tenant cal-tenant-b: CREDENTIALS_KEY does not open 1 calendar login\(s\) \(sealed under key /,
+      );
+      expect(warnings).toEqual([expect.objectContaining({ tenant: "cal-tenant-gone" })]);
+      // Off hosted mode, the tenants are not the service's business.
+      expect(await startupKeyProblem(testConfig({ CREDENTIALS_KEY: KEY }), prisma.main)).toBeNull();
+    } finally {
+      await prisma.b.credential.delete({ where: { id: stray.id } });
+      await prisma.main.tenantCalendars.deleteMany({ where: { tenantId: gone.id } });
+      await prisma.main.tenant.delete({ where: { id: gone.id } });
+    }
+    expect(await startupKeyProblem(config, prisma.main)).toBeNull();
   });
 
   it("the instances' sweep synchronises a registered tenant's calendars when they are due", async () => {

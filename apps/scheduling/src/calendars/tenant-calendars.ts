@@ -18,12 +18,12 @@
 //   there are some, it refreshes them through a CalendarSync of the tenant's database: one per
 //   tenant, made on demand with a pool of its own (2 connections, each closed after 10 s unused),
 //   at most MAX_SYNCS kept, each closed after SYNC_IDLE_MS unused.
-import type { PrismaClient } from "@app/db";
+import { createPrisma, type PrismaClient } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabaseUrl } from "../hosting/secrets.ts";
 import type { TenantClients } from "../hosting/tenant-clients.ts";
 import { selectedCalendarsOf } from "./busy.ts";
-import type { CredentialKeys } from "./logins.ts";
+import { type CredentialKeys, credentialKeyProblem } from "./logins.ts";
 import { CalendarSync, type SyncCounters, type SyncSettings } from "./sync.ts";
 import { CalendarWriter } from "./writes.ts";
 
@@ -49,6 +49,48 @@ export async function registerTenantCalendars(prisma: PrismaClient, tenantId: st
     INSERT INTO "hosting"."tenant_calendars" (tenant_id, sync_at, marked_at)
     VALUES (${tenantId}::uuid, now(), now())
     ON CONFLICT (tenant_id) DO UPDATE SET sync_at = now(), marked_at = now()`;
+}
+
+/** Registered tenants' databases checked at once by the startup check. */
+const STARTUP_CHECKS = 4;
+
+/**
+ * The startup check's hosted half (docs/adr/0260): why CREDENTIALS_KEY cannot open the
+ * logins of a registered tenant's database (the first such tenant, by name), or null. A tenant
+ * whose database cannot be reached now is not a reason to refuse to start: its calendars fail
+ * closed and say why when they are synchronised; it is reported through `onUnreachable`.
+ */
+export async function tenantCredentialKeyProblem(
+  prisma: PrismaClient,
+  urlKey: Buffer,
+  keys: CredentialKeys | undefined,
+  onUnreachable: (tenant: string, err: unknown) => void,
+): Promise<string | null> {
+  const tenants = await prisma.$queryRaw<{ id: string; name: string; sealed: string }[]>`
+    SELECT t.id::text, t.name, t.database_url_encrypted AS sealed
+      FROM "hosting"."tenant_calendars" c JOIN "hosting"."tenants" t ON t.id = c.tenant_id
+     WHERE t.disabled_at IS NULL ORDER BY t.name`;
+  const problems = new Map<string, string>();
+  let next = 0;
+  const check = async () => {
+    for (let tenant = tenants[next++]; tenant; tenant = tenants[next++]) {
+      let db: PrismaClient | undefined;
+      try {
+        db = createPrisma(openDatabaseUrl(urlKey, tenant.id, tenant.sealed), { poolMax: 1 });
+        const problem = await credentialKeyProblem(db, keys);
+        if (problem) problems.set(tenant.name, problem);
+      } catch (err) {
+        onUnreachable(tenant.name, err);
+      } finally {
+        await db?.$disconnect();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STARTUP_CHECKS, tenants.length) }, check));
+  const first = tenants.find((tenant) => problems.has(tenant.name));
+  return first
+    ? `tenant ${first.name}${problems.size > 1 ? ` (and ${problems.size - 1} other tenant(s))` : ""}: ${problems.get(first.name)}`
+    : null;
 }
 
 export interface TenantCalendarsOptions {
