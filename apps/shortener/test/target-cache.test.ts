@@ -108,9 +108,11 @@ it("serves nothing from the cache while its listening connection is down, and li
   await postShort(a, user, { url: "https://example.com/relisten", name: "relisten" });
   expect((await b.inject({ method: "HEAD", url: "/relisten" })).statusCode).toBe(302);
   // Both instances lose their LISTEN connections; a short then vanishes without any notification.
+  // Only this file's database: other files' instances listen on the same server meanwhile.
   await adminQuery(
     inject("databaseServerUrl"),
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN shortener_short_deleted%'`,
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+     WHERE datname = '${new URL(db.directUrl).pathname.slice(1)}' AND query LIKE 'LISTEN shortener_short_deleted%'`,
   );
   await prismas[0]!.short.deleteMany({ where: { name: "relisten" } });
   await vi.waitFor(
