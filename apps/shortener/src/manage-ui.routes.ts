@@ -6,8 +6,8 @@ import { loadManageUi, type ManageAsset } from "@app/manage-ui";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
 /**
- * The first path segment the UI takes. Exported for the reserved names (reserved-names.ts) to be
- * checked against: a short named `manage` is shadowed by the UI while it is on.
+ * The first path segment the UI lives below (/manage/ and its paths). Exported for the reserved
+ * names (reserved-names.ts) to be checked against, and for the redirect's bare /manage (app.ts).
  */
 export const MANAGE_UI_PREFIX = "/manage";
 
@@ -77,7 +77,8 @@ export const manageUiRoutes: FastifyPluginAsync = async (app) => {
     return sendAsset(request, reply, asset);
   });
   // The component routes in the browser (/manage/list-short-urls/1, /manage/short-code/abc…):
-  // each of its addresses opened directly gets the page.
-  app.get(MANAGE_UI_PREFIX, { schema }, async (request, reply) => sendPage(request, reply));
+  // each of its addresses opened directly gets the page. The bare /manage is not the UI's: the
+  // redirect's /:name answers it, a short's where one has the name, else 302 to /manage/
+  // (docs/adr/0270), so the hot path and Fastify's route agree.
   app.get(`${MANAGE_UI_PREFIX}/*`, { schema }, async (request, reply) => sendPage(request, reply));
 };
