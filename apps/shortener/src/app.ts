@@ -28,7 +28,7 @@ import errorHandler, { clientErrorBody, sendErrorFor } from "./error-handler.ts"
 import { MethodNotAllowed } from "./errors.ts";
 import { healthRoutes } from "./health.routes.ts";
 import { loggerOptions, SERVICE } from "./logger.ts";
-import { manageUiRoutes } from "./manage-ui.routes.ts";
+import { MANAGE_UI_PREFIX, manageUiRoutes } from "./manage-ui.routes.ts";
 import openApi from "./openapi.ts";
 import { hotRedirect, redirectRoutes } from "./redirect.routes.ts";
 import { reservedNames } from "./reserved-names.ts";
@@ -143,7 +143,10 @@ export async function buildApp({
   await app.register(shlinkRoutes, { prefix: REST_PREFIX, shortBaseUrl: config.SHORT_BASE_URL });
   await app.register(statsPageRoutes);
   if (config.SHORTENER_MANAGE_UI === "on") await app.register(manageUiRoutes);
-  await app.register(redirectRoutes);
+  // Bare /manage: a short's where its domain has one, else the UI's /manage/ (docs/adr/0270).
+  await app.register(redirectRoutes, {
+    surfaces: config.SHORTENER_MANAGE_UI === "on" ? { manage: `${MANAGE_UI_PREFIX}/` } : {},
+  });
   hotPath.use(
     { pattern: "/:name", route: hotRedirect(app, requestOrigin(trustProxy)) },
     { plannedStop: app.plannedStop, tally, durations },

@@ -2,12 +2,13 @@
 // of ours, built by packages/manage-ui at install and served from memory here, same origin, no
 // CDN. Its API is /rest/v3 of this service, reached with the signed-in user's token as X-Api-Key.
 // SHORTENER_MANAGE_UI=off registers none of it: /manage is then a name like any other.
+import { createHash } from "node:crypto";
 import { loadManageUi, type ManageAsset } from "@app/manage-ui";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
 /**
- * The first path segment the UI takes. Exported for the reserved names (reserved-names.ts) to be
- * checked against: a short named `manage` is shadowed by the UI while it is on.
+ * The first path segment the UI lives below (/manage/ and its paths). Exported for the reserved
+ * names (reserved-names.ts) to be checked against, and for the redirect's bare /manage (app.ts).
  */
 export const MANAGE_UI_PREFIX = "/manage";
 
@@ -17,10 +18,17 @@ export const MANAGE_UI_PREFIX = "/manage";
  * openstreetmap.org: refused, so the visits map shows its markers on a blank background.
  * `data:`/`blob:` images: the QR codes and Leaflet's and the kit's inline SVG icons.
  */
+/**
+ * The one inline style the component renders: its QR code preview's `<style>` element (React's
+ * dangerouslySetInnerHTML), allowed by its hash and nothing else (docs/adr/0280).
+ */
+export const QR_PREVIEW_STYLE = "#qr-code-canvas-container canvas { max-width: 100% }";
+const styleHash = (css: string) => `'sha256-${createHash("sha256").update(css).digest("base64")}'`;
+
 export const MANAGE_UI_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  `style-src 'self' ${styleHash(QR_PREVIEW_STYLE)}`,
   "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
@@ -77,7 +85,8 @@ export const manageUiRoutes: FastifyPluginAsync = async (app) => {
     return sendAsset(request, reply, asset);
   });
   // The component routes in the browser (/manage/list-short-urls/1, /manage/short-code/abc…):
-  // each of its addresses opened directly gets the page.
-  app.get(MANAGE_UI_PREFIX, { schema }, async (request, reply) => sendPage(request, reply));
+  // each of its addresses opened directly gets the page. The bare /manage is not the UI's: the
+  // redirect's /:name answers it, a short's where one has the name, else 302 to /manage/
+  // (docs/adr/0270), so the hot path and Fastify's route agree.
   app.get(`${MANAGE_UI_PREFIX}/*`, { schema }, async (request, reply) => sendPage(request, reply));
 };

@@ -112,8 +112,17 @@ const visitUrls = (base: string, url: string, location: string) => ({
  * visit limit or a password (target.rules) takes the slower path below; every other short stays
  * a cached lookup and a group-committed visit.
  */
-export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * `surfaces`: one-segment names another surface of the service answers below (`manage`: the UI
+ * at /manage/). The bare name is a short's where the Host's domain has one (docs/adr/0270: an
+ * upgraded database's short keeps its path), else a redirect to the surface's address.
+ */
+export const redirectRoutes: FastifyPluginAsyncZod<{ surfaces?: Record<string, string> }> = async (
+  app,
+  { surfaces = {} },
+) => {
   const { shorts, domains, visitLog, passwordAttempts, passwords, orphanVisits } = app;
+  const surfaceOf = new Map(Object.entries(surfaces));
   // A limited short's visits, one at a time per short in this instance: they would wait for its
   // row lock in the database anyway (holding a pooled connection each), and once one finds the
   // limit reached, those behind it are answered without the database.
@@ -360,6 +369,16 @@ export const redirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const failed = hotPathFailure(request.raw);
       if (failed !== undefined) throw failed;
       const { name } = request.params;
+      const surface = surfaceOf.get(name);
+      if (surface !== undefined) {
+        const host = await domains.forHost(request.hostname);
+        const short =
+          host && (shorts.cachedTarget(host.id, name) ?? (await shorts.findTarget(host.id, name)));
+        if (!short) {
+          const query = request.url.indexOf("?");
+          return redirectTo(reply, query < 0 ? surface : `${surface}${request.url.slice(query)}`);
+        }
+      }
       // From memory without an await when the domain and the target are there (a busy short):
       // each await is a promise and a turn of the microtask queue on every redirect.
       const domain = domains.inMemoryForHost(request.hostname) ?? (await domainOf(request));

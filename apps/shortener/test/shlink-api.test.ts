@@ -58,21 +58,27 @@ const problem = (code: string, status: number, extra: Record<string, unknown> = 
     ...extra,
   });
 
-/** A visit of `/name` on `host`, over HTTP as a browser (or a bot) sends it. */
-function visit(name: string, host = "sho.rt", agent = CHROME): Promise<number> {
+/** A request of `/path` on `host`, over HTTP as a browser (or a bot) sends it: status, Location, body. */
+function get(path: string, host = "sho.rt", agent = CHROME) {
   const { port } = new URL(base);
-  return new Promise((resolve, reject) => {
+  return new Promise<{ status: number; location: string | undefined; text: string }>((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port, path: `/${name}`, headers: { host, "user-agent": agent }, agent: false },
+      { host: "127.0.0.1", port, path: `/${path}`, headers: { host, "user-agent": agent }, agent: false },
       (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, text }));
       },
     );
     req.on("error", reject);
     req.end();
   });
 }
+/** A visit of `/name` on `host`: its status. */
+const visit = async (name: string, host = "sho.rt", agent = CHROME) => (await get(name, host, agent)).status;
 
 /** Everything stored, to compare before and after a refused call. */
 const snapshot = async () => ({
@@ -180,8 +186,8 @@ describe("short URLs", () => {
       meta: { validSince: "2026-01-01T00:00:00+00:00", validUntil: null, maxVisits: 100 },
       domain: null,
       title: "The first",
-      crawlable: false,
-      forwardQuery: false,
+      crawlable: true,
+      forwardQuery: true,
       visitsSummary: { total: 0, nonBots: 0, bots: 0 },
       hasRedirectRules: false,
     });
@@ -190,12 +196,36 @@ describe("short URLs", () => {
       domain: OWN_DOMAIN,
       tags: ["blog-post"],
     });
+    // Shlink's defaults: a short made through /rest forwards the query and is not crawlable.
     expect(elsewhere).toMatchObject({
       shortUrl: `https://${OWN_DOMAIN}/${elsewhere.shortCode}`,
       domain: OWN_DOMAIN,
       tags: ["blog-post"],
       title: null,
+      forwardQuery: true,
+      crawlable: false,
     });
+    // findIfExists: the caller's short with the same url and given fields (forwardQuery and
+    // crawlable not compared), answered 200 as a creation is; nothing is created.
+    const count = await ctx.prisma.short.count();
+    const again = await fetch(`${base}/rest/v3/short-urls`, {
+      method: "POST",
+      headers: { "x-api-key": alice.token, "content-type": "application/json" },
+      body: JSON.stringify({
+        longUrl: "https://example.com/two",
+        domain: OWN_DOMAIN,
+        tags: ["blog-post"],
+        forwardQuery: false,
+        findIfExists: true,
+      }),
+    });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(elsewhere);
+    expect(await ctx.prisma.short.count()).toBe(count);
+    // Another user's short of the same url is never found: Bob gets one of his own (removed again).
+    const bobsOwn = await asBob.createShortUrl({ longUrl: "https://example.com/one", findIfExists: true });
+    expect(bobsOwn.shortCode).not.toBe("one");
+    await asBob.deleteShortUrl({ shortCode: bobsOwn.shortCode });
     // The same short, through the existing API.
     const mine = await ctx.app.inject({ method: "GET", url: "/api/shorts", headers: alice.headers });
     expect(
@@ -204,12 +234,16 @@ describe("short URLs", () => {
         .map((short: { name: string }) => short.name)
         .sort(),
     ).toEqual([elsewhere.shortCode, "one"].sort());
+    expect(mine.json().find((short: { name: string }) => short.name === "one")).toMatchObject({
+      forwardQuery: true,
+      crawlable: true,
+    });
     // GET /short-urls/shorten takes the key as ?apiKey=.
     const shorten = await fetch(
-      `${base}/rest/v3/short-urls/shorten?apiKey=${alice.token}&longUrl=${encodeURIComponent("https://example.com/three")}&format=txt`,
+      `${base}/rest/v3/short-urls/shorten?apiKey=${alice.token}&longUrl=${encodeURIComponent("https://example.com/three")}&shortCodeLength=5&format=txt`,
     );
     expect(shorten.status).toBe(200);
-    expect(await shorten.text()).toMatch(/^https:\/\/sho\.rt\/[A-Za-z0-9]{7}$/);
+    expect(await shorten.text()).toMatch(/^https:\/\/sho\.rt\/[A-Za-z0-9]{5}$/);
     // Numbers as strings, as the web component's form sends them; unknown keys ignored.
     await asBob.createShortUrl({
       longUrl: "https://example.com/bob",
@@ -328,6 +362,15 @@ describe("short URLs", () => {
       tags: ["launch"],
       meta: { maxVisits: null },
     });
+    // forwardQuery and crawlable are edited (false sent as false), robots.txt following crawlable.
+    expect(
+      await asAlice.updateShortUrl({ shortCode: "one" }, { forwardQuery: false, crawlable: false }),
+    ).toMatchObject({ forwardQuery: false, crawlable: false, longUrl: "https://example.com/one-edited" });
+    expect((await get("robots.txt")).text).not.toContain("Allow: /one");
+    expect(
+      await asAlice.updateShortUrl({ shortCode: "one" }, { forwardQuery: true, crawlable: true }),
+    ).toMatchObject({ forwardQuery: true, crawlable: true });
+    expect((await get("robots.txt")).text).toContain("Allow: /one");
     const [other] = (await asAlice.listShortUrls({ domain: OWN_DOMAIN })).data;
     expect(await asAlice.getShortUrl({ shortCode: other!.shortCode, domain: OWN_DOMAIN })).toMatchObject({
       domain: OWN_DOMAIN,
@@ -414,6 +457,67 @@ describe("short URLs", () => {
       ),
     ).toEqual(problem("invalid-data", 400, { invalidElements: ["redirectRules"] }));
     expect(await snapshot()).toEqual(before);
+    // Every condition type of Shlink 5.1 but the city round-trips, through the model's names.
+    const everyType = [
+      { type: "device", matchKey: null, matchValue: "windows" },
+      { type: "device", matchKey: null, matchValue: "chromeos" },
+      { type: "language", matchKey: null, matchValue: "pt-BR" },
+      { type: "query-param", matchKey: "ref", matchValue: "news" },
+      { type: "any-value-query-param", matchKey: "utm", matchValue: null },
+      { type: "valueless-query-param", matchKey: "debug", matchValue: null },
+      { type: "ip-address", matchKey: null, matchValue: "192.168.10.0/24" },
+      { type: "geolocation-country-code", matchKey: null, matchValue: "DE" },
+      { type: "before-date", matchKey: null, matchValue: "2030-01-01T00:00:00+00:00" },
+      { type: "after-date", matchKey: null, matchValue: "2026-01-01" },
+      { type: "browser", matchKey: null, matchValue: "android_browser" },
+    ];
+    const all = await asAlice.setShortUrlRedirectRules(
+      { shortCode: "one" },
+      {
+        // Two conditions a rule: at most 10 rules a short.
+        redirectRules: [0, 2, 4, 6, 8, 10].map((start) => ({
+          longUrl: `https://example.com/${start}`,
+          conditions: everyType.slice(start, start + 2),
+        })),
+      },
+    );
+    expect(all.redirectRules.flatMap((rule: { conditions: unknown[] }) => rule.conditions)).toEqual(
+      everyType,
+    );
+    expect(await asAlice.getShortUrlRedirectRules({ shortCode: "one" })).toEqual(all);
+    const stored = (await ctx.prisma.short.findFirst({ where: { name: "one" } }))!.redirectRules as {
+      conditions: unknown[];
+    }[];
+    expect(stored.flatMap((rule) => rule.conditions)).toEqual([
+      { type: "device", value: "windows" },
+      { type: "device", value: "chromeos" },
+      { type: "language", value: "pt-BR" },
+      { type: "query", param: "ref", value: "news" },
+      { type: "any-value-query-param", param: "utm" },
+      { type: "valueless-query-param", param: "debug" },
+      { type: "ip-address", value: "192.168.10.0/24" },
+      { type: "country", value: "DE" },
+      { type: "before-date", value: "2030-01-01T00:00:00+00:00" },
+      { type: "after-date", value: "2026-01-01" },
+      { type: "browser", value: "android_browser" },
+    ]);
+    const withAll = await snapshot();
+    expect(
+      await refusal(
+        asAlice.setShortUrlRedirectRules(
+          { shortCode: "one" },
+          {
+            redirectRules: [
+              {
+                longUrl: "https://example.com/x",
+                conditions: [{ type: "geolocation-city-name", matchKey: null, matchValue: "Berlin" }],
+              },
+            ],
+          },
+        ),
+      ),
+    ).toEqual(problem("invalid-data", 400, { invalidElements: ["redirectRules"] }));
+    expect(await snapshot()).toEqual(withAll);
     expect(await asAlice.setShortUrlRedirectRules({ shortCode: "one" }, { redirectRules: [] })).toEqual({
       defaultLongUrl: "https://example.com/one-edited",
       redirectRules: [],
@@ -425,8 +529,10 @@ describe("visits", () => {
   let elsewhere: string;
   beforeAll(async () => {
     elsewhere = (await asAlice.listShortUrls({ domain: OWN_DOMAIN })).data[0]!.shortCode;
+    // forwardQuery (on for "one"): the visit's query is sent on to the url.
+    const forwarded = await get("one?ref=news");
+    expect(forwarded).toMatchObject({ status: 302, location: "https://example.com/one-edited?ref=news" });
     const visits = [
-      visit("one"),
       visit("one"),
       visit("one", "sho.rt", GOOGLEBOT),
       visit(elsewhere, OWN_DOMAIN),
@@ -434,7 +540,7 @@ describe("visits", () => {
     ];
     // Orphans: an unknown name and the root, on each domain.
     visits.push(visit("no-such-name"), visit(""), visit("nothing", OWN_DOMAIN));
-    expect(await Promise.all(visits)).toEqual([302, 302, 302, 302, 302, 404, 404, 404]);
+    expect(await Promise.all(visits)).toEqual([302, 302, 302, 302, 404, 404, 404]);
   });
 
   it("lists a short's visits newest first with Shlink's fields, bots excluded by presence", async () => {
@@ -446,9 +552,16 @@ describe("visits", () => {
       userAgent: expect.any(String),
       visitLocation: null,
       potentialBot: expect.any(Boolean),
-      visitedUrl: null,
-      redirectUrl: null,
+      visitedUrl: expect.stringMatching(/^https:\/\/sho\.rt\/one/),
+      redirectUrl: expect.stringMatching(/^https:\/\/example\.com\/one-edited/),
     });
+    // The visit with a query: the URL visited with it, and where forwardQuery sent it.
+    expect(visits.data).toContainEqual(
+      expect.objectContaining({
+        visitedUrl: "https://sho.rt/one?ref=news",
+        redirectUrl: "https://example.com/one-edited?ref=news",
+      }),
+    );
     expect(visits.data.filter((row: Visit) => row.potentialBot)).toHaveLength(1);
     const humans = await fetch(`${base}/rest/v3/short-urls/one/visits?excludeBots=false`, {
       headers: { "x-api-key": alice.token },

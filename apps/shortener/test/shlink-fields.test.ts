@@ -476,4 +476,28 @@ describe("the names rest and manage (docs/adr/0270)", () => {
     expect((await http("/rest")).location).toBe("https://t.example/new-rest");
     expect(await ctx.prisma.shortLog.count({ where: { shortId: row!.id } })).toBe(3);
   });
+
+  it("bare /manage is the UI's redirect to /manage/, unless the Host's domain has a short named manage", async () => {
+    const domain = await ctx.prisma.shortDomain.create({ data: { host: "manage.example" } });
+    await vi.waitFor(async () => expect(await ctx.app.domains.idOf("manage.example")).not.toBeNull(), SOON);
+    const [row] = await ctx.prisma.$queryRaw<{ id: string }[]>`
+      INSERT INTO "shortener"."shorts" ("id", "user_id", "domain_id", "name", "url")
+      VALUES (gen_random_uuid(), ${owner.id}::uuid, ${domain.id}::uuid, 'manage', 'https://t.example/old-manage')
+      RETURNING "id"`;
+    const ui = { host: "sho.rt" };
+    const short = { host: "manage.example" };
+    // No short named manage on the default domain: the UI's address, query kept; never a visit.
+    expect(await http("/manage", ui)).toMatchObject({ status: 302, location: "/manage/", hot: false });
+    expect((await http("/manage?page=2", ui)).location).toBe("/manage/?page=2");
+    expect((await http("/manage/", ui)).status).toBe(200);
+    // Its domain's short: Fastify's route first (read from the database), then the hot path (cached).
+    const first = await http("/manage", short);
+    const second = await http("/manage", short);
+    expect([first.status, first.location, first.hot]).toEqual([302, "https://t.example/old-manage", false]);
+    expect([second.status, second.location, second.hot]).toEqual([302, "https://t.example/old-manage", true]);
+    // Below /manage is the UI's on every domain.
+    const page = await http("/manage/list-short-urls/1", short);
+    expect([page.status, page.location]).toEqual([200, undefined]);
+    expect(await ctx.prisma.shortLog.count({ where: { shortId: row!.id } })).toBe(2);
+  });
 });

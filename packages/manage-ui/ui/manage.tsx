@@ -4,6 +4,7 @@ import { ShlinkApiClient } from "@shlinkio/shlink-js-sdk";
 import { FetchHttpClient } from "@shlinkio/shlink-js-sdk/fetch";
 import { ShlinkWebComponent, type TagColorsStorage } from "@shlinkio/shlink-web-component";
 import { useEffect, useMemo, useState } from "react";
+import { BrowserRouter, Route, Routes } from "react-router";
 
 type Version = `${bigint}.${bigint}.${bigint}` | "latest";
 
@@ -50,13 +51,24 @@ export default function Manage({ apiKey, onSignOut }: { apiKey: string; onSignOu
         </button>
       </header>
       <div className="pt-(--header-height) h-full">
+        {/* The component's routes are relative to the route it is mounted on (as shlink-web-client
+            mounts it under /server/:id/*): without one, its own router matches none of /manage/…. */}
         {version && (
-          <ShlinkWebComponent
-            serverVersion={version}
-            apiClient={apiClient}
-            routesPrefix="/manage"
-            tagColorsStorage={tagColorsStorage}
-          />
+          <BrowserRouter>
+            <Routes>
+              <Route
+                path="/manage/*"
+                element={
+                  <ShlinkWebComponent
+                    serverVersion={version}
+                    apiClient={apiClient}
+                    routesPrefix="/manage"
+                    tagColorsStorage={tagColorsStorage}
+                  />
+                }
+              />
+            </Routes>
+          </BrowserRouter>
         )}
       </div>
     </>

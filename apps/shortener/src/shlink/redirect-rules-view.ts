@@ -1,7 +1,7 @@
 // Redirect rules between Shlink's conditions ({type, matchKey, matchValue}) and the model's
-// (shorts/redirect-rules.ts, validated by @app/schemas' RedirectCondition): a table of the types
-// whose names differ; any other type passes through under its own name, so a condition type
-// the model gains with Shlink's name (and `param`/`value` fields) flows through unchanged.
+// (shorts/redirect-rules.ts, validated by @app/schemas' RedirectCondition): every type of Shlink
+// 5.1 but the city. A table of the types whose names differ; any other type passes through under
+// its own name. Shlink's matchKey is the model's `param`, its matchValue the model's `value`.
 import { RedirectRules } from "@app/schemas/shortener";
 import { z } from "zod";
 import { invalidData } from "./problems.ts";
@@ -12,8 +12,9 @@ const TO_MODEL: Record<string, string> = {
   "query-param": "query",
 };
 const FROM_MODEL = Object.fromEntries(Object.entries(TO_MODEL).map(([shlink, model]) => [model, shlink]));
-/** The model's types whose one field is a key (a query parameter's name) rather than a value. */
-const KEYED = new Set(["query"]);
+/** The model's types with a key (a query parameter's name): with a value too, or the key alone. */
+const KEY_AND_VALUE = new Set(["query"]);
+const KEY_ONLY = new Set(["any-value-query-param", "valueless-query-param"]);
 
 interface ModelCondition {
   type: string;
@@ -69,7 +70,9 @@ export function rulesFromShlink(body: unknown) {
     url: rule.longUrl,
     conditions: rule.conditions.map(({ type, matchKey, matchValue }) => {
       const modelType = TO_MODEL[type] ?? type;
-      if (KEYED.has(modelType)) return { type: modelType, param: matchKey ?? "", value: matchValue ?? "" };
+      if (KEY_AND_VALUE.has(modelType))
+        return { type: modelType, param: matchKey ?? "", value: matchValue ?? "" };
+      if (KEY_ONLY.has(modelType)) return { type: modelType, param: matchKey ?? "" };
       // Shlink's device values are lower case; the model's too.
       return { type: modelType, value: matchValue ?? "" };
     }),

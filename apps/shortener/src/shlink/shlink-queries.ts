@@ -9,7 +9,7 @@ import type { OrphanType, ShortUrlRow, VisitRow } from "./short-url-view.ts";
 
 const SHORT_URL_COLUMNS = Prisma.sql`s."id", s."name", s."url", d."host" AS "domainHost", s."created_at" AS "createdAt",
   s."tags", s."valid_from" AS "validFrom", s."valid_until" AS "validUntil", s."max_visits" AS "maxVisits",
-  s."title", s."redirect_rules" IS NOT NULL AS "hasRules",
+  s."title", s."redirect_rules" IS NOT NULL AS "hasRules", s."forward_query" AS "forwardQuery", s."crawlable",
   COALESCE(v."visits", 0)::int8 AS "visits", COALESCE(v."humans", 0)::int8 AS "humans"`;
 const WITH_VISITS = Prisma.sql`FROM "shortener"."shorts" s JOIN "shortener"."domains" d ON d."id" = s."domain_id"
   LEFT JOIN LATERAL (
@@ -162,7 +162,8 @@ export class ShlinkQueries {
     const condition = Prisma.join(where, " AND ");
     const [rows, [count]] = await Promise.all([
       this.prisma.$queryRaw<VisitRow[]>`
-        SELECT l."created_at" AS "createdAt", l."referer", l."user_agent" AS "userAgent", l."is_bot" AS "isBot", l."country"
+        SELECT l."created_at" AS "createdAt", l."referer", l."user_agent" AS "userAgent", l."is_bot" AS "isBot", l."country",
+               l."visited_url" AS "visitedUrl", l."redirect_url" AS "redirectUrl"
           FROM "shortener"."short_logs" l WHERE ${condition}
          ORDER BY l."created_at" DESC, l."id" DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
       this.prisma.$queryRaw<{ total: bigint }[]>`
@@ -206,7 +207,8 @@ export class ShlinkQueries {
     const counted = filter.excludeBots ? Prisma.sql`o."humans"` : Prisma.sql`o."visits"`;
     const [rows, [count]] = await Promise.all([
       this.prisma.$queryRaw<(VisitRow & { kind: string })[]>`
-        SELECT o."hour" AS "createdAt", '' AS "referer", '' AS "userAgent", n > o."humans" AS "isBot", '' AS "country", o."kind"
+        SELECT o."hour" AS "createdAt", '' AS "referer", '' AS "userAgent", n > o."humans" AS "isBot", '' AS "country",
+               NULL::text AS "visitedUrl", NULL::text AS "redirectUrl", o."kind"
           FROM "shortener"."orphan_visit_hours" o, generate_series(1, ${counted}) AS n
          WHERE ${condition}
          ORDER BY o."hour" DESC, o."kind", o."domain_id", n LIMIT ${page.limit} OFFSET ${page.offset}`,

@@ -154,32 +154,33 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
       throw invalidData(["validUntil"]);
     const domain = await domainFor(user.id, body.domain);
     if (!domain) throw invalidData(["domain"]);
-    // Shlink's options the model has no field for yet (branch wt-48fields adds them): accepted,
-    // validated, and handed to the service here, the one place that will pass them on.
-    const {
-      forwardQuery: _forwardQuery,
-      crawlable: _crawlable,
-      findIfExists: _findIfExists,
-      shortCodeLength: _shortCodeLength,
-    } = body;
     const prepared = await shorts.prepare(
       {
         url: body.longUrl,
         ...(body.customSlug === undefined ? {} : { name: body.customSlug }),
+        ...(body.shortCodeLength === undefined ? {} : { shortCodeLength: body.shortCodeLength }),
         ...(body.tags === undefined ? {} : { tags: body.tags }),
         ...(body.validSince ? { validFrom: body.validSince.toISOString() } : {}),
         ...(body.validUntil ? { validUntil: body.validUntil.toISOString() } : {}),
         ...(typeof body.maxVisits === "number" ? { maxVisits: body.maxVisits } : {}),
+        // Shlink's default: a short made through /rest forwards the query (the existing API's
+        // is off: docs/adr/0268).
+        forwardQuery: body.forwardQuery ?? true,
+        crawlable: body.crawlable ?? false,
       },
       domain,
     );
-    const created = await shorts
-      .create(user.id, { ...prepared, title: body.title ?? null })
-      .catch((error: unknown) => {
+    // findIfExists as Shlink's: the url and the fields the request gives, never forwardQuery or
+    // crawlable (Shlink compares neither). Shlink answers 200 either way.
+    const { forwardQuery: _forwardQuery, crawlable: _crawlable, ...compared } = prepared;
+    const found = body.findIfExists ? await shorts.findMatching(user.id, compared) : null;
+    const created =
+      found ??
+      (await shorts.create(user.id, { ...prepared, title: body.title ?? null }).catch((error: unknown) => {
         if (error instanceof Conflict) throw nonUniqueSlug(body.customSlug ?? "", domain.host);
         if (error instanceof BadRequest) throw invalidData(["customSlug"], error.message);
         throw error;
-      });
+      }));
     return view((await queries.shortUrl(user.id, domain.id, created.name))!);
   }
 
@@ -241,6 +242,8 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
         validUntil: iso(edit.validUntil),
         maxVisits: edit.maxVisits,
         title: edit.title,
+        forwardQuery: edit.forwardQuery,
+        crawlable: edit.crawlable,
       })
       .catch((error: unknown) => {
         if (error instanceof BadRequest) throw invalidData(["validUntil"], error.message);

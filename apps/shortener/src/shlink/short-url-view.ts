@@ -1,6 +1,6 @@
 // The one place where the shortener's model becomes Shlink's JSON (docs/adr/0263): short URLs,
-// visits, pagination, domains' redirects. Fields Shlink has and the model does not yet are
-// filled here with a commented constant, so wiring them in is a change to this file only.
+// visits, pagination, domains' redirects. What the model does not keep (a visit's region, city
+// and position; an orphan visit's URLs) is filled here, so the rest of /rest never invents a field.
 
 /** A short as /rest reads it (shlink-queries.ts), with its visit sums. */
 export interface ShortUrlRow {
@@ -16,6 +16,8 @@ export interface ShortUrlRow {
   maxVisits: number | null;
   title: string | null;
   hasRules: boolean;
+  forwardQuery: boolean;
+  crawlable: boolean;
   visits: number;
   humans: number;
 }
@@ -27,6 +29,9 @@ export interface VisitRow {
   userAgent: string;
   isBot: boolean;
   country: string;
+  /** The URL visited and the one the visit was sent to (docs/adr/0271); null: not kept. */
+  visitedUrl: string | null;
+  redirectUrl: string | null;
 }
 
 export interface VisitsSummary {
@@ -34,14 +39,6 @@ export interface VisitsSummary {
   nonBots: number;
   bots: number;
 }
-
-// Until the model has them (branch wt-48fields adds Short.forwardQuery, Short.crawlable and a
-// visit's visitedUrl/redirectUrl): what the short does today. A short never appends the visit's
-// query string and robots.txt lets no crawler reach it; a visit keeps neither URL.
-const FORWARD_QUERY_TODAY = false;
-const CRAWLABLE_TODAY = false;
-const VISITED_URL_TODAY = null;
-const REDIRECT_URL_TODAY = null;
 
 /** ATOM, as Shlink writes dates: seconds, and the offset (+00:00: every date is UTC here). */
 export const atom = (date: Date) => `${date.toISOString().slice(0, 19)}+00:00`;
@@ -70,8 +67,8 @@ export function shortUrlView(row: ShortUrlRow, shortBaseUrl: string) {
     },
     domain: row.domainHost,
     title: row.title,
-    crawlable: CRAWLABLE_TODAY,
-    forwardQuery: FORWARD_QUERY_TODAY,
+    crawlable: row.crawlable,
+    forwardQuery: row.forwardQuery,
     visitsSummary: summary(row.visits, row.humans),
     hasRedirectRules: row.hasRules,
   };
@@ -100,8 +97,8 @@ export function visitView(row: VisitRow, orphanType?: OrphanType) {
             isEmpty: false,
           },
     potentialBot: row.isBot,
-    visitedUrl: VISITED_URL_TODAY,
-    redirectUrl: REDIRECT_URL_TODAY,
+    visitedUrl: row.visitedUrl,
+    redirectUrl: row.redirectUrl,
     ...(orphanType === undefined ? {} : { type: orphanType }),
   };
 }
