@@ -1,7 +1,7 @@
 // The load of the scale drill (docs/scaling.md): `connections` keep-alive connections, each
 // sending GET requests one after another until told to stop, counting 302s and errors (any
 // other status, or a connection that failed) with the time each failed request began. The
-// drills pace each connection (`paceMs` between its requests, docs/adr/0277): a load flat out
+// drills pace each connection (`paceMs` between its requests, docs/adr/0261): a load flat out
 // takes every core from the instances it is there to watch, and from the tests beside it.
 // test/scale.test.ts drives it in-process; against the compose profile, run it alone:
 //   node dist/scale-drill.js http://localhost:8000/<name> [--connections 64] [--seconds 6] [--pace-ms 0]

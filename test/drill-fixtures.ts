@@ -5,7 +5,7 @@ import { createUserWithKey } from "../apps/scheduling/src/credentials.ts";
 import { futureMonday } from "../apps/scheduling/test/booking-helpers.ts";
 
 /**
- * What each drill connection waits between its requests (docs/adr/0277): 64 connections stay
+ * What each drill connection waits between its requests (docs/adr/0261): 64 connections stay
  * open and busy (up to 640 redirects a second), without a flat-out load taking every core from
  * the instances it watches and from the tests that run beside it.
  */

@@ -1,4 +1,4 @@
-// /manage in a real headless Chromium (issue 48, docs/adr/0278): the sign-in form takes a user's
+// /manage in a real headless Chromium (issue 48, docs/adr/0262): the sign-in form takes a user's
 // token, keeps it where shlink-web-client keeps its servers (localStorage), mounts Shlink's web
 // component, which asks /rest/v3 of this origin with the token as X-Api-Key; nothing is loaded
 // from another host and nothing trips the page's Content-Security-Policy. Signing out forgets
@@ -200,7 +200,7 @@ describe.skipIf(!hasChromium)("/manage in headless Chromium", () => {
       const row = page.getByRole("row").filter({ hasText: "made-in-ui" });
       await row.getByRole("button").last().click();
       await page.getByRole("menuitem", { name: "QR code" }).click();
-      // The preview is a canvas; its one inline <style> is allowed by hash (docs/adr/0280).
+      // The preview is a canvas; its one inline <style> is allowed by hash (docs/adr/0274).
       await page.locator("#qr-code-canvas-container canvas").waitFor();
       await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
       await expect.poll(() => page.locator("dialog[open]").count(), { timeout: 10_000 }).toBe(0);

@@ -1,4 +1,4 @@
-// The browser build of /manage (docs/adr/0278): ui/main.tsx and what it imports (React, Shlink's
+// The browser build of /manage (docs/adr/0262): ui/main.tsx and what it imports (React, Shlink's
 // web component and their dependencies, all from npm) bundled by esbuild into hashed files under
 // dist-browser/assets/, code-split so the sign-in form does not wait for the component; the CSS
 // compiled by Tailwind from the class names the component, its kit and ui/ use; each file

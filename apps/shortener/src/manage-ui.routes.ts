@@ -1,4 +1,4 @@
-// The management UI at /manage (issue 48, docs/adr/0278): Shlink's web component in a host page
+// The management UI at /manage (issue 48, docs/adr/0262): Shlink's web component in a host page
 // of ours, built by packages/manage-ui at install and served from memory here, same origin, no
 // CDN. Its API is /rest/v3 of this service, reached with the signed-in user's token as X-Api-Key.
 // SHORTENER_MANAGE_UI=off registers none of it: /manage is then a name like any other.
@@ -20,7 +20,7 @@ export const MANAGE_UI_PREFIX = "/manage";
  */
 /**
  * The one inline style the component renders: its QR code preview's `<style>` element (React's
- * dangerouslySetInnerHTML), allowed by its hash and nothing else (docs/adr/0280).
+ * dangerouslySetInnerHTML), allowed by its hash and nothing else (docs/adr/0274).
  */
 export const QR_PREVIEW_STYLE = "#qr-code-canvas-container canvas { max-width: 100% }";
 const styleHash = (css: string) => `'sha256-${createHash("sha256").update(css).digest("base64")}'`;

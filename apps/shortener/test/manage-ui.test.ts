@@ -1,4 +1,4 @@
-// /manage, the management UI (issue 48, docs/adr/0278): the page with its Content-Security-Policy,
+// /manage, the management UI (issue 48, docs/adr/0262): the page with its Content-Security-Policy,
 // every file it names served from this service with its precompressed bodies and immutable
 // caching, the JavaScript within its budget, and SHORTENER_MANAGE_UI=off taking all of it away.
 // What it does in a browser: test/manage-ui.browser.test.ts.

@@ -1,4 +1,4 @@
-// /manage: a sign-in form of ours in front of Shlink's web component (docs/adr/0278). The form
+// /manage: a sign-in form of ours in front of Shlink's web component (docs/adr/0262). The form
 // and React load first; the component, its charts and its map come as a chunk of their own once
 // a token is in (the token kept as in token-storage.ts).
 import "@fortawesome/fontawesome-svg-core/styles.css";

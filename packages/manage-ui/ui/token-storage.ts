@@ -1,6 +1,6 @@
 // Where the signed-in token is kept: in localStorage, as Shlink's own host app (shlink-web-client)
 // keeps its servers, under its key and in its shape (`shlink.servers`: servers by id, each with
-// its name, URL and apiKey), with one server, this one (docs/adr/0278). Signing out removes it.
+// its name, URL and apiKey), with one server, this one (docs/adr/0262). Signing out removes it.
 
 const SERVERS_KEY = "shlink.servers";
 const SERVER_ID = "this-service";
