@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 import LongestFirst from "./test/sequencer.ts";
-import { ALL_TESTS, DRILLS, NEEDS_REDIS, TOPOLOGY_DRILLS } from "./test/tiers.ts";
+import { ALL_TESTS, DRILLS, NEEDS_REDIS } from "./test/tiers.ts";
 
 // The tests run the TypeScript sources: workspace packages export them under the "source"
 // condition and their compiled dist/ by default (docs/adr/0206). Every environment that loads
@@ -11,21 +11,18 @@ const resolve = {
 };
 
 // The tier is the mode (docs/adr/0244): `vitest run` (mode "test", `pnpm test`) is the quick
-// tier, `--mode drills` the drills of test/tiers.ts, `--mode all` both; `.ci/run` runs the drills
-// on the machine's PostgreSQL and Redis in two runs side by side: `--mode topology`, the drills
-// that start a topology of processes, one at a time, and `--mode machine`, the other drills and
-// the Redis tests.
+// tier, `--mode drills` the drills of test/tiers.ts, `--mode all` both; `--mode machine` is what
+// .ci/run runs on the machine's PostgreSQL and Redis: the drills and the Redis tests.
 const TIERS: Record<string, { include: string[]; exclude: string[] }> = {
   test: { include: ALL_TESTS, exclude: Object.keys(DRILLS) },
   drills: { include: Object.keys(DRILLS), exclude: [] },
-  machine: { include: [...Object.keys(DRILLS), ...NEEDS_REDIS], exclude: TOPOLOGY_DRILLS },
-  topology: { include: TOPOLOGY_DRILLS, exclude: [] },
+  machine: { include: [...Object.keys(DRILLS), ...NEEDS_REDIS], exclude: [] },
   all: { include: ALL_TESTS, exclude: [] },
 };
 
 export default defineConfig(({ mode }) => {
   const tier = TIERS[mode];
-  if (!tier) throw new Error(`unknown test tier "${mode}": --mode test, drills, machine, topology or all`);
+  if (!tier) throw new Error(`unknown test tier "${mode}": --mode test, drills, machine or all`);
   return {
     environments: { ssr: { resolve }, __vitest__: { resolve } },
     test: {

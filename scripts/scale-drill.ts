@@ -1,8 +1,7 @@
 // The load of the scale drill (docs/scaling.md): `connections` keep-alive connections, each
 // sending GET requests one after another until told to stop, counting 302s and errors (any
-// other status, or a connection that failed) with the time each failed request began. The
-// drills pace each connection (`paceMs` between its requests, docs/adr/0261): a load flat out
-// takes every core from the instances it is there to watch, and from the tests beside it.
+// other status, or a connection that failed) with the time each failed request began. `paceMs`
+// (`--pace-ms`) spaces each connection's requests; the drills run flat out (docs/adr/0261).
 // test/scale.test.ts drives it in-process; against the compose profile, run it alone:
 //   node dist/scale-drill.js http://localhost:8000/<name> [--connections 64] [--seconds 6] [--pace-ms 0]
 // and kill or stop an instance meanwhile (`docker kill -s KILL …`, `docker-compose stop …`).

@@ -4,13 +4,6 @@ import { type PrismaClient, uuidv7s } from "@app/db";
 import { createUserWithKey } from "../apps/scheduling/src/credentials.ts";
 import { futureMonday } from "../apps/scheduling/test/booking-helpers.ts";
 
-/**
- * What each drill connection waits between its requests (docs/adr/0261): 64 connections stay
- * open and busy (up to 640 redirects a second), without a flat-out load taking every core from
- * the instances it watches and from the tests that run beside it.
- */
-export const DRILL_PACE = { paceMs: 100 };
-
 let counter = 0;
 const unique = (label: string) => `${label}-${process.pid}-${Date.now()}-${++counter}`;
 

@@ -18,7 +18,7 @@ import { createUser } from "../apps/shortener/src/credentials.ts";
 import { type HaCluster, type HaNode, missingHa, startHaCluster } from "../scripts/ha-cluster.ts";
 import { type BookingLoad, type Burst, startBookingLoad, startBurst } from "../scripts/scale-drill.ts";
 import { startTopology, type Topology } from "../scripts/scale-topology.ts";
-import { alwaysBookableHost, count, DRILL_PACE, drillShort } from "./drill-fixtures.ts";
+import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
 
 const CONNECTIONS = 64;
 const BOOKERS = 4;
@@ -101,8 +101,8 @@ function startWriteProbe(url: string) {
 async function startLoad(label: string) {
   const short = await drillShort(prisma, label);
   const host = await alwaysBookableHost(prisma);
-  const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS, DRILL_PACE);
-  const booking = startBookingLoad(topology.url.scheduling, { ...host, connections: BOOKERS, ...DRILL_PACE });
+  const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
+  const booking = startBookingLoad(topology.url.scheduling, { ...host, connections: BOOKERS });
   while (burst.outcome.redirects < 500 || booking.statuses.length < 10) await pause(20);
   return { short, host, burst, booking };
 }

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "@app/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBookingLoad, startBurst } from "../scripts/scale-drill.ts";
 import { haproxyBinary, startTopology, type Topology } from "../scripts/scale-topology.ts";
-import { alwaysBookableHost, count, DRILL_PACE, drillShort } from "./drill-fixtures.ts";
+import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
 
 const INSTANCES = 3;
 const CHECK = { interMs: 500, fall: 2, rise: 2 };
@@ -59,11 +59,10 @@ describe.skipIf(!haproxy)("planned stops behind HAProxy", () => {
       (instance) => instance.process.pid,
     );
 
-    const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS, DRILL_PACE);
+    const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
     const booking = startBookingLoad(topology.url.scheduling, {
       ...host,
       connections: BOOKERS,
-      ...DRILL_PACE,
     });
     while (burst.outcome.redirects < 500 || booking.statuses.length < 10) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -114,7 +113,7 @@ describe.skipIf(!haproxy)("planned stops behind HAProxy", () => {
   it(`a SIGTERM to one instance under ${CONNECTIONS} connections, with only the proxy's checks to take it out: no client error, a row per 302, exit 0`, async () => {
     const short = await drillShort(prisma, "planned");
     const victim = topology.instances.shortener[1]!;
-    const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS, DRILL_PACE);
+    const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
     while (burst.outcome.redirects < 500) await new Promise((resolve) => setTimeout(resolve, 10));
     victim.process.kill("SIGTERM");
     const signalledAt = Date.now();

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./docs-runner.ts";
-import { DRILLS, NEEDS_REDIS, TOPOLOGY_DRILLS } from "./tiers.ts";
+import { DRILLS, NEEDS_REDIS } from "./tiers.ts";
 
 /** The test files of ALL_TESTS' folders: apps/*\/test, packages/*\/test and test, at any depth. */
 const files = ["apps", "packages"]
@@ -24,10 +24,6 @@ describe("the test tiers", () => {
       expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
       expect(files, file).toContain(file);
     }
-  });
-
-  it("run the topology drills one at a time: each is a drill", () => {
-    for (const file of TOPOLOGY_DRILLS) expect(DRILLS, file).toHaveProperty([file]);
   });
 
   it("know how long each file takes (test/durations.json orders the run, ADR 0256), and name no file that is gone", () => {

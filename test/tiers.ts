@@ -43,19 +43,6 @@ export const DRILLS: Record<string, string> = {
 };
 
 /**
- * The drills that start a whole topology of processes (instances behind HAProxy, a database
- * cluster) and load it: two at once on a 2-core machine starve each other's instances and
- * HAProxy's checks. `.ci/run` runs them one at a time (mode "topology"), beside the other drills
- * (mode "machine"), docs/adr/0275.
- */
-export const TOPOLOGY_DRILLS = [
-  "test/ha-failover.test.ts",
-  "test/scale-restart.test.ts",
-  "test/upgrade.test.ts",
-  "test/scale.test.ts",
-];
-
-/**
  * Quick-tier files with tests that need Redis (`TEST_REDIS_URL`): without it (`pnpm test`, nothing
  * set) those tests are skipped, so `.ci/run` runs these files again with the drills, on the
  * machine's PostgreSQL and Redis (mode "machine").

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, previousRelease } from "../scripts/previous-release.ts";
 import { startBookingLoad, startBurst } from "../scripts/scale-drill.ts";
 import { haproxyBinary, startTopology, type Topology } from "../scripts/scale-topology.ts";
-import { alwaysBookableHost, count, DRILL_PACE, drillShort } from "./drill-fixtures.ts";
+import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const INSTANCES = 3;
@@ -97,11 +97,10 @@ describe.skipIf(!haproxy || !held)(
     it(`its migrations applied while the previous release serves, then every instance rolled to this commit: no client error, nothing lost`, async () => {
       const short = await drillShort(prisma, "upgrade");
       const host = await alwaysBookableHost(prisma);
-      const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS, DRILL_PACE);
+      const burst = startBurst(`${topology.url.shortener}/${short.name}`, CONNECTIONS);
       const booking = startBookingLoad(topology.url.scheduling, {
         ...host,
         connections: BOOKERS,
-        ...DRILL_PACE,
       });
       while (burst.outcome.redirects < 500 || booking.statuses.length < 10) {
         await new Promise((resolve) => setTimeout(resolve, 20));
