@@ -81,6 +81,24 @@ export function missingHa(): string | undefined {
   return missing.length ? `needs ${missing.join(", ")} (apt-get install -y ${missing.join(" ")})` : undefined;
 }
 
+/** Debian's iptables, which cuts a node off (`isolate`): root only. */
+const IPTABLES = "/usr/sbin/iptables";
+
+/** Why a node cannot be cut off from the others here, or undefined when it can. */
+export function missingPartition(): string | undefined {
+  if (process.getuid?.() !== 0) return "needs root (iptables)";
+  return existsSync(IPTABLES) ? undefined : "needs iptables (apt-get install -y iptables)";
+}
+
+/**
+ * Every node has loopback addresses of its own: the one the others and HAProxy reach it at (its
+ * REST API and PostgreSQL) and the one it reaches the store at. A rule dropping both cuts that
+ * node off from the store and the other members while its PostgreSQL still answers on 127.0.0.1
+ * (a client on its side of the partition). Linux routes all of 127.0.0.0/8 to the machine itself.
+ */
+const memberHost = (n: number) => `127.0.0.${20 + n}`;
+const storeHost = (n: number) => `127.0.0.${10 + n}`;
+
 function pythonHas(module: string): boolean {
   try {
     execFileSync("/usr/bin/python3", ["-c", `import ${module}`], { stdio: "ignore" });
@@ -150,6 +168,15 @@ export interface HaCluster {
   kill(node: HaNode): Promise<void>;
   /** Its Patroni agent started again: it rejoins as a replica (pg_rewind when its history diverged). */
   restart(node: HaNode): Promise<void>;
+  /**
+   * Cuts `node` off from the store and the other members (iptables drops what is sent to its
+   * member and store addresses): it cannot renew its leader key nor reach a standby, and
+   * HAProxy's checks of it fail. Its PostgreSQL still answers on `node.url` (127.0.0.1).
+   * Needs root and iptables (`missingPartition()`).
+   */
+  isolate(node: HaNode): Promise<void>;
+  /** Lifts every cut made by `isolate`. */
+  heal(): Promise<void>;
   /** `patronictl switchover`: the leader hands over to `candidate` (a sync standby by default). */
   switchover(candidate?: HaNode): Promise<string>;
   /** patronictl against this cluster, e.g. `["list"]`. */
@@ -223,7 +250,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Patroni's configuration of one node, as JSON (which YAML reads). */
 function patroniConfig(
   options: Required<Pick<HaClusterOptions, "synchronous" | "fsync" | "scope">> & { timings: HaTimings },
-  node: { name: string; pgPort: number; restPort: number; dir: string },
+  node: { n: number; name: string; pgPort: number; restPort: number; dir: string },
   etcdPort: number,
   bin: string,
 ) {
@@ -233,8 +260,13 @@ function patroniConfig(
     name: node.name,
     // INFO: a returning leader's pg_rewind and every promotion are said (and each loop's "no action").
     log: { level: "INFO", format: "%(asctime)s %(levelname)s: %(message)s" },
-    restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
-    etcd3: { hosts: [`127.0.0.1:${etcdPort}`] },
+    restapi: {
+      listen: `${memberHost(node.n)}:${node.restPort}`,
+      connect_address: `${memberHost(node.n)}:${node.restPort}`,
+    },
+    // use_proxies: the store at this address only, not the addresses etcd advertises (which the
+    // cut of `isolate` does not cover).
+    etcd3: { hosts: [`${storeHost(node.n)}:${etcdPort}`], use_proxies: true },
     bootstrap: {
       dcs: {
         ttl: timings.ttl,
@@ -265,8 +297,9 @@ function patroniConfig(
       initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }],
     },
     postgresql: {
-      listen: `127.0.0.1:${node.pgPort}`,
-      connect_address: `127.0.0.1:${node.pgPort}`,
+      // 127.0.0.1 for the clients on its side of a cut (HaNode.url), its member address for the others.
+      listen: `127.0.0.1,${memberHost(node.n)}:${node.pgPort}`,
+      connect_address: `${memberHost(node.n)}:${node.pgPort}`,
       data_dir: path.join(node.dir, "data"),
       bin_dir: bin,
       pgpass: path.join(node.dir, "pgpass"),
@@ -277,8 +310,8 @@ function patroniConfig(
       },
       pg_hba: [
         "local all all trust",
-        "host all all 127.0.0.1/32 trust",
-        "host replication all 127.0.0.1/32 trust",
+        "host all all 127.0.0.0/8 trust",
+        "host replication all 127.0.0.0/8 trust",
       ],
       parameters: { unix_socket_directories: node.dir, logging_collector: "off" },
     },
@@ -304,6 +337,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   if (user) execFileSync("chown", [`${user.uid}:${user.gid}`, workDir]);
   const children = new Set<ChildProcess>();
   const killAll = () => {
+    unchain();
     for (const child of children) child.kill("SIGKILL");
     for (const node of nodes) killPostgres(node);
   };
@@ -334,7 +368,12 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
     BINARIES.etcd,
     [
       ...["--name", "dcs", "--data-dir", path.join(workDir, "etcd")],
-      ...["--listen-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
+      ...[
+        "--listen-client-urls",
+        ["127.0.0.1", ...Array.from({ length: options.nodes ?? 3 }, (_, i) => storeHost(i + 1))]
+          .map((host) => `http://${host}:${etcdPorts.client}`)
+          .join(","),
+      ],
       ...["--advertise-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
       ...["--listen-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
       ...["--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
@@ -359,7 +398,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       JSON.stringify(
         patroniConfig(
           { synchronous: options.synchronous ?? true, fsync: options.fsync ?? true, scope, timings },
-          { name, pgPort, restPort, dir },
+          { n, name, pgPort, restPort, dir },
           etcdPorts.client,
           bin,
         ),
@@ -381,6 +420,30 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       output: () => lines.join("\n"),
     });
   }
+  // patronictl reaches the store on 127.0.0.1, which no cut covers.
+  const patronictlConfig = path.join(workDir, "patronictl.yml");
+  writeFileSync(
+    patronictlConfig,
+    JSON.stringify({ scope, etcd3: { hosts: [`127.0.0.1:${etcdPorts.client}`], use_proxies: true } }),
+  );
+  // The cuts of `isolate`: a chain of this cluster's own, jumped to from OUTPUT (loopback
+  // traffic leaves through OUTPUT), removed with the cluster.
+  const chain = `HA-${process.pid}`.slice(0, 28);
+  let chained = false;
+  const iptables = (args: string[]) => execFileSync(IPTABLES, ["-w", ...args], { stdio: "pipe" });
+  const unchain = () => {
+    if (!chained) return;
+    chained = false;
+    for (const args of [
+      ["-D", "OUTPUT", "-j", chain],
+      ["-F", chain],
+      ["-X", chain],
+    ]) {
+      try {
+        iptables(args);
+      } catch {}
+    }
+  };
   const startAgent = (node: (typeof nodes)[number]) => {
     // The node's output outlives one agent: a restarted one appends to the same lines.
     node.patroni = spawnTracked(node.name, BINARIES.patroni, [node.configFile], true, node.lines).child;
@@ -402,7 +465,8 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
         replicaBind: `127.0.0.1:${ports.replicas}`,
         nodes: nodes.map((node) => ({
           name: node.name,
-          address: `127.0.0.1:${node.pgPort}`,
+          // Its member address: a node cut off by `isolate` is out of HAProxy's routing too.
+          address: `${memberHost(nodes.indexOf(node) + 1)}:${node.pgPort}`,
           restPort: node.restPort,
         })),
         check: HA_CHECK,
@@ -411,9 +475,11 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   );
   let proxy: ReturnType<typeof spawnTracked> | undefined;
 
+  const restUrl = (node: HaNode) =>
+    `http://${memberHost(nodes.indexOf(node as (typeof nodes)[number]) + 1)}:${node.restPort}`;
   const members = async (): Promise<Member[]> => {
     for (const node of nodes) {
-      const { status, body } = await getJson(`http://127.0.0.1:${node.restPort}/cluster`);
+      const { status, body } = await getJson(`${restUrl(node)}/cluster`);
       if (status === 200) return ((body as { members?: Member[] }).members ?? []) as Member[];
     }
     return [];
@@ -422,7 +488,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
     waitFor("a leader", timeoutMs, async () => {
       for (const node of nodes) {
         if (!node.patroni) continue;
-        if ((await getJson(`http://127.0.0.1:${node.restPort}/primary`)).status === 200) return node;
+        if ((await getJson(`${restUrl(node)}/primary`)).status === 200) return node;
       }
       return undefined;
     });
@@ -463,7 +529,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
     });
 
   const patronictl = async (args: string[]) => {
-    const { stdout } = await run(BINARIES.patronictl, ["-c", nodes[0]!.configFile, ...args], {
+    const { stdout } = await run(BINARIES.patronictl, ["-c", patronictlConfig, ...args], {
       timeout: 60_000,
       env: { PATH: process.env.PATH, HOME: workDir, LC_ALL: "C.UTF-8" },
     });
@@ -486,6 +552,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
         await Promise.race([exited, pause(30_000)]);
       }),
     );
+    unchain();
     etcd.child.kill("SIGTERM");
     await Promise.race([etcd.exited, pause(10_000)]);
     killAll();
@@ -525,6 +592,21 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       async restart(node) {
         if (node.patroni) throw new Error(`${node.name}'s agent is running`);
         startAgent(node as (typeof nodes)[number]);
+      },
+      async isolate(node) {
+        const missingCut = missingPartition();
+        if (missingCut) throw new Error(`cannot cut ${node.name} off: ${missingCut}`);
+        const n = nodes.indexOf(node as (typeof nodes)[number]) + 1;
+        if (n === 0) throw new Error(`${node.name} is not a node of this cluster`);
+        if (!chained) {
+          iptables(["-N", chain]);
+          chained = true;
+          iptables(["-I", "OUTPUT", "1", "-j", chain]);
+        }
+        for (const host of [memberHost(n), storeHost(n)]) iptables(["-A", chain, "-d", host, "-j", "DROP"]);
+      },
+      async heal() {
+        if (chained) iptables(["-F", chain]);
       },
       async switchover(candidate) {
         const current = await leader();
