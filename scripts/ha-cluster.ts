@@ -91,7 +91,7 @@ export function missingPartition(): string | undefined {
 }
 
 /**
- * Every node has loopback addresses of its own: the one the others and HAProxy reach it at (its
+ * Every node has loopback addresses of its own (node n: 127.0.0.2n and 127.0.0.1n): the one the others and HAProxy reach it at (its
  * REST API and PostgreSQL) and the one it reaches the store at. A rule dropping both cuts that
  * node off from the store and the other members while its PostgreSQL still answers on 127.0.0.1
  * (a client on its side of the partition). Linux routes all of 127.0.0.0/8 to the machine itself.
@@ -429,6 +429,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   // The cuts of `isolate`: a chain of this cluster's own, jumped to from OUTPUT (loopback
   // traffic leaves through OUTPUT), removed with the cluster.
   const chain = `HA-${process.pid}`.slice(0, 28);
+  removeStaleCuts();
   let chained = false;
   const iptables = (args: string[]) => execFileSync(IPTABLES, ["-w", ...args], { stdio: "pipe" });
   const unchain = () => {
@@ -603,7 +604,27 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
           chained = true;
           iptables(["-I", "OUTPUT", "1", "-j", chain]);
         }
-        for (const host of [memberHost(n), storeHost(n)]) iptables(["-A", chain, "-d", host, "-j", "DROP"]);
+        // By address and port: another cluster on this machine (a second CI run) has nodes on the
+        // same loopback addresses, on ports of its own.
+        const cuts = [
+          [memberHost(n), `${node.pgPort},${node.restPort}`],
+          [storeHost(n), String(etcdPorts.client)],
+        ];
+        for (const [host, ports] of cuts)
+          iptables([
+            "-A",
+            chain,
+            "-p",
+            "tcp",
+            "-d",
+            host!,
+            "-m",
+            "multiport",
+            "--dports",
+            ports!,
+            "-j",
+            "DROP",
+          ]);
       },
       async heal() {
         if (chained) iptables(["-F", chain]);
@@ -624,6 +645,29 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
     const report = nodes.map((node) => `--- ${node.name}\n${node.output()}`).join("\n");
     await stop();
     throw new Error(`${(error as Error).message}\n${report}\n--- etcd\n${etcd.lines.join("\n")}`);
+  }
+}
+
+/** The cuts of clusters whose process is gone (killed before it could remove them). */
+function removeStaleCuts() {
+  if (missingPartition()) return;
+  let rules: string;
+  try {
+    rules = execFileSync(IPTABLES, ["-w", "-S"], { stdio: "pipe" }).toString();
+  } catch {
+    return;
+  }
+  for (const [, pid] of rules.matchAll(/^-N HA-(\d+)$/gm)) {
+    if (existsSync(`/proc/${pid}`)) continue;
+    for (const args of [
+      ["-D", "OUTPUT", "-j", `HA-${pid}`],
+      ["-F", `HA-${pid}`],
+      ["-X", `HA-${pid}`],
+    ]) {
+      try {
+        execFileSync(IPTABLES, ["-w", ...args], { stdio: "pipe" });
+      } catch {}
+    }
   }
 }
 

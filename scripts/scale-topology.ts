@@ -71,6 +71,8 @@ export interface TopologyOptions {
   databaseUrl: string;
   /** The environment every instance starts from (the ports, HOST and DATABASE_URL are set here). */
   env: Record<string, string | undefined>;
+  /** A service's own variables over `env` and `databaseUrl`, e.g. its DATABASE_URL on a pooler. */
+  serviceEnv?: Partial<Record<ServiceName, Record<string, string | undefined>>>;
   check: HealthCheck;
   /** The proxy's ports on `host`; free ones when unset. */
   ports?: Partial<Record<ServiceName, number>>;
@@ -285,6 +287,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         [PORT_VARIABLE[service]]: String(port),
         // The proxy appends the client's address to X-Forwarded-For: one hop to trust.
         TRUST_PROXY: "1",
+        ...options.serviceEnv?.[service],
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

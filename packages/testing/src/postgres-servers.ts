@@ -234,7 +234,14 @@ export interface PgBouncer {
  */
 export async function startPgBouncer(
   target: { host: string; port: number; password?: string },
-  { poolSize = 20 }: { poolSize?: number } = {},
+  {
+    poolSize = 20,
+    settings = {},
+  }: {
+    poolSize?: number;
+    /** More `[pgbouncer]` settings, e.g. `{ server_login_retry: "1" }`. */
+    settings?: Record<string, string>;
+  } = {},
 ): Promise<PgBouncer> {
   const binary = pgbouncerBinary();
   if (!binary) throw new Error("no pgbouncer");
@@ -264,7 +271,9 @@ max_db_connections = 0
 server_reset_query =
 logfile = ${dir}/pgbouncer.log
 pidfile = ${dir}/pgbouncer.pid
-`,
+${Object.entries(settings)
+  .map(([name, value]) => `${name} = ${value}\n`)
+  .join("")}`,
   );
   if (asRoot) execFileSync("chown", ["-R", "postgres:", dir]);
   await tool(binary, ["-d", config]);
