@@ -247,6 +247,40 @@ async function waitFor<T>(
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The cluster-wide settings Patroni writes to the store at bootstrap: the same for `pnpm scale
+ * --ha`, the drills and the compose profile `ha` (deploy/patroni/patroni.yml, compared by
+ * test/scale-config.test.ts).
+ */
+export function patroniDcs(timings: HaTimings, options: { synchronous: boolean; fsync: boolean }) {
+  return {
+    ttl: timings.ttl,
+    loop_wait: timings.loopWait,
+    retry_timeout: timings.retryTimeout,
+    // A replica further behind than this is never promoted (with synchronous_mode, only the
+    // sync standby is, and it has every acknowledged commit).
+    maximum_lag_on_failover: 1_048_576,
+    synchronous_mode: options.synchronous,
+    // ADR 0273: availability over a refused write when no standby is left.
+    synchronous_mode_strict: false,
+    postgresql: {
+      use_pg_rewind: true,
+      use_slots: true,
+      parameters: {
+        // pg_rewind needs it (or data checksums) to rewind a returning old leader.
+        wal_log_hints: "on",
+        max_connections: 200,
+        max_wal_senders: 10,
+        max_replication_slots: 10,
+        wal_keep_size: "256MB",
+        hot_standby: "on",
+        fsync: options.fsync ? "on" : "off",
+        shared_buffers: "64MB",
+      },
+    },
+  };
+}
+
 /** Patroni's configuration of one node, as JSON (which YAML reads). */
 function patroniConfig(
   options: Required<Pick<HaClusterOptions, "synchronous" | "fsync" | "scope">> & { timings: HaTimings },
@@ -268,32 +302,7 @@ function patroniConfig(
     // cut of `isolate` does not cover).
     etcd3: { hosts: [`${storeHost(node.n)}:${etcdPort}`], use_proxies: true },
     bootstrap: {
-      dcs: {
-        ttl: timings.ttl,
-        loop_wait: timings.loopWait,
-        retry_timeout: timings.retryTimeout,
-        // A replica further behind than this is never promoted (with synchronous_mode, only the
-        // sync standby is, and it has every acknowledged commit).
-        maximum_lag_on_failover: 1_048_576,
-        synchronous_mode: options.synchronous,
-        // ADR 0273: availability over a refused write when no standby is left.
-        synchronous_mode_strict: false,
-        postgresql: {
-          use_pg_rewind: true,
-          use_slots: true,
-          parameters: {
-            // pg_rewind needs it (or data checksums) to rewind a returning old leader.
-            wal_log_hints: "on",
-            max_connections: 200,
-            max_wal_senders: 10,
-            max_replication_slots: 10,
-            wal_keep_size: "256MB",
-            hot_standby: "on",
-            fsync: options.fsync ? "on" : "off",
-            shared_buffers: "64MB",
-          },
-        },
-      },
+      dcs: patroniDcs(timings, options),
       initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }],
     },
     postgresql: {

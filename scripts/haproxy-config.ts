@@ -187,3 +187,23 @@ export const COMPOSE_TOPOLOGY: HaproxyConfigOptions = {
   dockerDns: true,
   log: true,
 };
+
+/**
+ * The compose profile `ha`: the database's writes (5000) to the Patroni leader and reads (5001)
+ * to its replicas, by each node's REST API (8008), checked as `pnpm scale --ha` checks them
+ * (HA_CHECK in scripts/ha-cluster.ts). deploy/patroni/haproxy.cfg is this, rendered.
+ */
+export const COMPOSE_HA_TOPOLOGY: HaproxyConfigOptions = {
+  services: [],
+  check: { interMs: 500, fall: 2, rise: 1 },
+  statsSocket: "/var/lib/haproxy/admin.sock",
+  statsBind: ":8404",
+  dockerDns: true,
+  log: true,
+  postgres: {
+    primaryBind: ":5000",
+    replicaBind: ":5001",
+    nodes: [1, 2, 3].map((n) => ({ name: `pg-${n}`, address: `pg-${n}:5432`, restPort: 8008 })),
+    check: { interMs: 500, fall: 2, rise: 1 },
+  },
+};

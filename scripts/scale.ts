@@ -5,6 +5,7 @@
 // --ha: on a three-node PostgreSQL cluster under Patroni of its own (scripts/ha-cluster.ts,
 // docs/operations.md#high-availability) rather than DATABASE_URL or the embedded database.
 //   pnpm scale --print-compose-config > deploy/haproxy/haproxy.cfg
+//   pnpm scale --print-compose-config --ha > deploy/patroni/haproxy.cfg
 // SIGTERM or Ctrl-C: HAProxy stops softly, every instance drains, the embedded database stops.
 // SIGHUP (`kill -HUP <pid>`, the pid it prints): a rolling restart, every instance replaced one at
 // a time by a process of the current build (`pnpm build` first), with no error for a client
@@ -16,11 +17,11 @@ import { databaseOptions } from "@app/server/config";
 import { closeGracefully } from "@app/server/shutdown";
 import { loadConfig as loadShortenerConfig, readEnvironment } from "@app/shortener/config";
 import { type HaCluster, startHaCluster } from "./ha-cluster.ts";
-import { COMPOSE_TOPOLOGY, haproxyConfig } from "./haproxy-config.ts";
+import { COMPOSE_HA_TOPOLOGY, COMPOSE_TOPOLOGY, haproxyConfig } from "./haproxy-config.ts";
 import { startTopology, type Topology } from "./scale-topology.ts";
 
 const USAGE =
-  "usage: pnpm scale [--shortener N] [--scheduling N] [--check-interval-ms MS] [--ha] | --print-compose-config";
+  "usage: pnpm scale [--shortener N] [--scheduling N] [--check-interval-ms MS] [--ha] | --print-compose-config [--ha]";
 
 function count(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -58,7 +59,7 @@ if (args.help) {
   process.exit(0);
 }
 if (args["print-compose-config"]) {
-  process.stdout.write(haproxyConfig(COMPOSE_TOPOLOGY));
+  process.stdout.write(haproxyConfig(args.ha ? COMPOSE_HA_TOPOLOGY : COMPOSE_TOPOLOGY));
   process.exit(0);
 }
 

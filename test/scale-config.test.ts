@@ -9,15 +9,25 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { startHaCluster } from "../scripts/ha-cluster.ts";
-import { COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
+import { HA_CHECK, HA_TIMINGS, patroniDcs, startHaCluster } from "../scripts/ha-cluster.ts";
+import { COMPOSE_HA_TOPOLOGY, COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
 import { haproxyBinary } from "../scripts/scale-topology.ts";
 
 const root = new URL("../", import.meta.url);
 const committed = readFileSync(new URL("deploy/haproxy/haproxy.cfg", root), "utf8");
 const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"), { merge: true }) as {
-  services: Record<string, { profiles?: string[]; environment?: Record<string, string>; ports?: string[] }>;
+  services: Record<
+    string,
+    {
+      profiles?: string[];
+      environment?: Record<string, string>;
+      ports?: string[];
+      volumes?: string[];
+      depends_on?: Record<string, unknown>;
+    }
+  >;
 };
+const committedHa = readFileSync(new URL("deploy/patroni/haproxy.cfg", root), "utf8");
 const haproxy = haproxyBinary();
 const scale = (...args: string[]) =>
   promisify(execFile)(process.execPath, ["--enable-source-maps", "dist/scale.js", ...args], {
@@ -98,7 +108,10 @@ describe("deploy/haproxy/haproxy.cfg", () => {
         expect(routing).toMatch(/listen postgres-replicas\n(.*\n)*? {2}option httpchk GET \/replica\n/);
         expect(routing).toContain("server node2 127.0.0.1:2 check port 102");
         expect(routing).toContain("on-marked-down shutdown-sessions");
-        for (const file of [local, new URL("deploy/haproxy/haproxy.cfg", root).pathname]) {
+        for (const file of [
+          local,
+          ...["haproxy", "patroni"].map((dir) => new URL(`deploy/${dir}/haproxy.cfg`, root).pathname),
+        ]) {
           // Exit 0 (warnings: the compose names do not resolve here) or a thrown error with its report.
           execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
         }
@@ -107,6 +120,36 @@ describe("deploy/haproxy/haproxy.cfg", () => {
       }
     },
   );
+
+  it("the compose profile `ha` routes as `pnpm scale --ha` does: deploy/patroni/haproxy.cfg is the generator's (`pnpm -s scale --print-compose-config --ha`), with the same checks, to the profile's three nodes", async () => {
+    expect(committedHa).toBe(haproxyConfig(COMPOSE_HA_TOPOLOGY));
+    expect((await scale("--print-compose-config", "--ha")).stdout).toBe(committedHa);
+    expect(COMPOSE_HA_TOPOLOGY.postgres!.check).toEqual(HA_CHECK);
+    for (const node of COMPOSE_HA_TOPOLOGY.postgres!.nodes) {
+      const service = compose.services[node.name];
+      expect(service?.profiles, node.name).toEqual(["ha"]);
+      expect(service!.environment!.PATRONI_NAME).toBe(node.name);
+      expect(service!.environment!.PATRONI_POSTGRESQL_CONNECT_ADDRESS).toBe(node.address);
+      expect(service!.environment!.PATRONI_RESTAPI_CONNECT_ADDRESS).toBe(`${node.name}:${node.restPort}`);
+    }
+    // The proxy the services use runs the committed file; the services reach the cluster through it.
+    expect(compose.services["pg-haproxy"]!.volumes).toContain(
+      "./deploy/patroni/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro",
+    );
+    for (const name of ["shortener-ha", "scheduling-ha"]) {
+      const environment = compose.services[name]!.environment!;
+      expect(environment.DATABASE_URL, name).toMatch(/@pg-haproxy:5000\/app$/);
+      expect(environment.DATABASE_REPLICA_URL, name).toMatch(/@pg-haproxy:5001\/app$/);
+      expect(Object.keys(compose.services[name]!.depends_on!)).toContain("pg-haproxy");
+    }
+  });
+
+  it("the compose profile `ha`'s Patroni bootstraps the cluster with the settings `pnpm scale --ha` uses (deploy/patroni/patroni.yml)", () => {
+    const patroni = parse(readFileSync(new URL("deploy/patroni/patroni.yml", root), "utf8")) as {
+      bootstrap: { dcs: unknown };
+    };
+    expect(patroni.bootstrap.dcs).toEqual(patroniDcs(HA_TIMINGS, { synchronous: true, fsync: true }));
+  });
 
   it("`pnpm scale --ha`'s cluster refuses, before starting anything, timings that could leave two leaders and a scope Patroni cannot name", async () => {
     await expect(startHaCluster({ timings: { ttl: 8, loopWait: 1, retryTimeout: 4 } })).rejects.toThrow(
