@@ -52,6 +52,16 @@ describe("docker-compose.yml", () => {
     expect(inProfile("backup")).toEqual(["backup"]);
     // `--profile mail`: MailDev, for developers to read the booking e-mails.
     expect(inProfile("mail")).toEqual(["mail"]);
+    // `--profile ha`: the services on a Patroni cluster (test/scale-config.test.ts, docs/operations.md).
+    expect(inProfile("ha")).toEqual([
+      "etcd",
+      "pg-1",
+      "pg-2",
+      "pg-3",
+      "pg-haproxy",
+      "scheduling-ha",
+      "shortener-ha",
+    ]);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
     }
@@ -154,6 +164,24 @@ describe("the image", () => {
     }
     expect(compose.services.scheduling!.environment?.REDIS_URL).toBe("redis://redis:6379");
     expect(compose.services["scheduling-1"]!.environment?.REDIS_URL).toBe("redis://redis:6379");
+    // The profile `ha`: the same variables, the database through the cluster's HAProxy.
+    for (const app of ["shortener", "scheduling"]) {
+      const env = compose.services[`${app}-ha`]!.environment ?? {};
+      for (const key of Object.keys(env)) expect(example.has(key), `${app}-ha: ${key}`).toBe(true);
+      expect({
+        ...env,
+        DATABASE_URL: "",
+        DATABASE_DIRECT_URL: "",
+        DATABASE_REPLICA_URL: "",
+        SHORT_BASE_URL: "",
+      }).toEqual({
+        ...compose.services[app]!.environment,
+        DATABASE_URL: "",
+        DATABASE_DIRECT_URL: "",
+        DATABASE_REPLICA_URL: "",
+        SHORT_BASE_URL: "",
+      });
+    }
   });
 
   it("runs the instances behind the proxy like the others, trusting one proxy hop, unpublished", () => {
