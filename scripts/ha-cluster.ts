@@ -177,6 +177,10 @@ export interface HaCluster {
   isolate(node: HaNode): Promise<void>;
   /** Lifts every cut made by `isolate`. */
   heal(): Promise<void>;
+  /** Stops the store (etcd, SIGTERM): with one etcd, its quorum is lost and no leader key can be renewed. */
+  stopStore(): Promise<void>;
+  /** Starts the store again on its data and ports; resolves once it answers. */
+  startStore(): Promise<void>;
   /** `patronictl switchover`: the leader hands over to `candidate` (a sync standby by default). */
   switchover(candidate?: HaNode): Promise<string>;
   /** patronictl against this cluster, e.g. `["list"]`. */
@@ -372,25 +376,29 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   };
 
   const etcdPorts = { client: await freePort(), peer: await freePort() };
-  const etcd = spawnTracked(
-    "etcd",
-    BINARIES.etcd,
-    [
-      ...["--name", "dcs", "--data-dir", path.join(workDir, "etcd")],
-      ...[
-        "--listen-client-urls",
-        ["127.0.0.1", ...Array.from({ length: options.nodes ?? 3 }, (_, i) => storeHost(i + 1))]
-          .map((host) => `http://${host}:${etcdPorts.client}`)
-          .join(","),
+  const etcdLines: string[] = [];
+  const startEtcd = () =>
+    spawnTracked(
+      "etcd",
+      BINARIES.etcd,
+      [
+        ...["--name", "dcs", "--data-dir", path.join(workDir, "etcd")],
+        ...[
+          "--listen-client-urls",
+          ["127.0.0.1", ...Array.from({ length: options.nodes ?? 3 }, (_, i) => storeHost(i + 1))]
+            .map((host) => `http://${host}:${etcdPorts.client}`)
+            .join(","),
+        ],
+        ...["--advertise-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
+        ...["--listen-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
+        ...["--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
+        ...["--initial-cluster", `dcs=http://127.0.0.1:${etcdPorts.peer}`],
+        ...["--log-level", "warn", "--logger", "zap"],
       ],
-      ...["--advertise-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
-      ...["--listen-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
-      ...["--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
-      ...["--initial-cluster", `dcs=http://127.0.0.1:${etcdPorts.peer}`],
-      ...["--log-level", "warn", "--logger", "zap"],
-    ],
-    false,
-  );
+      false,
+      etcdLines,
+    );
+  let etcd = startEtcd();
 
   const nodes: (HaNode & { dir: string; configFile: string; lines: string[] })[] = [];
   const count = options.nodes ?? 3;
@@ -485,6 +493,10 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   );
   let proxy: ReturnType<typeof spawnTracked> | undefined;
 
+  const etcdAnswers = () =>
+    waitFor("etcd to answer", 30_000, async () =>
+      (await getJson(`http://127.0.0.1:${etcdPorts.client}/health`)).status === 200 ? true : undefined,
+    );
   const restUrl = (node: HaNode) =>
     `http://${memberHost(nodes.indexOf(node as (typeof nodes)[number]) + 1)}:${node.restPort}`;
   const members = async (): Promise<Member[]> => {
@@ -570,9 +582,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   };
 
   try {
-    await waitFor("etcd to answer", 30_000, async () =>
-      (await getJson(`http://127.0.0.1:${etcdPorts.client}/health`)).status === 200 ? true : undefined,
-    );
+    await etcdAnswers();
     // The first agent to take the initialize key bootstraps (initdb); the others clone its
     // PostgreSQL (pg_basebackup) once it leads.
     for (const node of nodes) startAgent(node);
@@ -637,6 +647,14 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       },
       async heal() {
         if (chained) iptables(["-F", chain]);
+      },
+      async stopStore() {
+        etcd.child.kill("SIGTERM");
+        await Promise.race([etcd.exited, pause(10_000)]);
+      },
+      async startStore() {
+        etcd = startEtcd();
+        await etcdAnswers();
       },
       async switchover(candidate) {
         const current = await leader();
