@@ -8,7 +8,7 @@
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
 //                               slots-team, slots-calendar, calendar-sync, bookings-concurrent, bookings-mail, startup,
-//                               import), with their baselines
+//                               import, ha: the redirect on a Patroni cluster with synchronous replication), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -19,7 +19,7 @@ import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createPrisma, freePort, openDatabase, uuidv7 } from "@app/db";
+import { createPrisma, freePort, migrate, openDatabase, type PrismaClient, uuidv7 } from "@app/db";
 import { issueApiKey } from "@app/scheduling/credentials";
 import { databaseUrlKey, generateLicenseKey, sealDatabaseUrl } from "@app/scheduling/hosting/secrets";
 import { SERVICE_NODE_FLAGS } from "@app/server/service-process";
@@ -34,6 +34,7 @@ import { messagesOf, startSmtpSink } from "./bench-mail.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
 import { startupRows } from "./bench-startup.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
+import { type HaCluster, startHaCluster } from "./ha-cluster.ts";
 
 const { values } = parseArgs({
   options: {
@@ -217,6 +218,8 @@ function collect(
 const config = loadConfig(readEnvironment());
 const tmp = config.DATABASE_URL ? undefined : await mkdtemp(path.join(tmpdir(), "bench-"));
 if (tmp) await chmod(tmp, 0o755);
+let haCluster: HaCluster | undefined;
+let haPrisma: PrismaClient | undefined;
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmp ?? ".data" });
 const prisma = createPrisma(database.url);
 const servers: ChildProcess[] = [];
@@ -244,9 +247,11 @@ async function startServer(
   const serverKind =
     kind === "schedulingHosted" || kind === "schedulingMail"
       ? "scheduling"
-      : kind === "shortenerDomains"
+      : kind === "shortenerDomains" || kind === "shortenerHa"
         ? "shortener"
-        : kind;
+        : kind === "prototypeHa"
+          ? "prototype302"
+          : kind;
   const child = fork(script, [serverKind, String(port)], {
     execPath: pin ? "taskset" : process.execPath,
     // Every server (the baselines too) with the flags the services run with in production.
@@ -780,6 +785,29 @@ try {
   // 0221), with the short on a registered domain; its redirects send that domain's Host.
   const domains = await domainsDatabase(stamp);
 
+  // --only ha: the same redirect on a three-node Patroni cluster with synchronous replication
+  // (scripts/ha-cluster.ts, fsync on), through its HAProxy's writes port, as `pnpm scale --ha`
+  // runs it: what a commit that waits for a standby costs the redirect (issue 49).
+  let haUrl: string | undefined;
+  let haShortId: string | undefined;
+  if (values.only === "ha") {
+    haCluster = await startHaCluster({ fsync: true });
+    const admin = new pg.Client({ connectionString: haCluster.primaryUrl });
+    await admin.connect();
+    await admin.query("CREATE DATABASE bench");
+    await admin.end();
+    haUrl = haCluster.primaryUrl.replace(/\/postgres$/, "/bench");
+    await migrate(haUrl);
+    haPrisma = createPrisma(haUrl);
+    const haUser = await createUser(haPrisma, `bench-${stamp}@example.com`);
+    for (const name of [names.prototype302, names.shortener]) {
+      const short = await haPrisma.short.create({
+        data: { userId: haUser.id, name, url: "https://example.com/" },
+      });
+      if (name === names.shortener) haShortId = short.id;
+    }
+  }
+
   const kinds = [
     "bare302",
     "select302",
@@ -791,12 +819,19 @@ try {
     "scheduling",
     "schedulingHosted",
     "schedulingMail",
+    ...(haUrl ? (["prototypeHa", "shortenerHa"] as const) : []),
   ] as const;
   const started = Object.fromEntries(
     await Promise.all(
       kinds.map(
         async (k) =>
-          [k, await startServer(k, k === "shortenerDomains" ? domains.url : database.url)] as const,
+          [
+            k,
+            await startServer(
+              k,
+              k === "shortenerDomains" ? domains.url : k.endsWith("Ha") ? haUrl : database.url,
+            ),
+          ] as const,
       ),
     ),
   );
@@ -851,6 +886,22 @@ try {
       connections: 64,
       host: DOMAIN_HOST,
     },
+    ...(haUrl
+      ? [
+          {
+            label: "prototype, Patroni cluster (sync)",
+            kind: "prototypeHa",
+            url: `${started.prototypeHa!.url}/${names.prototype302}`,
+            connections: 64,
+          },
+          {
+            label: "shortener, Patroni cluster (sync)",
+            kind: "shortenerHa",
+            url: `${started.shortenerHa!.url}/${names.shortener}`,
+            connections: 64,
+          },
+        ]
+      : []),
     { label: "bare Fastify 302 @256", kind: "bare302", url: path302("bare302"), connections: 256 },
     {
       label: "prototype @256",
@@ -883,6 +934,7 @@ try {
   const GROUPS: Record<string, string[]> = {
     redirect: ["bare302", "select302", "naive302", "prototype302", "shortener", "shortenerDomains"],
     scheduling: ["selectJson", "scheduling", "schedulingHosted"],
+    ha: ["bare302", "prototype302", "shortener", "prototypeHa", "shortenerHa"],
     stats: [],
     drop: [],
     bulk: [],
@@ -933,7 +985,8 @@ try {
       (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
       (await domains.prisma.shortLog.count({
         where: { shortId: { in: [domains.shortId, domains.rulesShortId, domains.forwardShortId] } },
-      }));
+      })) +
+      (haPrisma ? await haPrisma.shortLog.count({ where: { shortId: haShortId! } }) : 0);
     const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
     // The server's CPU time per answer in each measured run: unlike req/s, it holds when other
     // work shares the machine, so rows measured on a busy one can still be compared.
@@ -969,7 +1022,8 @@ try {
       (await prisma.shortLog.count({ where: { shortId: shortIds[names.shortener]! } })) +
       (await domains.prisma.shortLog.count({
         where: { shortId: { in: [domains.shortId, domains.rulesShortId, domains.forwardShortId] } },
-      }));
+      })) +
+      (haPrisma ? await haPrisma.shortLog.count({ where: { shortId: haShortId! } }) : 0);
 
     const baseOf: Record<string, string> = {
       "bare Fastify 302 @256": "bare Fastify 302 @256",
@@ -983,7 +1037,11 @@ try {
     // The redirect rows against the issue-8 prototype at the same connections (issue 39's target).
     const prototypeOf = (target: { kind: string; connections: number }) =>
       target.kind.startsWith("shortener")
-        ? targets.find((t) => t.kind === "prototype302" && t.connections === target.connections)?.label
+        ? targets.find(
+            (t) =>
+              t.kind === (target.kind.endsWith("Ha") ? "prototypeHa" : "prototype302") &&
+              t.connections === target.connections,
+          )?.label
         : undefined;
     const cpuOf = (label: string) => median(cpuPerAnswer.get(label)!);
     console.log(
@@ -1055,6 +1113,8 @@ try {
     servers.map((s) => new Promise((r) => (s.exitCode === null ? s.once("exit", r) : r(null)))),
   );
   await sink.close();
+  await haPrisma?.$disconnect();
+  await haCluster?.stop();
   await prisma.$disconnect();
   await domainsPrisma?.$disconnect();
   await database.close();
