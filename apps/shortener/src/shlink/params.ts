@@ -31,19 +31,11 @@ export function parseOrRefuse<T extends z.ZodType>(schema: T, input: unknown): z
 
 /**
  * An integer from `min` to `max`, also written as a string ("7"), as PHP's mapper takes it:
- * `digits` is the string's pattern (the same bounds where a pattern can say them). One transform
+ * `digits` is the string's pattern, all the check of the text (within the bounds). One transform
  * after the union, not one per member: the document generator then sees both members.
  */
 const integer = (min: number, max: number, digits: RegExp) =>
-  z
-    .union([
-      z.int().min(min).max(max),
-      z
-        .string()
-        .regex(digits)
-        .refine((text) => Number(text) <= max),
-    ])
-    .transform(Number);
+  z.union([z.int().min(min).max(max), z.string().regex(digits)]).transform(Number);
 /** true/false, also as text ("true", "1"). */
 const flag = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
@@ -157,8 +149,9 @@ const title = z
   .transform((text) => (text === "" ? null : text))
   .describe(`At most ${MAX_TITLE} characters; empty: none`)
   .meta({ example: "My link" });
-const maxVisits = integer(1, MAX_VISITS_LIMIT, /^0*[1-9]\d{0,9}$/).describe(
-  `1-${MAX_VISITS_LIMIT}, as a number or its digits`,
+// As text, at most 9 digits (a pattern that states 2,147,483,647 would be unreadable).
+const maxVisits = integer(1, MAX_VISITS_LIMIT, /^0*[1-9]\d{0,8}$/).describe(
+  `1-${MAX_VISITS_LIMIT} as a number, 1-999999999 as its digits`,
 );
 
 /**

@@ -141,7 +141,9 @@ export const Problem = z
   )
   .meta({ id: "Problem" });
 
-const ShortCodeParams = z.object({ shortCode: z.string().describe("The short URL's short code") });
+const ShortCodeParams = z.object({
+  shortCode: z.string().describe("The short URL's short code").meta({ example: "my-link" }),
+});
 const nothing = (description: string) => z.undefined().describe(description);
 
 const key = [{ ApiKey: [] }];
@@ -250,12 +252,14 @@ export const REST_ROUTES = {
     response: { 200: DeletedVisits },
   }),
   getTagVisits: op("Visits", "getTagVisits", "The visits of the caller's short URLs with a tag", {
-    params: z.object({ tag: z.string() }),
+    params: z.object({ tag: z.string().meta({ example: "launch" }) }),
     querystring: VisitsQuery,
     response: { 200: VisitList },
   }),
   getDomainVisits: op("Visits", "getDomainVisits", "The visits of the caller's short URLs on a domain", {
-    params: z.object({ domain: z.string().describe("A domain's host, or DEFAULT") }),
+    params: z.object({
+      domain: z.string().describe("A domain's host, or DEFAULT").meta({ example: "DEFAULT" }),
+    }),
     querystring: VisitsQuery,
     response: { 200: VisitList },
   }),
