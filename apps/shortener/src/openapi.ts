@@ -44,7 +44,7 @@ export const otherMedia = (description: string, content: Record<string, Json>) =
  */
 export const CSV_RESPONSES: Record<string, string> = {
   listShortLogs:
-    "The visits as CSV, newest first: id, createdAt, ipAddress, userAgent, referer, isBot, browser, os, device, country, referrerHost",
+    "The visits as CSV, newest first: id, createdAt, ipAddress, userAgent, referer, isBot, browser, os, device, country, referrerHost, rule, visitedUrl, redirectUrl (the last two empty for a visit stored before they were kept)",
 };
 
 export function markPlainTextResponses<T extends object>(document: T): T {
