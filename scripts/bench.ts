@@ -441,7 +441,7 @@ async function shlinkRows(shortenerUrl: string): Promise<void> {
   console.log(
     `\nthe web component's visits load: ${visits.toLocaleString("en")} visits of one short (seeded in ${((performance.now() - seedingVisits) / 1000).toFixed(1)} s), itemsPerPage=5000, 4 pages at a time`,
   );
-  for (let run = 1; run <= (QUICK ? 1 : 2); run++) {
+  for (let run = 1; run <= 1; run++) {
     const load = await loadAllVisits(shortenerUrl, visited);
     const sorted = [...load.pageMs].sort((a, b) => a - b);
     console.log(
