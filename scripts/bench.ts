@@ -8,7 +8,8 @@
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
 //                               slots-team, slots-calendar, calendar-sync, bookings-concurrent, bookings-mail, startup,
-//                               import, ha: the redirect on a Patroni cluster with synchronous replication), with their baselines
+//                               import, shlink, ha: the redirect on a Patroni cluster with synchronous
+//                               replication), with their baselines
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -32,6 +33,7 @@ import { confirmCalendars, seedCalendarBusy } from "./bench-calendars.ts";
 import { importRows } from "./bench-import.ts";
 import { messagesOf, startSmtpSink } from "./bench-mail.ts";
 import { dropPartition, onlineDiscardMount, seedDroppablePartition } from "./bench-partition-drop.ts";
+import { loadAllVisits, seedShlinkShorts, seedVisitedShort } from "./bench-shlink.ts";
 import { startupRows } from "./bench-startup.ts";
 import { seedStatsFixture } from "./bench-stats.ts";
 import { type HaCluster, startHaCluster } from "./ha-cluster.ts";
@@ -402,6 +404,55 @@ async function statsRows(shortenerUrl: string): Promise<void> {
     const run = await cannonWithHeader(row.url, header, 1, SECONDS);
     console.log(
       `${row.label.padEnd(38)} ${fmt(run.rps)}  ${String(run.p50).padStart(6)}  ${String(run.p99).padStart(6)}  ${JSON.stringify(run.status)}`,
+    );
+  }
+}
+
+/**
+ * Shlink's API (issue 48): GET /rest/v3/short-urls over one user's 100,000 shorts (10,000 with
+ * --quick), 1 connection, target p99 <= 50 ms; then the web component's load of a short's
+ * 1,000,000 visits (100,000 with --quick), target <= 10 s.
+ */
+async function shlinkRows(shortenerUrl: string): Promise<void> {
+  const shorts = QUICK ? 10_000 : 100_000;
+  const seeding = performance.now();
+  const fixture = await seedShlinkShorts(prisma, shorts);
+  console.log(
+    `\nShlink's API: ${shorts.toLocaleString("en")} shorts of one user (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s); 1 connection, X-Api-Key`,
+  );
+  const list = `${shortenerUrl}/rest/v3/short-urls`;
+  // Page 5,000 of 10 at 100,000 shorts: the middle of the list.
+  const lastPage = shorts / 20;
+  const rows = [
+    { label: "default page", url: list },
+    { label: `searchTerm, one short (${fixture.rareTerm})`, url: `${list}?searchTerm=${fixture.rareTerm}` },
+    { label: `searchTerm, a 21st (${fixture.broadTerm})`, url: `${list}?searchTerm=${fixture.broadTerm}` },
+    { label: `tags[]=${fixture.tag} (200 shorts)`, url: `${list}?tags%5B%5D=${fixture.tag}` },
+    { label: `page ${lastPage.toLocaleString("en")}`, url: `${list}?page=${lastPage}` },
+  ];
+  console.log(`${"GET /rest/v3/short-urls".padEnd(38)} ${"req/s".padStart(7)}  p50 ms  p99 ms  answers`);
+  for (const row of rows) {
+    const header = `x-api-key=${fixture.token}`;
+    await cannonWithHeader(row.url, header, 1, QUICK ? 1 : 3);
+    await settle();
+    const run = await cannonWithHeader(row.url, header, 1, SECONDS);
+    console.log(
+      `${row.label.padEnd(38)} ${fmt(run.rps)}  ${String(run.p50).padStart(6)}  ${String(run.p99).padStart(6)}  ${JSON.stringify(run.status)}`,
+    );
+  }
+
+  const visits = QUICK ? 100_000 : 1_000_000;
+  const seedingVisits = performance.now();
+  const visited = await seedVisitedShort(prisma, visits);
+  console.log(
+    `\nthe web component's visits load: ${visits.toLocaleString("en")} visits of one short (seeded in ${((performance.now() - seedingVisits) / 1000).toFixed(1)} s), itemsPerPage=5000, 4 pages at a time`,
+  );
+  for (let run = 1; run <= 1; run++) {
+    const load = await loadAllVisits(shortenerUrl, visited);
+    const sorted = [...load.pageMs].sort((a, b) => a - b);
+    console.log(
+      `run ${run}: ${load.items.toLocaleString("en")} visits in ${load.pages} pages, ${(load.ms / 1000).toFixed(1)} s; ` +
+        `a page ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (median), ${sorted.at(-1)!.toFixed(0)} ms (slowest); ${JSON.stringify(load.statuses)}`,
     );
   }
 }
@@ -945,6 +996,7 @@ try {
     "bookings-mail": [],
     startup: [],
     import: [],
+    shlink: [],
   };
   if (values.only !== undefined) {
     const kept = GROUPS[values.only];
@@ -1104,6 +1156,7 @@ try {
       await bookingsMailRows(started.scheduling!.url, started.schedulingMail!.url);
     if (values.only === undefined || values.only === "startup")
       await startupRows({ root, databaseUrl: database.url, runs: QUICK ? 3 : 10 });
+    if (values.only === undefined || values.only === "shlink") await shlinkRows(started.shortener!.url);
     if (values.only === undefined || values.only === "import")
       await importRows({ root, databaseUrl: database.url, links: QUICK ? 10_000 : 100_000 });
   }

@@ -8,6 +8,13 @@
 // The full flow through /rest/v3 follows: the list shows a seeded short, a short is created,
 // edited, given a redirect rule, visited, its visits and tags opened, its QR code shown, deleted;
 // each step checked against the existing API. A token of no user is refused by the form.
+//
+// Then a page on another origin (a tiny node:http server of the test's, the one origin
+// SHLINK_CORS_ALLOW_ORIGIN lists) drives /rest/v3 with fetch and X-Api-Key through CORS: creates
+// a short, edits it, sets a rule, reads its visits and the tags, deletes it; a page on a second
+// origin, not listed, is refused by the browser itself and makes nothing (issue 48, ADR 0265).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createPrisma, type PrismaClient } from "@app/db";
 import { buildApp, type ShortenerApp } from "@app/shortener";
@@ -37,20 +44,82 @@ function watch(page: Page) {
   return { requests, problems };
 }
 
+/** The script of a page on another origin: Shlink's API driven through CORS, as a client elsewhere would. */
+const ELSEWHERE_SCRIPT = `
+const call = async (api, key, method, path, body) => {
+  const response = await fetch(api + path, {
+    method,
+    headers: body === undefined ? { "x-api-key": key } : { "x-api-key": key, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+};
+window.writeThrough = async (api, key) => ({
+  created: await call(api, key, "POST", "/short-urls", {
+    longUrl: "https://example.com/elsewhere", customSlug: "from-elsewhere", tags: ["cors"],
+  }),
+  edited: await call(api, key, "PATCH", "/short-urls/from-elsewhere", {
+    longUrl: "https://example.com/elsewhere-edited", title: "From elsewhere",
+  }),
+  rules: await call(api, key, "POST", "/short-urls/from-elsewhere/redirect-rules", {
+    redirectRules: [{ longUrl: "https://example.com/elsewhere-android",
+      conditions: [{ type: "device", matchKey: null, matchValue: "android" }] }],
+  }),
+});
+window.readAndDelete = async (api, key) => ({
+  visits: await call(api, key, "GET", "/short-urls/from-elsewhere/visits"),
+  tags: await call(api, key, "GET", "/tags/stats"),
+  deleted: await call(api, key, "DELETE", "/short-urls/from-elsewhere"),
+  gone: await call(api, key, "GET", "/short-urls/from-elsewhere"),
+});
+window.tryCreate = async (api, key) => {
+  try {
+    return String((await call(api, key, "POST", "/short-urls", { longUrl: "https://example.com/refused", customSlug: "refused" })).status);
+  } catch (error) {
+    return error.name + ": " + error.message;
+  }
+};
+`;
+
+/** A tiny server of another origin: a page and its script (no CDN, no framework). */
+async function elsewhere(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    if (request.url === "/elsewhere.js") {
+      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
+      response.end(ELSEWHERE_SCRIPT);
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end('<!doctype html><title>Elsewhere</title><script src="/elsewhere.js"></script>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe.skipIf(!hasChromium)("/manage in headless Chromium", () => {
   let browser: Browser;
   let db: TestDatabase;
   let prisma: PrismaClient;
   let app: ShortenerApp;
   let origin: string;
+  // Two pages elsewhere: one on the origin /rest allows, one on an origin it does not.
+  let allowed: Awaited<ReturnType<typeof elsewhere>>;
+  let refused: Awaited<ReturnType<typeof elsewhere>>;
   beforeAll(async () => {
     browser = await launchChromium();
+    [allowed, refused] = await Promise.all([elsewhere(), elsewhere()]);
     db = await createTestDatabase();
     prisma = createPrisma(db.url, { poolMax: 3 });
-    app = await buildApp({ config: defaultConfig(), prisma });
+    app = await buildApp({ config: defaultConfig({ SHLINK_CORS_ALLOW_ORIGIN: allowed.origin }), prisma });
     origin = await listenLocally(app);
   });
   afterAll(async () => {
+    await allowed?.close();
+    await refused?.close();
     await browser?.close();
     await app?.close();
     await prisma?.$disconnect();
@@ -226,6 +295,101 @@ describe.skipIf(!hasChromium)("/manage in headless Chromium", () => {
       expect(await page.evaluate("localStorage.getItem('shlink.servers')")).toBeNull();
       await page.reload();
       await form.waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+  it("a page on another origin drives /rest/v3 through CORS (create, edit, rules, visits, tags, delete); an origin not allowed is refused by the browser", {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await createUser(prisma, "elsewhere@example.com");
+    const bearer = { authorization: `Bearer ${owner.token}` };
+    const shorts = async () =>
+      (await app.inject({ url: "/api/shorts", headers: bearer })).json() as {
+        name: string;
+        url: string;
+        title?: string | null;
+        tags: string[];
+        redirectRules?: unknown[] | null;
+      }[];
+    const api = `${origin}/rest/v3`;
+    const run = (page: Page, script: string) =>
+      page.evaluate(`${script}(${JSON.stringify(api)}, ${JSON.stringify(owner.token)})`) as Promise<
+        Record<string, { status: number; body: Record<string, unknown> | null }>
+      >;
+    const context = await browser.newContext();
+    try {
+      context.setDefaultTimeout(60_000);
+      const page = await context.newPage();
+      await page.goto(`${allowed.origin}/`);
+      expect(new URL(page.url()).origin).not.toBe(origin);
+
+      const wrote = await run(page, "writeThrough");
+      expect(wrote.created).toMatchObject({
+        status: 200,
+        body: { shortCode: "from-elsewhere", longUrl: "https://example.com/elsewhere", tags: ["cors"] },
+      });
+      expect(wrote.edited).toMatchObject({
+        status: 200,
+        body: { longUrl: "https://example.com/elsewhere-edited", title: "From elsewhere" },
+      });
+      expect(wrote.rules).toMatchObject({
+        status: 200,
+        body: {
+          defaultLongUrl: "https://example.com/elsewhere-edited",
+          redirectRules: [
+            {
+              longUrl: "https://example.com/elsewhere-android",
+              priority: 1,
+              conditions: [{ type: "device", matchKey: null, matchValue: "android" }],
+            },
+          ],
+        },
+      });
+      // The same short in the existing API.
+      expect(await shorts()).toMatchObject([
+        {
+          name: "from-elsewhere",
+          url: "https://example.com/elsewhere-edited",
+          title: "From elsewhere",
+          tags: ["cors"],
+          redirectRules: [
+            {
+              url: "https://example.com/elsewhere-android",
+              conditions: [{ type: "device", value: "android" }],
+            },
+          ],
+        },
+      ]);
+
+      // Two visits, then the page reads them and the tags, and deletes the short.
+      for (let i = 0; i < 2; i++) {
+        expect((await fetch(`${origin}/from-elsewhere`, { redirect: "manual" })).status).toBe(302);
+      }
+      const read = await run(page, "readAndDelete");
+      expect(read.visits!.status).toBe(200);
+      expect(
+        (read.visits!.body!.visits as { pagination: { totalItems: number } }).pagination.totalItems,
+      ).toBe(2);
+      expect(read.tags).toMatchObject({
+        status: 200,
+        body: { tags: { data: [{ tag: "cors", shortUrlsCount: 1, visitsSummary: { total: 2 } }] } },
+      });
+      expect(read.deleted!.status).toBe(204);
+      expect(read.gone).toMatchObject({
+        status: 404,
+        body: { type: "https://shlink.io/api/error/short-url-not-found", shortCode: "from-elsewhere" },
+      });
+      expect(await shorts()).toEqual([]);
+
+      // An origin SHLINK_CORS_ALLOW_ORIGIN does not list: the browser refuses the preflight's
+      // answer (no Access-Control-Allow-Origin), the page sees a failed fetch, nothing is made.
+      const other = await context.newPage();
+      await other.goto(`${refused.origin}/`);
+      expect(
+        await other.evaluate(`tryCreate(${JSON.stringify(api)}, ${JSON.stringify(owner.token)})`),
+      ).toMatch(/^TypeError: Failed to fetch/);
+      expect(await shorts()).toEqual([]);
     } finally {
       await context.close();
     }

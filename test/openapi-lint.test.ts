@@ -22,9 +22,10 @@ function redocly(args: string[]): Promise<{ code: number; output: string }> {
 }
 
 describe("pnpm openapi:lint (Redocly CLI)", () => {
-  it("finds no error in openapi/shortener.json or openapi/scheduling.json", async () => {
+  it("finds no error in openapi/shortener.json, openapi/shortener-rest.json or openapi/scheduling.json", async () => {
     const { code, output } = await redocly([]);
     expect(output).toContain("openapi/shortener.json");
+    expect(output).toContain("openapi/shortener-rest.json");
     expect(output).toContain("openapi/scheduling.json");
     expect(code, output).toBe(0);
   });

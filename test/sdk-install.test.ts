@@ -127,7 +127,7 @@ describe("the packed SDKs", () => {
           ? [
               expect.stringMatching(/^created [A-Za-z0-9]{7}$/),
               "visits 0",
-              "csv id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost,rule\r",
+              "csv id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost,rule,visitedUrl,redirectUrl\r",
               "missing 404",
             ]
           : ["me sdk-consumer@example.com", "event type from-a-project", "again 409", "read 30 minutes"],

@@ -136,7 +136,14 @@ export async function buildApp({
     // Built on first request: by then every route is registered.
     async () => app.swagger(),
   );
-  await registerApiReference(app);
+  // Shlink's API, described by Shlink's names (docs/adr/0276): a document of its own.
+  app.get(`${REST_PREFIX}/docs`, { schema: { hide: true } }, async () => app.restSwagger());
+  await registerApiReference(app, {
+    documents: [
+      { url: "/docs", name: "OpenAPI document (/docs)" },
+      { url: `${REST_PREFIX}/docs`, name: "Shlink REST API (/rest/docs)" },
+    ],
+  });
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: config.SHORTENER_API_PREFIX });
   // Shlink's REST API over the same model (docs/adr/0263); its CORS is registered above.

@@ -39,6 +39,8 @@ declare module "fastify" {
     metrics: Registry;
     /** The cached redirect, answered before Fastify (docs/adr/0240). */
     hotPath: HotPath;
+    /** Shlink's API's OpenAPI document (GET /rest/docs; docs/adr/0276), as `swagger` is /docs's. */
+    restSwagger: FastifyInstance["swagger"];
   }
 }
 

@@ -4,7 +4,12 @@ import { API_REFERENCE_CSP } from "@app/server/api-reference";
 import { documentAdmits } from "@app/testing/database";
 import type { OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
-import { generateOpenApi, OPENAPI_FILE } from "../src/openapi-sync.ts";
+import {
+  generateOpenApi,
+  generateRestOpenApi,
+  OPENAPI_FILE,
+  REST_OPENAPI_FILE,
+} from "../src/openapi-sync.ts";
 import { newUser, postShort, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -276,6 +281,145 @@ describe("the document states the bounds of tags, search and QR codes", () => {
         expect(response.statusCode === 200, `${name}=${JSON.stringify(value)}`).toBe(
           admits(doc, schema, value),
         );
+      }
+    }
+  });
+});
+
+describe("Shlink's API document (GET /rest/docs)", () => {
+  async function restDocument(): Promise<OpenAPIV3.Document> {
+    const res = await ctx.app.inject({ url: "/rest/docs" });
+    expect(res.statusCode).toBe(200);
+    return res.json();
+  }
+  const operations = (doc: OpenAPIV3.Document) =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops ?? {})
+        .filter(([method]) => ["get", "post", "delete", "patch", "put"].includes(method))
+        .map(
+          ([method, op]) =>
+            `${method.toUpperCase()} ${path} ${(op as OpenAPIV3.OperationObject).operationId}`,
+        ),
+    );
+
+  it("is what openapi/shortener-rest.json holds (regenerate: pnpm openapi:generate)", async () => {
+    expect(await generateRestOpenApi()).toBe(await readFile(REST_OPENAPI_FILE, "utf8"));
+  });
+
+  it("is served as committed, apart from the server URL, and is a valid OpenAPI 3.0.3 document", async () => {
+    const committed = JSON.parse(await readFile(REST_OPENAPI_FILE, "utf8"));
+    expect({ ...(await restDocument()), servers: committed.servers }).toEqual(committed);
+    expect(committed.openapi).toBe("3.0.3");
+    await expect(SwaggerParser.validate(committed)).resolves.toBeDefined();
+  });
+
+  it("documents every /rest route once, as v3 (v1 and v2 answer the same), by the SDK's names; /docs none", async () => {
+    expect(operations(await restDocument()).sort()).toEqual(
+      [
+        "GET /rest/health health",
+        "GET /rest/v3/health versionedHealth",
+        "GET /rest/v3/mercure-info mercureInfo",
+        "GET /rest/v3/short-urls listShortUrls",
+        "POST /rest/v3/short-urls createShortUrl",
+        "GET /rest/v3/short-urls/shorten shortenUrl",
+        "GET /rest/v3/short-urls/{shortCode} getShortUrl",
+        "PATCH /rest/v3/short-urls/{shortCode} editShortUrl",
+        "DELETE /rest/v3/short-urls/{shortCode} deleteShortUrl",
+        "GET /rest/v3/short-urls/{shortCode}/redirect-rules getShortUrlRedirectRules",
+        "POST /rest/v3/short-urls/{shortCode}/redirect-rules setShortUrlRedirectRules",
+        "PATCH /rest/v3/short-urls/{shortCode}/redirect-rules editShortUrlRedirectRules",
+        "GET /rest/v3/short-urls/{shortCode}/visits getShortUrlVisits",
+        "DELETE /rest/v3/short-urls/{shortCode}/visits deleteShortUrlVisits",
+        "GET /rest/v3/tags/{tag}/visits getTagVisits",
+        "GET /rest/v3/domains/{domain}/visits getDomainVisits",
+        "GET /rest/v3/visits/non-orphan getNonOrphanVisits",
+        "GET /rest/v3/visits/orphan getOrphanVisits",
+        "DELETE /rest/v3/visits/orphan deleteOrphanVisits",
+        "GET /rest/v3/visits getVisitsOverview",
+        "GET /rest/v3/tags listTags",
+        "GET /rest/v3/tags/stats tagsStats",
+        "PUT /rest/v3/tags renameTag",
+        "DELETE /rest/v3/tags deleteTags",
+        "GET /rest/v3/domains listDomains",
+        "PATCH /rest/v3/domains/redirects editDomainRedirects",
+      ].sort(),
+    );
+    expect(operations(await document()).filter((op) => op.includes("/rest"))).toEqual([]);
+    const doc = await restDocument();
+    expect(doc.components?.securitySchemes?.ApiKey).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "X-Api-Key",
+    });
+    const created = doc.paths["/rest/v3/short-urls"]!.post!.responses["400"] as OpenAPIV3.ResponseObject;
+    expect(Object.keys(created.content ?? {})).toEqual(["application/problem+json"]);
+  });
+
+  it("says what the server takes: paging, order, flags and modes in queries", async () => {
+    const doc = await restDocument();
+    const user = await newUser(ctx.prisma);
+    const headers = { "x-api-key": user.token };
+    for (const [name, values] of [
+      ["page", ["1", "2", "007", "0", "-1", "1.5", "", "x", "9".repeat(15), "9".repeat(16)]],
+      ["itemsPerPage", ["1", "5000", "05000", "5001", "0", "-0", "-1", "-00010", "1e3", ""]],
+      ["orderBy", ["dateCreated", "title-DESC", "visits-asc", "nonBotVisits-ASC", "nope", "title-UP", ""]],
+      ["excludePastValidUntil", ["true", "false", "1", "0", "yes", ""]],
+      ["tagsMode", ["any", "all", "none"]],
+      ["startDate", ["2026-01-01", "2026-01-01T10:00:00+02:00", "2026-01-01T10:00Z", "01/01/2026", "today"]],
+    ] as const) {
+      const schema = parameter(doc, "/rest/v3/short-urls", "get", name);
+      for (const value of values) {
+        const response = await ctx.app.inject({
+          url: `/rest/v3/short-urls?${name}=${encodeURIComponent(value)}`,
+          headers,
+        });
+        expect(response.statusCode === 200, `${name}=${JSON.stringify(value)}: ${response.body}`).toBe(
+          admits(doc, schema, value),
+        );
+        if (response.statusCode !== 200) expect(response.json().invalidElements).toEqual([name]);
+      }
+    }
+    const type = parameter(doc, "/rest/v3/visits/orphan", "get", "type");
+    for (const value of ["base_url", "invalid_short_url", "regular_404", "other"]) {
+      const response = await ctx.app.inject({ url: `/rest/v3/visits/orphan?type=${value}`, headers });
+      expect(response.statusCode === 200, value).toBe(admits(doc, type, value));
+    }
+  });
+
+  it("says what the server takes in a new short URL: slug, code length, limit, tags, flags", async () => {
+    const doc = await restDocument();
+    const user = await newUser(ctx.prisma);
+    const fields = (doc.components!.schemas!.ShortUrlCreation as OpenAPIV3.SchemaObject).properties!;
+    let n = 0;
+    // Tags' lengths and count once normalised (spaces to -, repeats dropped) are said in words
+    // (the description): no keyword states them, so no value here tests them.
+    for (const [name, values] of [
+      [
+        "customSlug",
+        ["says-1", "Says_2", "x".repeat(64), "x".repeat(65), "a b", "a/b", "a?b", "a#b", "", "ü"],
+      ],
+      ["shortCodeLength", [4, 64, 3, 65, "7", "07", "064", "x", 7.5, true]],
+      ["maxVisits", [1, 2147483647, 2147483648, 0, -1, "5", "0", "2147483648", null]],
+      ["tags", [["a"], ["A b"], [" x "], ["x_1-2"], ["é"], [""], ["a\u0000"], "a", [1]]],
+      ["crawlable", [true, false, "true", "1", "0", "yes", 1, null]],
+      ["title", ["A title", "", "t".repeat(512), "t".repeat(513), null, 5]],
+    ] as const) {
+      for (const value of values as readonly unknown[]) {
+        // Each its own slug (but the slug's own values), so that no two collide.
+        const body = {
+          longUrl: "https://example.com/says",
+          customSlug: `says-${name}-${++n}`,
+          [name]: value,
+        };
+        const response = await ctx.app.inject({
+          method: "POST",
+          url: "/rest/v3/short-urls",
+          headers: { "x-api-key": user.token },
+          payload: body,
+        });
+        const where = `${name} ${JSON.stringify(value)}: ${response.body}`;
+        expect(response.statusCode === 200, where).toBe(admits(doc, fields[name], value));
+        if (response.statusCode !== 200) expect(response.statusCode, where).toBe(400);
       }
     }
   });

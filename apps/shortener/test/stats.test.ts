@@ -493,11 +493,15 @@ describe("the access log", () => {
       expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
       const lines = response.body.split("\r\n");
       expect(lines[0]).toBe(
-        "id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost,rule",
+        "id,createdAt,ipAddress,userAgent,referer,isBot,browser,os,device,country,referrerHost,rule,visitedUrl,redirectUrl",
       );
       expect(lines).toHaveLength(4);
       expect(lines[1]).toContain(",81.2.69.160,");
       expect(lines[2]).toContain(`,8.8.8.8,"'=cmd|""x"",\nnext",https://r.example/,`);
+      // The URL visited and the one the visit was sent to (docs/adr/0271), last.
+      for (const line of lines.slice(1, 3)) {
+        expect(line).toMatch(new RegExp(`,https://sho\\.rt/${short.name},https://example\\.com/target$`));
+      }
     }
     const json = await ctx.app.inject({
       url: `/api/shorts/${short.id}/logs?format=json`,

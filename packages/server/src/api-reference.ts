@@ -28,12 +28,17 @@ export const API_REFERENCE_CSP = [
 export interface ApiReferenceOptions {
   /** Route config for every page and asset route, e.g. `{ public: true }` where auth denies by default. */
   routeConfig?: FastifyContextConfig;
+  /** The documents the page offers, the first shown first; default: the service's own /docs. */
+  documents?: { url: string; name: string }[];
 }
 
 /** Registers GET /docs/reference and its assets, all hidden from the OpenAPI document. Needs @fastify/swagger. */
 export async function registerApiReference(
   app: FastifyInstance,
-  { routeConfig = {} }: ApiReferenceOptions = {},
+  {
+    routeConfig = {},
+    documents = [{ url: OPENAPI_DOCUMENT_PATH, name: "OpenAPI document (/docs)" }],
+  }: ApiReferenceOptions = {},
 ): Promise<void> {
   await app.register(async (scope) => {
     // The plugin's routes take no config or schema of ours: stamp them as they are added.
@@ -47,7 +52,7 @@ export async function registerApiReference(
       theme: { title: "API reference" },
       uiConfig: {
         // `urls` (not `url`, which the plugin pins to its own copy at /docs/reference/json).
-        urls: [{ url: OPENAPI_DOCUMENT_PATH, name: "OpenAPI document (/docs)" }],
+        urls: documents,
         docExpansion: "list",
         displayOperationId: true,
       },

@@ -18,15 +18,17 @@ interface DocumentedApp {
  * `build` must use the config's defaults, not the environment: the document must not depend
  * on where it was generated.
  */
-export async function generateDocument(
-  build: (prisma: PrismaClient) => Promise<DocumentedApp>,
+export async function generateDocument<App extends DocumentedApp>(
+  build: (prisma: PrismaClient) => Promise<App>,
   render: (document: unknown) => string,
+  /** Which of the app's documents (an app may serve more than one). */
+  pick: (app: App) => unknown = (app) => app.swagger(),
 ): Promise<string> {
   const prisma = createPrisma("postgresql://openapi-sync@127.0.0.1:1/never-connected", { poolMax: 1 });
   const app = await build(prisma);
   try {
     await app.ready();
-    return render(app.swagger());
+    return render(pick(app));
   } finally {
     await app.close();
     await prisma.$disconnect();

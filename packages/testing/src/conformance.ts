@@ -231,6 +231,17 @@ export function skipReason(request: WatchedRequest, testRoutes: ReadonlySet<stri
 }
 
 /**
+ * A document of its own for some of an app's routes (the shortener's /rest, at /rest/docs): the
+ * answers of the routes it `covers` are checked against it, their route as `route` maps it.
+ */
+export interface OtherDocument {
+  covers: (route: string) => boolean;
+  document: () => unknown;
+  /** The route as the document names it (several versions served as one); default: as is. */
+  route?: (route: string) => string;
+}
+
+/**
  * The suite-wide check: `watch(app)` checks every answer the app sends from then on; the
  * app helpers assert `violations()` is empty after each file. Known mismatches (above) are
  * kept apart in `known()`.
@@ -244,8 +255,9 @@ export const conformance = (() => {
     else found.push(violation);
   };
   return {
-    watch(app: WatchableApp): void {
+    watch(app: WatchableApp, others: readonly OtherDocument[] = []): void {
       let checker: ReturnType<typeof conformanceChecker> | undefined;
+      const otherCheckers = new Map<OtherDocument, ReturnType<typeof conformanceChecker>>();
       // Every route the app registers is in place by now; any added later is a test's own.
       const testRoutes = new Set<string>();
       app.addHook("onRoute", (route) => {
@@ -254,8 +266,17 @@ export const conformance = (() => {
       });
       app.addHook("onSend", async (request, reply, payload) => {
         if (skipReason(request, testRoutes)) return payload;
+        const route = request.routeOptions.url ?? "";
+        const other = others.find((candidate) => candidate.covers(route));
         // Built on the first answer: by then the app is ready and its document complete.
-        checker ??= conformanceChecker(app.swagger() as object);
+        let check: ReturnType<typeof conformanceChecker>;
+        if (other) {
+          check = otherCheckers.get(other) ?? conformanceChecker(other.document() as object);
+          otherCheckers.set(other, check);
+        } else {
+          checker ??= conformanceChecker(app.swagger() as object);
+          check = checker;
+        }
         const status = reply.statusCode;
         const header = reply.getHeader("content-type");
         // Fastify strips the body and content type of a 204 (and 1xx) as it sends them.
@@ -267,9 +288,9 @@ export const conformance = (() => {
               ? undefined
               : "[stream]";
         checked++;
-        for (const violation of checker.check({
+        for (const violation of check.check({
           method: request.method,
-          route: request.routeOptions.url,
+          route: other?.route ? other.route(route) : request.routeOptions.url,
           status,
           contentType: bodiless || header === undefined ? undefined : String(header),
           body: bodiless ? undefined : body,

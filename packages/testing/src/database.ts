@@ -308,6 +308,8 @@ export function documentAdmits(
       }
       return !schema.items || value.every((item) => documentAdmits(document, schema.items!, item));
     }
+    case "boolean":
+      return typeof value === "boolean";
     default:
       return true;
   }

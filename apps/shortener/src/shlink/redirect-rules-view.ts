@@ -44,20 +44,35 @@ export function rulesView(longUrl: string, stored: unknown) {
   };
 }
 
-const ShlinkRules = z.looseObject({
-  redirectRules: z.array(
-    z.looseObject({
-      longUrl: z.string(),
-      conditions: z.array(
+export const ShlinkRules = z
+  .looseObject({
+    redirectRules: z
+      .array(
         z.looseObject({
-          type: z.string(),
-          matchKey: z.string().nullable().optional(),
-          matchValue: z.string().nullable().optional(),
+          longUrl: z.string(),
+          conditions: z.array(
+            z.looseObject({
+              type: z.string(),
+              matchKey: z.string().nullable().optional(),
+              matchValue: z.string().nullable().optional(),
+            }),
+          ),
         }),
-      ),
-    }),
-  ),
-});
+      )
+      .describe(
+        "The rules, in priority order: every condition type of Shlink 5.1 but geolocation-city-name, " +
+          "validated as the existing API validates them (an invalid value is invalid-data)",
+      )
+      .meta({
+        example: [
+          {
+            longUrl: "https://example.com/android",
+            conditions: [{ type: "device", matchKey: null, matchValue: "android" }],
+          },
+        ],
+      }),
+  })
+  .meta({ id: "ShortUrlRedirectRulesEdition" });
 
 /**
  * Shlink's rules as the model's, validated by the model's own schema: a type it does not know,

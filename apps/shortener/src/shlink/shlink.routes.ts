@@ -34,6 +34,7 @@ import {
   tagNotFound,
 } from "./problems.ts";
 import { rulesFromShlink, rulesView } from "./redirect-rules-view.ts";
+import { documented, REST_ROUTES } from "./rest-schemas.ts";
 import { ShlinkQueries } from "./shlink-queries.ts";
 import {
   notFoundRedirects,
@@ -89,7 +90,7 @@ const health = () => ({
 
 /** /rest: health, and the versioned API under /rest/v1, /rest/v2 and /rest/v3. */
 export const shlinkRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app, { shortBaseUrl }) => {
-  app.get("/health", { schema: { hide: true } }, async (_request, reply) =>
+  app.get("/health", documented(REST_ROUTES.health), async (_request, reply) =>
     reply.type("application/health+json").send(health()),
   );
   for (const version of VERSIONS) {
@@ -101,7 +102,6 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
   const lookup = tokenLookup(app);
   const queries = new ShlinkQueries(app.prisma, app.domains.defaultHost);
   const { shorts, domains } = app;
-  const hide = { schema: { hide: true } };
 
   app.decorateRequest("user", null as unknown as AuthenticatedUser);
   // X-Api-Key carries one of the user's tokens (docs/adr/0264); GET /short-urls/shorten takes it
@@ -184,12 +184,14 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return view((await queries.shortUrl(user.id, domain.id, created.name))!);
   }
 
-  app.get("/mercure-info", hide, async () => {
+  app.get("/mercure-info", documented(REST_ROUTES.mercureInfo), async () => {
     throw mercureNotConfigured();
   });
-  app.get("/health", hide, async (_request, reply) => reply.type("application/health+json").send(health()));
+  app.get("/health", documented(REST_ROUTES.versionedHealth), async (_request, reply) =>
+    reply.type("application/health+json").send(health()),
+  );
 
-  app.get("/short-urls", hide, async (request) => {
+  app.get("/short-urls", documented(REST_ROUTES.listShortUrls), async (request) => {
     const raw = request.query as Query;
     const query = parseOrRefuse(ShortUrlsQuery, raw);
     const domainId =
@@ -214,21 +216,23 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     };
   });
 
-  app.post("/short-urls", hide, async (request) => createShortUrl(request.user, request.body));
+  app.post("/short-urls", documented(REST_ROUTES.createShortUrl), async (request) =>
+    createShortUrl(request.user, request.body),
+  );
 
-  app.get("/short-urls/shorten", hide, async (request, reply) => {
+  app.get("/short-urls/shorten", documented(REST_ROUTES.shortenUrl), async (request, reply) => {
     const { apiKey: _key, format, ...query } = request.query as Query;
     const created = await createShortUrl(request.user, query);
     const text = format === "txt" || (format === undefined && request.headers.accept === "text/plain");
     return text ? reply.type("text/plain; charset=utf-8").send(created.shortUrl) : created;
   });
 
-  app.get("/short-urls/:shortCode", hide, async (request) => {
+  app.get("/short-urls/:shortCode", documented(REST_ROUTES.getShortUrl), async (request) => {
     await settle();
     return view(await findShortUrl(request));
   });
 
-  app.patch("/short-urls/:shortCode", hide, async (request) => {
+  app.patch("/short-urls/:shortCode", documented(REST_ROUTES.editShortUrl), async (request) => {
     const found = await findShortUrl(request);
     // Unknown keys (the web component sends `domain`) are ignored, as Shlink does.
     const edit = parseOrRefuse(EditShortUrlBody, request.body);
@@ -253,24 +257,36 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return view(await findShortUrl(request));
   });
 
-  app.delete("/short-urls/:shortCode", hide, async (request, reply) => {
+  app.delete("/short-urls/:shortCode", documented(REST_ROUTES.deleteShortUrl), async (request, reply) => {
     const found = await findShortUrl(request);
     await shorts.delete(request.user.id, found.id);
     return reply.code(204).send();
   });
 
-  app.get("/short-urls/:shortCode/redirect-rules", hide, async (request) => {
-    const found = await findShortUrl(request);
-    return rulesView(found.url, found.redirectRules);
-  });
+  app.get(
+    "/short-urls/:shortCode/redirect-rules",
+    documented(REST_ROUTES.getShortUrlRedirectRules),
+    async (request) => {
+      const found = await findShortUrl(request);
+      return rulesView(found.url, found.redirectRules);
+    },
+  );
   const setRules = async (request: FastifyRequest) => {
     const found = await findShortUrl(request);
     const rules = rulesFromShlink(request.body);
     await shorts.update(request.user.id, found.id, { redirectRules: rules });
     return rulesView(found.url, (await findShortUrl(request)).redirectRules);
   };
-  app.post("/short-urls/:shortCode/redirect-rules", hide, setRules);
-  app.patch("/short-urls/:shortCode/redirect-rules", hide, setRules);
+  app.post(
+    "/short-urls/:shortCode/redirect-rules",
+    documented(REST_ROUTES.setShortUrlRedirectRules),
+    setRules,
+  );
+  app.patch(
+    "/short-urls/:shortCode/redirect-rules",
+    documented(REST_ROUTES.editShortUrlRedirectRules),
+    setRules,
+  );
 
   /** A page of the visits of the user's shorts `shorts` selects, as Shlink's visits block. */
   async function visitsOf(request: FastifyRequest, selected: Prisma.Sql) {
@@ -292,12 +308,12 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     };
   }
 
-  app.get("/short-urls/:shortCode/visits", hide, async (request) => {
+  app.get("/short-urls/:shortCode/visits", documented(REST_ROUTES.getShortUrlVisits), async (request) => {
     const found = await findShortUrl(request);
     return visitsOf(request, Prisma.sql`s."id" = ${found.id}::uuid`);
   });
 
-  app.get("/tags/:tag/visits", hide, async (request) => {
+  app.get("/tags/:tag/visits", documented(REST_ROUTES.getTagVisits), async (request) => {
     const { tag } = request.params as { tag: string };
     const tags = await queries.tagStats(request.user.id);
     if (!tags.some((entry) => entry.tag === tag)) throw tagNotFound(tag);
@@ -311,21 +327,21 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     );
   });
 
-  app.get("/domains/:domain/visits", hide, async (request) => {
+  app.get("/domains/:domain/visits", documented(REST_ROUTES.getDomainVisits), async (request) => {
     const { domain: host } = request.params as { domain: string };
     const domain = await domainFor(request.user.id, host);
     if (!domain) throw domainNotFound(host);
     return visitsOf(request, Prisma.sql`s."domain_id" = ${domain.id}::uuid`);
   });
 
-  app.get("/visits/non-orphan", hide, async (request) => {
+  app.get("/visits/non-orphan", documented(REST_ROUTES.getNonOrphanVisits), async (request) => {
     const host = (request.query as Query).domain;
     if (host === undefined) return visitsOf(request, Prisma.sql`true`);
     const domain = await domainFor(request.user.id, host);
     return visitsOf(request, domain ? Prisma.sql`s."domain_id" = ${domain.id}::uuid` : Prisma.sql`false`);
   });
 
-  app.get("/visits/orphan", hide, async (request) => {
+  app.get("/visits/orphan", documented(REST_ROUTES.getOrphanVisits), async (request) => {
     const raw = request.query as Query;
     const query = parseOrRefuse(OrphanVisitsQuery, raw);
     const usable = await usableDomains(request.user.id);
@@ -356,7 +372,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
 
   // Orphan visits of a domain assigned to the user (docs/adr/0264): the default domain's and
   // those open to every user are the operator's to delete, with the CLI.
-  app.delete("/visits/orphan", hide, async (request) => {
+  app.delete("/visits/orphan", documented(REST_ROUTES.deleteOrphanVisits), async (request) => {
     await app.orphanVisits.flush();
     const owned = await app.prisma.shortDomainUser.findMany({
       where: { userId: request.user.id },
@@ -365,7 +381,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return { deletedVisits: await queries.deleteOrphanVisits(owned.map((row) => row.domainId)) };
   });
 
-  app.get("/visits", hide, async (request) => {
+  app.get("/visits", documented(REST_ROUTES.getVisitsOverview), async (request) => {
     await Promise.all([settle(), app.orphanVisits.flush()]);
     const usable = await usableDomains(request.user.id);
     const [own, orphans] = await Promise.all([
@@ -407,12 +423,12 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return { data, pagination: pagination(page.page, page.perPage, tags.length, data.length) };
   }
 
-  app.get("/tags", hide, async (request) => {
+  app.get("/tags", documented(REST_ROUTES.listTags), async (request) => {
     const { data, pagination } = await tagsPage(request);
     return { tags: { data: data.map((entry) => entry.tag), pagination } };
   });
 
-  app.get("/tags/stats", hide, async (request) => {
+  app.get("/tags/stats", documented(REST_ROUTES.tagsStats), async (request) => {
     const { data, pagination } = await tagsPage(request);
     return {
       tags: {
@@ -426,7 +442,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     };
   });
 
-  app.put("/tags", hide, async (request, reply) => {
+  app.put("/tags", documented(REST_ROUTES.renameTag), async (request, reply) => {
     const body = parseOrRefuse(RenameTagBody, request.body);
     const [oldName, newName] = [body.oldName, body.newName].map((name) =>
       name.trim().toLowerCase().replace(/\s+/g, "-"),
@@ -440,7 +456,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return reply.code(204).send();
   });
 
-  app.delete("/tags", hide, async (request, reply) => {
+  app.delete("/tags", documented(REST_ROUTES.deleteTags), async (request, reply) => {
     const raw = request.query as Query;
     const given = raw["tags[]"] ?? raw.tags ?? [];
     const tags = (Array.isArray(given) ? given : [given]).map((tag) => String(tag).toLowerCase());
@@ -448,7 +464,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return reply.code(204).send();
   });
 
-  app.get("/domains", hide, async (request) => {
+  app.get("/domains", documented(REST_ROUTES.listDomains), async (request) => {
     const usable = await usableDomains(request.user.id);
     const rows = new Map(
       (await queries.domainRows(usable.map((domain) => domain.id))).map((row) => [row.id, row]),
@@ -469,7 +485,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
 
   // A domain assigned to the user is theirs to redirect (docs/adr/0264); the default domain and
   // those open to every user are the operator's (the CLI's domain:update).
-  app.patch("/domains/redirects", hide, async (request) => {
+  app.patch("/domains/redirects", documented(REST_ROUTES.editDomainRedirects), async (request) => {
     const body = parseOrRefuse(DomainRedirectsBody, request.body);
     const host = body.domain.toLowerCase();
     const domain = await domainFor(request.user.id, host);
@@ -486,9 +502,13 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     return notFoundRedirects(row);
   });
 
-  app.delete("/short-urls/:shortCode/visits", hide, async (request) => {
-    const found = await findShortUrl(request);
-    await settle();
-    return { deletedVisits: await app.visitMaintenance.deleteVisitsOf(found.id, request.user.id) };
-  });
+  app.delete(
+    "/short-urls/:shortCode/visits",
+    documented(REST_ROUTES.deleteShortUrlVisits),
+    async (request) => {
+      const found = await findShortUrl(request);
+      await settle();
+      return { deletedVisits: await app.visitMaintenance.deleteVisitsOf(found.id, request.user.id) };
+    },
+  );
 };

@@ -19,6 +19,8 @@ const COLUMNS = [
   "country",
   "referrerHost",
   "rule",
+  "visitedUrl",
+  "redirectUrl",
 ] as const;
 
 /**
@@ -72,6 +74,9 @@ interface Row {
   referrer_host: string;
   /** The redirect rule that sent the visit; null: the short's url (an empty field). */
   rule: number | null;
+  /** The URL visited and the one the visit was sent to (docs/adr/0271); null: not kept (empty). */
+  visited_url: string | null;
+  redirect_url: string | null;
 }
 
 const line = (row: Row) =>
@@ -88,6 +93,8 @@ const line = (row: Row) =>
     row.country,
     row.referrer_host,
     row.rule === null ? "" : String(row.rule),
+    row.visited_url ?? "",
+    row.redirect_url ?? "",
   ]
     .map(csvField)
     .join(",")}\r\n`;
@@ -101,7 +108,7 @@ export async function streamLogsCsv(
 ): Promise<FastifyReply> {
   const values: unknown[] = [shortId];
   let sql = `SELECT "id"::text AS "id", "created_at", "ip_address", "user_agent", "referer", "is_bot", "browser",
-    "os", "device", "country", "referrer_host", "rule" FROM "shortener"."short_logs" WHERE "short_id" = $1::uuid`;
+    "os", "device", "country", "referrer_host", "rule", "visited_url", "redirect_url" FROM "shortener"."short_logs" WHERE "short_id" = $1::uuid`;
   if (query.before !== undefined) sql += ` AND "id" < $${values.push(query.before)}::int8`;
   // By the column, not the text of the same name the list selects (which sorts "9" above "31").
   sql += ` ORDER BY "short_logs"."id" DESC`;
