@@ -35,7 +35,7 @@ describe("health, readiness and request ids", () => {
     expect(health.headers["x-ratelimit-limit"]).toBeUndefined();
     const ready = await t.app.inject({ url: "/ready" });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready" });
+    expect(ready.json()).toEqual({ status: "ready", database: "leader" });
   });
 
   it("gives every request a unique id, echoes it, and honours a sane incoming x-request-id", async () => {
@@ -81,8 +81,11 @@ describe("a database that goes away and comes back", () => {
     prisma = createPrisma(proxy.via(database.url), {
       poolMax: 2,
       connectTimeoutMs: 1_000,
-      // Through the proxy to the test PgBouncer when there is one (.ci/run's PgBouncer step).
-      pooled: database.url !== database.directUrl,
+      // DATABASE_WAIT_MS: while it is down, a request waits this long before its 503.
+      waitMs: 1_000,
+      // Unnamed statements, as behind a pooler (the test PgBouncer of .ci/run's PgBouncer step, when
+      // there is one): each carries its text, which the proxy's cuts look for.
+      pooled: true,
     });
     // Booking e-mails are written (into the outbox, in the booking's transaction); no server
     // takes them, and none needs to.
@@ -116,9 +119,16 @@ describe("a database that goes away and comes back", () => {
     const down = await app.inject({ url: withKey("/v1/event-types", apiKey) });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ message: expect.stringContaining("database") });
-    const notReady = await app.inject({ url: "/ready" });
-    expect(notReady.statusCode).toBe(503);
-    expect(notReady.json()).toEqual({ message: "database unreachable" });
+    expect(down.headers["retry-after"]).toBe("5");
+    // Ready while its requests wait for a leader (DATABASE_WAIT_MS), then not.
+    const waiting = await app.inject({ url: "/ready" });
+    expect(waiting.statusCode).toBe(200);
+    expect(waiting.json()).toEqual({ status: "ready", database: "no leader" });
+    await vi.waitFor(async () => {
+      const notReady = await app.inject({ url: "/ready" });
+      expect(notReady.statusCode).toBe(503);
+      expect(notReady.json()).toEqual({ message: "database unreachable" });
+    }, SOON);
     expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
 
     await proxy.up();
@@ -153,7 +163,7 @@ describe("a database that goes away and comes back", () => {
       });
     const key = `lost-${process.pid}-${Date.now()}`;
     // The connection that claims the key is cut after the server answered its COMMIT.
-    const cut = proxy.cutAfterAnswer([`"scheduling"."idempotency_keys"`], "COMMIT");
+    const cut = proxy.cutAfterAnswer([`INSERT INTO "scheduling"."idempotency_keys"`], "COMMIT");
     const lost = await book(60, key);
     await cut;
     expect(lost.statusCode, lost.body).toBe(503);
@@ -176,6 +186,30 @@ describe("a database that goes away and comes back", () => {
     expect(await mailOf(uid)).toBeGreaterThan(0);
   });
 
+  it("runs a booking again whose connection was lost before its COMMIT was sent: 201, booked once", async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    const eventType = await makeHost(prisma, userId);
+    // Cut after the answer to the key's claim: the transaction is lost with its connection.
+    const cut = proxy.cutAfterAnswer([`INSERT INTO "scheduling"."idempotency_keys"`]);
+    const booked = await app.inject({
+      method: "POST",
+      url: withKey("/v1/bookings", apiKey),
+      headers: { "idempotency-key": `before-commit-${process.pid}-${Date.now()}` },
+      payload: {
+        eventTypeId: eventType.id,
+        start: at(futureMonday(), 120).toISOString(),
+        timeZone: "UTC",
+        language: "en",
+        metadata: {},
+        responses: { name: "Ada Again", email: "ada@example.com" },
+      },
+    });
+    await cut;
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect(booked.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await prisma.booking.count({ where: { eventTypeId: eventType.id } })).toBe(1);
+  });
+
   // The bound is the test's timeout: without the probe's own limit, /ready would wait for the
   // pool's query timeout (31 s).
   it("is not ready while the database is frozen: /ready answers 503 without waiting for it", {
@@ -184,9 +218,12 @@ describe("a database that goes away and comes back", () => {
     await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
     proxy.freeze();
     try {
-      const frozen = await app.inject({ url: "/ready" });
-      expect(frozen.statusCode).toBe(503);
-      expect(frozen.json()).toEqual({ message: "database unreachable" });
+      // Past DATABASE_WAIT_MS (1 s here) of probes that found no leader.
+      await vi.waitFor(async () => {
+        const frozen = await app.inject({ url: "/ready" });
+        expect(frozen.statusCode).toBe(503);
+        expect(frozen.json()).toEqual({ message: "database unreachable" });
+      }, SOON);
     } finally {
       proxy.thaw();
     }

@@ -179,9 +179,9 @@ function waitForConnections(pool: pg.Pool, waitMs: number): pg.Pool {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How long the client's work waits for a database that accepts no connection (createPrisma's `waitMs`). */
+/** How long the client's work waits for a database that accepts no connection (createPrisma's `waitMs`; 0 for another client). */
 export function waitMsOf(prisma: PrismaClient): number {
-  return infoOf(prisma).waitMs;
+  return clients.get(prisma)?.waitMs ?? 0;
 }
 
 function infoOf(prisma: PrismaClient): ClientInfo {

@@ -2,7 +2,7 @@
 // where the service asks (scheduling's rate limiter, ADR 0019), Redis answers a ping, each
 // within PROBE_TIMEOUT_MS. A frozen database is then reported before an orchestrator's own probe
 // gives up, instead of holding the probe until the pool's query timeout (31 s).
-import type { PrismaClient } from "@app/db";
+import { type PrismaClient, waitMsOf } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 
@@ -37,35 +37,65 @@ function withinProbeTimeout<T>(work: Promise<T>): Promise<T> {
   ]);
 }
 
-export type Unready = "stopping" | "database unreachable" | "Redis unreachable";
+export type Unready =
+  | "stopping"
+  | "database unreachable"
+  | "no leader: the database reached is a replica"
+  | "Redis unreachable";
+
+/** The database the service reached: the leader (a primary, which takes writes), or none. */
+export type DatabaseRole = "leader" | "no leader";
+
+/** Since when each client has reached no leader, while it reaches none (its probes say so). */
+const noLeaderSince = new WeakMap<PrismaClient, number>();
 
 /**
- * Why the service is not ready (an outage logged as a warning), or undefined when it is. A
- * service asked to stop is not ready from that moment (http.ts `drainOnStop`), so a proxy takes
- * it out of rotation while it still serves.
+ * Whether the service is ready: why not (an outage logged as a warning), and the role of the
+ * database it reached. A service asked to stop is not ready from that moment (http.ts
+ * `drainOnStop`), so a proxy takes it out of rotation while it still serves. While it reaches no
+ * leader (a failover's election), it stays ready for the client's DATABASE_WAIT_MS: its requests
+ * wait that long for the new leader (docs/adr/0280), and every instance reaches none alike, so a
+ * proxy taking them all out would only answer its own errors; past the wait, it is not ready.
  */
-export async function unreadyReason(
+export async function readiness(
   {
     prisma,
     redis,
     stopping = false,
   }: { prisma: PrismaClient; redis?: Redis | undefined; stopping?: boolean },
   log: FastifyBaseLogger,
-): Promise<Unready | undefined> {
-  if (stopping) return "stopping";
+): Promise<{ unready: Unready | undefined; database: DatabaseRole | undefined }> {
+  if (stopping) return { unready: "stopping", database: undefined };
+  const noLeader = (unready: Unready) => {
+    const since = noLeaderSince.get(prisma) ?? Date.now();
+    noLeaderSince.set(prisma, since);
+    const waited = Date.now() - since;
+    return { unready: waited < waitMsOf(prisma) ? undefined : unready, database: "no leader" as const };
+  };
+  let replica: boolean | undefined;
   try {
-    await withinProbeTimeout(prisma.$queryRaw`SELECT 1`);
+    // Its role too: the database URL reaches the leader (a primary) or, between two leaders of a
+    // failover, nothing or a replica (a node demoted, reached through a connection opened before).
+    const [row] = await withinProbeTimeout(
+      prisma.$queryRaw<{ replica: boolean }[]>`SELECT pg_is_in_recovery() AS "replica"`,
+    );
+    replica = row?.replica;
   } catch (error) {
-    log.warn({ err: error }, "database not reachable");
-    return "database unreachable";
+    log.warn({ err: error }, "database not reachable: no leader");
+    return noLeader("database unreachable");
   }
+  if (replica) {
+    log.warn("the database reached is a replica: no leader takes writes");
+    return noLeader("no leader: the database reached is a replica");
+  }
+  noLeaderSince.delete(prisma);
   if (redis) {
     try {
       await withinProbeTimeout(pingRedis(redis));
     } catch (error) {
       log.warn({ err: error }, "Redis not reachable");
-      return "Redis unreachable";
+      return { unready: "Redis unreachable", database: "leader" };
     }
   }
-  return undefined;
+  return { unready: undefined, database: "leader" };
 }
