@@ -131,14 +131,22 @@ interface Outcome {
   doubleBooked: number;
 }
 
-/** What the instances logged as unhandled (answered 500) since their start: each message once, with its count. */
+/**
+ * What the instances logged as unhandled (answered 500) or as the database unavailable (503)
+ * since their start: each message once, with its count.
+ */
 function unhandledErrors(): Record<string, number> {
   const messages: Record<string, number> = {};
   for (const instance of [...topology.instances.shortener, ...topology.instances.scheduling]) {
     for (const line of instance.output().split("\n")) {
-      if (!line.includes('"unhandled error"')) continue;
+      const kind = line.includes('"unhandled error"')
+        ? "500"
+        : line.includes('"database unavailable"')
+          ? "503"
+          : undefined;
+      if (!kind) continue;
       const message = (line.match(/"message":"([^"]{0,160})/)?.[1] ?? line.slice(0, 160)).trim();
-      messages[message] = (messages[message] ?? 0) + 1;
+      messages[`${kind} ${instance.name}: ${message}`] = (messages[`${kind} ${instance.name}: ${message}`] ?? 0) + 1;
     }
   }
   return messages;
@@ -302,7 +310,7 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
         `first write on ${newLeader.name} ${writtenAt - killedAt} ms after the kill; ` +
         `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
         `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
-        `unhandled errors logged by the instances (500s): ${JSON.stringify(unhandledErrors())}`,
+        `errors logged by the instances (500, 503): ${JSON.stringify(unhandledErrors())}`,
     );
     expect(newLeader.name).not.toBe(killed.name);
     // The change notifications follow the leader: an edit on the new one reaches every
@@ -357,7 +365,7 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
         `writes refused for at most ${gap.gapMs} ms (${gap.refused} probe writes refused); ` +
         `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
         `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
-        `unhandled errors logged by the instances (500s) so far: ${JSON.stringify(unhandledErrors())}`,
+        `errors logged by the instances (500, 503) so far: ${JSON.stringify(unhandledErrors())}`,
     );
     expect(to.name).not.toBe(from.name);
     expect(outcome.rows).toBe(outcome.redirects);

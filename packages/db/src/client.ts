@@ -147,8 +147,8 @@ const CONNECT_RETRY_MS = 100;
 /**
  * `pool` with a connect() that goes on trying while no server accepts a connection (refused, or
  * cut during the handshake: a failover's election, HAProxy with no leader to route to), for up to
- * `waitMs`, then fails as before (a 503). Only the connect is tried again: nothing of the work has
- * reached a database yet, so nothing can be done twice (docs/adr/0280).
+ * `waitMs`, then fails as before (a 503): nothing of the work has reached a database yet, so
+ * nothing can be done twice; and reads on their own run again likewise (docs/adr/0280).
  */
 function waitForConnections(pool: pg.Pool, waitMs: number): pg.Pool {
   if (waitMs <= 0) return pool;
@@ -174,7 +174,39 @@ function waitForConnections(pool: pg.Pool, waitMs: number): pg.Pool {
       (error: Error) => callback(error),
     );
   }) as typeof pool.connect;
+  // A read on its own (a pool query is one statement, committed alone: never a transaction's)
+  // changes nothing: when its connection is lost under it (the old leader's sessions are cut), it
+  // runs again on a new one, within the same wait. Anything else (a write, a statement with a
+  // writing CTE: it starts with WITH) may have committed, and fails as it did.
+  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<pg.QueryResult>;
+  pool.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof values === "function" || callback !== undefined || !isRead(config)) {
+      return (query as (...args: unknown[]) => unknown)(config, values, callback);
+    }
+    return (async () => {
+      const deadline = performance.now() + waitMs;
+      for (let again = 0; ; again++) {
+        try {
+          return await query(config, values);
+        } catch (error) {
+          const left = deadline - performance.now();
+          if (!isDatabaseUnavailable(error) || (again > 0 && left <= 0)) throw error;
+          if (again > 0) await pause(Math.min(CONNECT_RETRY_MS * 2 ** (again - 1), 1_000, left));
+        }
+      }
+    })();
+  }) as typeof pool.query;
   return pool;
+}
+
+/** A statement that only reads: its text starts with SELECT (Prisma's reads; not `SELECT … FOR UPDATE`). */
+function isRead(config: unknown): boolean {
+  const text = typeof config === "string" ? config : (config as { text?: unknown } | null)?.text;
+  return (
+    typeof text === "string" &&
+    /^\s*SELECT\b/i.test(text) &&
+    !/\bFOR\s+(UPDATE|SHARE|NO KEY|KEY)\b/i.test(text)
+  );
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
