@@ -145,7 +145,9 @@ function unhandledErrors(): Record<string, number> {
           ? "503"
           : undefined;
       if (!kind) continue;
-      const message = (line.match(/"message":"([^"]{0,160})/)?.[1] ?? line.slice(0, 160)).trim();
+      // Its start, and its end, where Prisma puts the database's own message.
+      const full = line.match(/"message":"((?:[^"\\]|\\.)*)"/)?.[1] ?? line;
+      const message = (full.length > 260 ? `${full.slice(0, 60)} … ${full.slice(-200)}` : full).trim();
       messages[`${kind} ${instance.name}: ${message}`] =
         (messages[`${kind} ${instance.name}: ${message}`] ?? 0) + 1;
     }

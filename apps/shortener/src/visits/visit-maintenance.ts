@@ -7,7 +7,8 @@
 //   that time);
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
 //   DELETE that removed the short answered at once;
-// - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts).
+// - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts);
+// - the ids of stored visit batches over an hour old are removed (visit-log.ts's `once`, docs/adr/0279).
 import { inTransaction, isLockTimeout, type PrismaClient, poolOf, uuidv7Floor } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
