@@ -1,13 +1,22 @@
-// What `/ready` checks, the same way in both services: the database answers `SELECT 1` and,
-// where the service asks (scheduling's rate limiter, ADR 0019), Redis answers a ping, each
-// within PROBE_TIMEOUT_MS. A frozen database is then reported before an orchestrator's own probe
-// gives up, instead of holding the probe until the pool's query timeout (31 s).
+// What `/ready` checks, the same way in both services: the database answers within
+// DATABASE_PROBE_MS and is the leader (not a replica), and, where the service asks (scheduling's
+// rate limiter, ADR 0019), Redis answers a ping within PROBE_TIMEOUT_MS. A frozen database is
+// then reported before an orchestrator's own probe gives up, instead of holding the probe until
+// the pool's query timeout (31 s); with no leader, the service stays ready for DATABASE_WAIT_MS
+// (docs/adr/0280).
 import { type PrismaClient, waitMsOf } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 
 // A readiness probe must answer within the orchestrator's own timeout.
 export const PROBE_TIMEOUT_MS = 2_000;
+/**
+ * The database's part of it: half the services' HAProxy check timeout (2 s). While no leader
+ * takes connections, the pool waits for one (DATABASE_WAIT_MS): a probe waiting as long made
+ * the proxy's checks time out and take every instance out in a failover (the drill: 395
+ * redirects answered 503 by HAProxy), when /ready means to say `no leader` and stay in.
+ */
+export const DATABASE_PROBE_MS = 1_000;
 
 /**
  * Pings on the rate limiter's own client give up after a few ms (redis.ts), so one busy moment
@@ -28,11 +37,11 @@ async function pingRedis(redis: Redis): Promise<void> {
   }
 }
 
-function withinProbeTimeout<T>(work: Promise<T>): Promise<T> {
+function withinProbeTimeout<T>(work: Promise<T>, timeoutMs = PROBE_TIMEOUT_MS): Promise<T> {
   return Promise.race([
     work,
     new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error("no answer in time")), PROBE_TIMEOUT_MS).unref(),
+      setTimeout(() => reject(new Error("no answer in time")), timeoutMs).unref(),
     ),
   ]);
 }
@@ -78,6 +87,7 @@ export async function readiness(
     // failover, nothing or a replica (a node demoted, reached through a connection opened before).
     const [row] = await withinProbeTimeout(
       prisma.$queryRaw<{ replica: boolean }[]>`SELECT pg_is_in_recovery() AS "replica"`,
+      DATABASE_PROBE_MS,
     );
     replica = row?.replica;
   } catch (error) {
