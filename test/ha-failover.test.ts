@@ -302,10 +302,27 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
     const before = await cluster.members();
     const probe = startWriteProbe(appUrl);
     const killedAt = Date.now();
+    // Whether the services' HAProxy took instances out meanwhile (its checks of /ready).
+    const notUp = new Set<string>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        for (const state of await topology.serverStates().catch(() => [])) {
+          if (state.status !== "UP")
+            notUp.add(`${state.server} ${state.status} at ${Date.now() - killedAt} ms`);
+        }
+        await pause(200);
+      }
+    })();
     await cluster.kill(killed);
     const writtenAt = await probe.firstAcceptedAfter(killedAt).finally(probe.stop);
     const newLeader = await cluster.leader();
     await goesOn(load.burst, load.booking);
+    sampling = false;
+    await sampler;
+    console.log(
+      `instances not UP in the services' HAProxy after the kill: ${JSON.stringify([...notUp].slice(0, 12))}`,
+    );
     const outcome = await outcomeOf(load);
     figures.kill = { ...outcome, gapMs: writtenAt - killedAt };
     console.log(
