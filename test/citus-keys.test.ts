@@ -25,6 +25,9 @@ const CITUS_PLAN: Record<string, Placement> = {
   visit_day_values: { distributedBy: "short_id" },
   visit_day_visitors: { distributedBy: "short_id" },
   visit_pending_sums: { distributedBy: "short_id" },
+  // A stored batch's shorts, by batch id and short id (docs/adr/0279): a batch's row of a short
+  // lands with that short's visits.
+  visit_batches: { distributedBy: "short_id" },
   visit_value_totals: { distributedBy: "short_id" },
   visit_user_hours: { distributedBy: "user_id" },
   visit_user_hour_values: { distributedBy: "user_id" },

@@ -9,7 +9,14 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
-import { BadRequest, HttpError, type Issue, MethodNotAllowed, NotFound } from "./errors.ts";
+import {
+  BadRequest,
+  DATABASE_RETRY_AFTER_SECONDS,
+  HttpError,
+  type Issue,
+  MethodNotAllowed,
+  NotFound,
+} from "./errors.ts";
 
 interface ErrorBody {
   message: string;
@@ -122,6 +129,10 @@ async function errorHandlerPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toResponse(error, request);
     if (error instanceof MethodNotAllowed) reply.header("allow", error.allow.join(", "));
+    // The request waited DATABASE_WAIT_MS for the database already (docs/adr/0280).
+    if (status === 503 && isDatabaseUnavailable(error)) {
+      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     return reply.code(status).send(body);
   });
 

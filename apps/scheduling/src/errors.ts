@@ -4,6 +4,7 @@
 export {
   BadRequest,
   Conflict,
+  DATABASE_RETRY_AFTER_SECONDS,
   Forbidden,
   HttpError,
   type Issue,

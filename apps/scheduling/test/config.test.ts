@@ -19,6 +19,7 @@ describe("loadConfig", () => {
       REDIS_TIMEOUT_MS: 25,
       MAX_CONNECTIONS: 10_000,
       REPLICA_MAX_LAG_MS: 1_000,
+      DATABASE_WAIT_MS: 15_000,
       HOSTED_MODE: "off",
       TENANT_POOL_MAX: 5,
       TENANT_CONNECTIONS_MAX: 100,

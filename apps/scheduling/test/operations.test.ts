@@ -15,6 +15,7 @@ import {
 import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildApp, type SchedulingApp } from "../src/app.ts";
+import { at, futureMonday, makeHost } from "./booking-helpers.ts";
 import { createUser, setupApp, testConfig, withKey } from "./helpers.ts";
 
 describe("health, readiness and request ids", () => {
@@ -34,7 +35,7 @@ describe("health, readiness and request ids", () => {
     expect(health.headers["x-ratelimit-limit"]).toBeUndefined();
     const ready = await t.app.inject({ url: "/ready" });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready" });
+    expect(ready.json()).toEqual({ status: "ready", database: "leader" });
   });
 
   it("gives every request a unique id, echoes it, and honours a sane incoming x-request-id", async () => {
@@ -65,21 +66,33 @@ describe("a database that goes away and comes back", () => {
   let prisma: PrismaClient;
   let app: SchedulingApp;
   let apiKey: string;
+  let userId: number;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     const direct = createPrisma(database.url, { poolMax: 1, directUrl: database.directUrl });
-    ({ apiKey } = await createUser(direct));
+    ({
+      apiKey,
+      user: { id: userId },
+    } = await createUser(direct));
     await direct.$disconnect();
     const target = new URL(database.url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     prisma = createPrisma(proxy.via(database.url), {
       poolMax: 2,
       connectTimeoutMs: 1_000,
-      // Through the proxy to the test PgBouncer when there is one (.ci/run's PgBouncer step).
-      pooled: database.url !== database.directUrl,
+      // DATABASE_WAIT_MS: while it is down, a request waits this long before its 503.
+      waitMs: 1_000,
+      // Unnamed statements, as behind a pooler (the test PgBouncer of .ci/run's PgBouncer step, when
+      // there is one): each carries its text, which the proxy's cuts look for.
+      pooled: true,
     });
-    app = await buildApp({ config: testConfig(), prisma });
+    // Booking e-mails are written (into the outbox, in the booking's transaction); no server
+    // takes them, and none needs to.
+    app = await buildApp({
+      config: testConfig({ SMTP_URL: "smtp://127.0.0.1:9", MAIL_FROM: "Bookings <bookings@example.com>" }),
+      prisma,
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -106,9 +119,16 @@ describe("a database that goes away and comes back", () => {
     const down = await app.inject({ url: withKey("/v1/event-types", apiKey) });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ message: expect.stringContaining("database") });
-    const notReady = await app.inject({ url: "/ready" });
-    expect(notReady.statusCode).toBe(503);
-    expect(notReady.json()).toEqual({ message: "database unreachable" });
+    expect(down.headers["retry-after"]).toBe("5");
+    // Ready while its requests wait for a leader (DATABASE_WAIT_MS), then not.
+    const waiting = await app.inject({ url: "/ready" });
+    expect(waiting.statusCode).toBe(200);
+    expect(waiting.json()).toEqual({ status: "ready", database: "no leader" });
+    await vi.waitFor(async () => {
+      const notReady = await app.inject({ url: "/ready" });
+      expect(notReady.statusCode).toBe(503);
+      expect(notReady.json()).toEqual({ message: "database unreachable" });
+    }, SOON);
     expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
 
     await proxy.up();
@@ -121,6 +141,75 @@ describe("a database that goes away and comes back", () => {
     expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
   });
 
+  // A leader that dies after a booking's commit and before its answer (issue 49): the outcome is
+  // unknown, so the answer is 503, never a success nor a guess; the client's retry with its
+  // Idempotency-Key finds the booking its first request made, and nothing was written twice.
+  it("answers 503 when a booking's commit is lost, and its Idempotency-Key retry finds that booking: one booking, one set of e-mails", async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    const eventType = await makeHost(prisma, userId);
+    const book = (minutes: number, key: string) =>
+      app.inject({
+        method: "POST",
+        url: withKey("/v1/bookings", apiKey),
+        headers: { "idempotency-key": key },
+        payload: {
+          eventTypeId: eventType.id,
+          start: at(futureMonday(), minutes).toISOString(),
+          timeZone: "UTC",
+          language: "en",
+          metadata: {},
+          responses: { name: "Lou Lost", email: "lou@example.com" },
+        },
+      });
+    const key = `lost-${process.pid}-${Date.now()}`;
+    // The connection that claims the key is cut after the server answered its COMMIT.
+    const cut = proxy.cutAfterAnswer([`INSERT INTO "scheduling"."idempotency_keys"`], "COMMIT");
+    const lost = await book(60, key);
+    await cut;
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect(lost.headers["retry-after"]).toBeDefined();
+    const retried = await book(60, key);
+    expect(retried.statusCode, retried.body).toBe(201);
+    expect(retried.headers["idempotent-replayed"]).toBe("true");
+    const uid = retried.json<{ uid: string }>().uid;
+    const again = await book(90, `other-${key}`);
+    expect(again.statusCode, again.body).toBe(201);
+    const mailOf = async (bookingUid: string) => {
+      const [row] = await prisma.$queryRaw<{ requested: number; rendered: number }[]>`
+        SELECT (SELECT coalesce(sum("messages"), 0)::int FROM "scheduling"."mail_requests" WHERE "booking_uid" = ${bookingUid}) AS "requested",
+               (SELECT count(*)::int FROM "scheduling"."mail_outbox" WHERE "booking_uid" = ${bookingUid}) AS "rendered"`;
+      return row!.requested + row!.rendered;
+    };
+    expect(await prisma.booking.count({ where: { eventTypeId: eventType.id } })).toBe(2);
+    // As many e-mails as a booking made without a cut.
+    expect(await mailOf(uid)).toBe(await mailOf(again.json<{ uid: string }>().uid));
+    expect(await mailOf(uid)).toBeGreaterThan(0);
+  });
+
+  it("runs a booking again whose connection was lost before its COMMIT was sent: 201, booked once", async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    const eventType = await makeHost(prisma, userId);
+    // Cut after the answer to the key's claim: the transaction is lost with its connection.
+    const cut = proxy.cutAfterAnswer([`INSERT INTO "scheduling"."idempotency_keys"`]);
+    const booked = await app.inject({
+      method: "POST",
+      url: withKey("/v1/bookings", apiKey),
+      headers: { "idempotency-key": `before-commit-${process.pid}-${Date.now()}` },
+      payload: {
+        eventTypeId: eventType.id,
+        start: at(futureMonday(), 120).toISOString(),
+        timeZone: "UTC",
+        language: "en",
+        metadata: {},
+        responses: { name: "Ada Again", email: "ada@example.com" },
+      },
+    });
+    await cut;
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect(booked.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await prisma.booking.count({ where: { eventTypeId: eventType.id } })).toBe(1);
+  });
+
   // The bound is the test's timeout: without the probe's own limit, /ready would wait for the
   // pool's query timeout (31 s).
   it("is not ready while the database is frozen: /ready answers 503 without waiting for it", {
@@ -129,9 +218,12 @@ describe("a database that goes away and comes back", () => {
     await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
     proxy.freeze();
     try {
-      const frozen = await app.inject({ url: "/ready" });
-      expect(frozen.statusCode).toBe(503);
-      expect(frozen.json()).toEqual({ message: "database unreachable" });
+      // Past DATABASE_WAIT_MS (1 s here) of probes that found no leader.
+      await vi.waitFor(async () => {
+        const frozen = await app.inject({ url: "/ready" });
+        expect(frozen.statusCode).toBe(503);
+        expect(frozen.json()).toEqual({ message: "database unreachable" });
+      }, SOON);
     } finally {
       proxy.thaw();
     }

@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import type { z } from "zod";
-import { BadRequest, HttpError, MethodNotAllowed } from "./errors.ts";
+import { BadRequest, DATABASE_RETRY_AFTER_SECONDS, HttpError, MethodNotAllowed } from "./errors.ts";
 import { isRestUrl, problemBody, ShlinkProblem } from "./shlink/problems.ts";
 
 // The seed answers these three in plain text; every other error is JSON {status, error}.
@@ -52,6 +52,8 @@ export interface ErrorResponse {
   status: number;
   message: string;
   allow?: string[];
+  /** Retry-After, in seconds. */
+  retryAfter?: number;
   /** The fields a request failed validation on (Shlink's invalidElements under /rest). */
   fields?: string[];
 }
@@ -92,7 +94,11 @@ export function toResponse(error: FastifyError, request: FastifyRequest): ErrorR
   // The database is down or dropped the connection: the client may retry.
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, "database unavailable");
-    return { status: 503, message: "The database is unavailable; try again shortly" };
+    return {
+      status: 503,
+      message: "The database is unavailable; try again shortly",
+      retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+    };
   }
   request.log.error({ err: error }, "request failed");
   return { status: 500, message: "Internal server error" };
@@ -149,6 +155,7 @@ export function sendErrorFor(
 ): FastifyReply {
   const response = toResponse(error, request);
   if (response.allow) reply.header("allow", response.allow.join(", "));
+  if (response.retryAfter !== undefined) reply.header("retry-after", String(response.retryAfter));
   if (isRestUrl(request.url)) return sendProblem(reply, toProblem(error, response));
   return sendError(reply, response.status, response.message);
 }

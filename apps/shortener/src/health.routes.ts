@@ -1,9 +1,19 @@
 import { ErrorBody } from "@app/schemas/shortener";
-import { unreadyReason } from "@app/server/readiness";
+import { readiness } from "@app/server/readiness";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 
 const Status = z.object({ status: z.string() });
+const Ready = z.object({
+  status: z.string(),
+  database: z
+    .enum(["leader", "no leader"])
+    .describe(
+      "The role of the database reached: leader (it takes writes), or no leader (none reached, or a replica: a " +
+        "failover between leaders). With no leader the service stays ready for DATABASE_WAIT_MS, its requests " +
+        "waiting for one; then /ready answers 503",
+    ),
+});
 
 /**
  * Liveness and readiness for orchestrators; no auth. Ready: the database answers
@@ -33,16 +43,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["operations"],
         summary: "The database is reachable, and no stop has been asked for",
         security: [],
-        response: { 200: Status, 503: ErrorBody.describe("Not ready; `error` says why") },
+        response: { 200: Ready, 503: ErrorBody.describe("Not ready; `error` says why") },
       },
     },
     async (request, reply) => {
-      const unready = await unreadyReason(
+      const { unready, database } = await readiness(
         { prisma: app.prisma, stopping: app.plannedStop.requested },
         request.log,
       );
-      if (unready) return reply.code(503).send({ status: "Service Unavailable", error: unready });
-      return { status: "ready" };
+      if (unready || !database) {
+        return reply.code(503).send({ status: "Service Unavailable", error: unready ?? "stopping" });
+      }
+      return { status: "ready", database };
     },
   );
 };

@@ -110,6 +110,34 @@ describe("a database that goes away and comes back", () => {
     expect(await prisma.shortLog.count()).toBe(1);
   });
 
+  // A leader that dies after a commit and before its answer (issue 49): the visit log sends the
+  // batch again, on a new connection, with the same id, and the copy finds it stored (docs/adr/0279).
+  it("stores each visit once when the answer to its batch's commit is lost, alone or among others", async () => {
+    await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    const user = await newUser(prisma);
+    const created = await postShort(app, user, { url: "https://example.com/", name: "lost-answer" });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    // Every statement that stores a batch: by its name (prepared) or its text (behind PgBouncer).
+    const batch = ["insert_visits", `INSERT INTO "shortener"."visit_batches"`];
+    const alone = proxy.cutAfterAnswer(batch);
+    expect((await app.inject({ url: "/lost-answer" })).statusCode).toBe(302);
+    await alone;
+    const among = proxy.cutAfterAnswer(batch);
+    const answers = await Promise.all(Array.from({ length: 40 }, () => app.inject({ url: "/lost-answer" })));
+    await among;
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 302));
+    await app.visitLog.settle();
+    const [stored] = await prisma.$queryRaw<{ rows: number; counted: number }[]>`
+      SELECT (SELECT count(*)::int FROM "shortener"."short_logs" WHERE "short_id" = ${id}::uuid) AS "rows",
+             (SELECT coalesce(sum("visits"), 0)::int FROM "shortener"."visit_hours" WHERE "short_id" = ${id}::uuid) AS "counted"`;
+    expect(stored).toEqual({ rows: 41, counted: 41 });
+    // The batch ids are kept an hour: the maintenance two hours on leaves none.
+    expect(await prisma.visitBatch.count()).toBeGreaterThan(0);
+    await app.visitMaintenance.maintainPartitions(new Date(Date.now() + 2 * 3_600_000));
+    expect(await prisma.visitBatch.count()).toBe(0);
+  });
+
   // The bound is the test's timeout: without the probe's own limit, /ready waited for the
   // pool's query timeout (31 s).
   it("is not ready while the database is frozen: /ready answers 503 without waiting for it", {

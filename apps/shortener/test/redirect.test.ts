@@ -112,7 +112,7 @@ describe("GET /{name}", () => {
 
   it("keeps serving its own paths: /docs, /health, /ready", async () => {
     expect((await ctx.app.inject({ url: "/health" })).json()).toEqual({ status: "ok" });
-    expect((await ctx.app.inject({ url: "/ready" })).json()).toEqual({ status: "ready" });
+    expect((await ctx.app.inject({ url: "/ready" })).json()).toEqual({ status: "ready", database: "leader" });
     expect((await ctx.app.inject({ url: "/docs" })).json().openapi).toBe("3.0.3");
   });
 

@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { isDatabaseUnavailable } from "./errors.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 /**
@@ -23,6 +24,12 @@ export interface PrismaOptions {
   directUrl?: string | undefined;
   /** Whether the URL is a transaction pooler; default: whether `directUrl` differs from it. */
   pooled?: boolean;
+  /**
+   * How long work waits for the database while it accepts no connection (DATABASE_WAIT_MS: a
+   * failover's election), and how long the visit log sends a batch again whose outcome is
+   * unknown; default 0: a connection refused fails at once.
+   */
+  waitMs?: number;
 }
 
 /** node-postgres settings shared by the Prisma pool and the migration runner's connection. */
@@ -58,6 +65,7 @@ interface ClientInfo {
   directUrl: string;
   /** Its URL is a transaction pooler: no named statements, no session state. */
   pooled: boolean;
+  waitMs: number;
 }
 
 const clients = new WeakMap<PrismaClient, ClientInfo>();
@@ -108,15 +116,19 @@ export function createPrisma(
     poolMax = 10,
     directUrl = connectionString,
     pooled = directUrl !== connectionString,
+    waitMs = 0,
     ...timeouts
   }: PrismaOptions = {},
 ): PrismaClient {
   // Our own pool, so that its use can be reported; $disconnect() still ends it.
-  const pool = new pg.Pool({
-    ...connectionSettings(connectionString, { ...timeouts, pooled }),
-    max: poolMax,
-    ...(pooled ? { Client: UnnamedStatementsClient } : {}),
-  });
+  const pool = waitForConnections(
+    new pg.Pool({
+      ...connectionSettings(connectionString, { ...timeouts, pooled }),
+      max: poolMax,
+      ...(pooled ? { Client: UnnamedStatementsClient } : {}),
+    }),
+    waitMs,
+  );
   // An idle connection the server dropped must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   const prisma = new PrismaClient({
@@ -125,8 +137,83 @@ export function createPrisma(
       ...(pooled ? {} : { statementNameGenerator: statementNames() }),
     }),
   });
-  clients.set(prisma, { pool, directUrl, pooled });
+  clients.set(prisma, { pool, directUrl, pooled, waitMs });
   return prisma;
+}
+
+/** The first pause between two connection attempts while none is accepted; doubled up to a second. */
+const CONNECT_RETRY_MS = 100;
+
+/**
+ * `pool` with a connect() that goes on trying while no server accepts a connection (refused, or
+ * cut during the handshake: a failover's election, HAProxy with no leader to route to), for up to
+ * `waitMs`, then fails as before (a 503): nothing of the work has reached a database yet, so
+ * nothing can be done twice; and reads on their own run again likewise (docs/adr/0280).
+ */
+function waitForConnections(pool: pg.Pool, waitMs: number): pg.Pool {
+  if (waitMs <= 0) return pool;
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const waiting = async (): Promise<pg.PoolClient> => {
+    const deadline = performance.now() + waitMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await connect();
+      } catch (error) {
+        const left = deadline - performance.now();
+        if (!isDatabaseUnavailable(error) || left <= 0) throw error;
+        await pause(Math.min(CONNECT_RETRY_MS * 2 ** attempt, 1_000, left));
+      }
+    }
+  };
+  pool.connect = ((
+    callback?: (error: Error | undefined, client?: pg.PoolClient, done?: () => void) => void,
+  ) => {
+    if (!callback) return waiting();
+    waiting().then(
+      (client) => callback(undefined, client, client.release),
+      (error: Error) => callback(error),
+    );
+  }) as typeof pool.connect;
+  // A read on its own (a pool query is one statement, committed alone: never a transaction's)
+  // changes nothing: when its connection is lost under it (the old leader's sessions are cut), it
+  // runs again on a new one, within the same wait. Anything else (a write, a statement with a
+  // writing CTE: it starts with WITH) may have committed, and fails as it did.
+  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<pg.QueryResult>;
+  pool.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof values === "function" || callback !== undefined || !isRead(config)) {
+      return (query as (...args: unknown[]) => unknown)(config, values, callback);
+    }
+    return (async () => {
+      const deadline = performance.now() + waitMs;
+      for (let again = 0; ; again++) {
+        try {
+          return await query(config, values);
+        } catch (error) {
+          const left = deadline - performance.now();
+          if (!isDatabaseUnavailable(error) || (again > 0 && left <= 0)) throw error;
+          if (again > 0) await pause(Math.min(CONNECT_RETRY_MS * 2 ** (again - 1), 1_000, left));
+        }
+      }
+    })();
+  }) as typeof pool.query;
+  return pool;
+}
+
+/** A statement that only reads: its text starts with SELECT (Prisma's reads; not `SELECT … FOR UPDATE`). */
+function isRead(config: unknown): boolean {
+  const text = typeof config === "string" ? config : (config as { text?: unknown } | null)?.text;
+  return (
+    typeof text === "string" &&
+    /^\s*SELECT\b/i.test(text) &&
+    !/\bFOR\s+(UPDATE|SHARE|NO KEY|KEY)\b/i.test(text)
+  );
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long the client's work waits for a database that accepts no connection (createPrisma's `waitMs`; 0 for another client). */
+export function waitMsOf(prisma: PrismaClient): number {
+  return clients.get(prisma)?.waitMs ?? 0;
 }
 
 function infoOf(prisma: PrismaClient): ClientInfo {

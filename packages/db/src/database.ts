@@ -11,6 +11,8 @@ export interface DatabaseOptions {
   directUrl?: string | undefined;
   /** Where the embedded server keeps its cluster (`<dataDir>/postgres`). */
   dataDir: string;
+  /** The clients' wait for a database that accepts no connection (createPrisma's `waitMs`); not used here. */
+  waitMs?: number | undefined;
   log?: (line: string) => void;
   /** What a person should know even when `log` is quiet (where the embedded data went); default `log`. */
   notice?: (line: string) => void;

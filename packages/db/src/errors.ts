@@ -41,10 +41,12 @@ const UNAVAILABLE_KINDS = new Set([
   "AuthenticationFailed",
 ]);
 const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1003", "P1008", "P1017", "P2024"]);
-// SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, terminated).
-const UNAVAILABLE_SQLSTATE = /^(08|57P)/;
+// SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, terminated),
+// and 25006 (read_only_sql_transaction): a write refused by a standby, which is what a failover's
+// demoted leader is while the proxy still routes to it (the write did nothing: no leader took it).
+const UNAVAILABLE_SQLSTATE = /^(08|57P|25006$)/;
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Query read timeout|terminating connection|Can't reach database server|Unable to start a transaction in the given time|Client has encountered a connection error and is not queryable/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Query read timeout|terminating connection|Can't reach database server|Unable to start a transaction in the given time|Client has encountered a connection error and is not queryable|cannot execute \w+ in a read-only transaction/i;
 
 /**
  * The database is down, unreachable or dropped the connection: a 503 for the client, who

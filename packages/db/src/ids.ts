@@ -34,3 +34,13 @@ export function uuidv7s(count: number): string[] {
     return format(bytes);
   });
 }
+
+/**
+ * The least version-7 UUID of the millisecond `time` (and more than every one of before it): ids
+ * made before `time` sort below it, so `id < uuidv7Floor(t)` picks the rows made before t.
+ */
+export function uuidv7Floor(time: number): string {
+  const bytes = Buffer.alloc(16);
+  bytes.writeUIntBE(Math.max(0, Math.floor(time)), 0, 6);
+  return format(bytes);
+}

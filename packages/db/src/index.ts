@@ -18,6 +18,7 @@ export {
   STATEMENT_TIMEOUT_MS,
   separatePool,
   statementNames,
+  waitMsOf,
 } from "./client.ts";
 export { type Database, type DatabaseOptions, openDatabase, withPrisma } from "./database.ts";
 export {
@@ -35,7 +36,7 @@ export {
   isUniqueViolation,
 } from "./errors.ts";
 export * from "./generated/prisma/client.ts";
-export { UUIDV7_BATCH_MAX, uuidv7, uuidv7s } from "./ids.ts";
+export { UUIDV7_BATCH_MAX, uuidv7, uuidv7Floor, uuidv7s } from "./ids.ts";
 export {
   type ContractSteps,
   DatabaseUnreachable,

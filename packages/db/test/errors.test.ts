@@ -20,6 +20,16 @@ describe("isDatabaseUnavailable", () => {
     expect(
       isDatabaseUnavailable(new Error("Client has encountered a connection error and is not queryable")),
     ).toBe(true);
+    // A write a standby refused: a failover's demoted leader, still routed to (no leader took it).
+    expect(isDatabaseUnavailable({ cause: { code: "25006" } })).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        new Error(
+          "Invalid `tx.booking.create()` invocation: cannot execute INSERT in a read-only transaction",
+        ),
+      ),
+    ).toBe(true);
+    expect(isDatabaseUnavailable({ code: "25001", message: "active SQL transaction" })).toBe(false);
     // A transaction used after it ended is a bug: a 500.
     expect(isDatabaseUnavailable({ code: "P2028", message: "Transaction already closed" })).toBe(false);
     expect(isDatabaseUnavailable({ code: "23505", message: "duplicate key" })).toBe(false);

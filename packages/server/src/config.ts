@@ -165,6 +165,7 @@ export interface DatabaseSettings {
   DATABASE_URL?: string | undefined;
   DATABASE_DIRECT_URL?: string | undefined;
   DATA_DIR: string;
+  DATABASE_WAIT_MS?: number;
 }
 
 /**
@@ -175,11 +176,13 @@ export function databaseOptions(config: DatabaseSettings): {
   databaseUrl: string | undefined;
   directUrl: string | undefined;
   dataDir: string;
+  waitMs: number | undefined;
 } {
   return {
     databaseUrl: config.DATABASE_URL,
     directUrl: config.DATABASE_DIRECT_URL,
     dataDir: config.DATA_DIR,
+    waitMs: config.DATABASE_WAIT_MS,
   };
 }
 
@@ -217,6 +220,17 @@ export const sharedEnv = {
     .describe(
       "Reads go to DATABASE_REPLICA_URL only while it has replayed what the primary had this many ms ago " +
         "(and this instance's last write); otherwise, or while it is down, to the primary",
+    ),
+  DATABASE_WAIT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds from 0 to 120000")
+    .min(0, "must be a whole number of milliseconds from 0 to 120000")
+    .max(120_000, "must be a whole number of milliseconds from 0 to 120000")
+    .default(15_000)
+    .describe(
+      "While the database accepts no connection (a failover electing a new leader), work waits this long for " +
+        "one, and a visit batch whose commit's answer was lost is sent again this long; then the request is " +
+        "answered 503 with Retry-After. 0: at once",
     ),
   DATA_DIR: z.string().min(1).default(".data").describe("Where the embedded PostgreSQL keeps its data"),
   TRUST_PROXY: trustProxyEnv,

@@ -84,3 +84,9 @@ export class ServiceUnavailable extends HttpError {
     super(503, message);
   }
 }
+
+/**
+ * Retry-After (seconds) of a 503 for a database that is unavailable: the request already waited
+ * DATABASE_WAIT_MS for one that accepts writes (docs/adr/0280); a client may try again this soon.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;

@@ -5,7 +5,7 @@
 // and replays once it commits. If the operation fails, the row goes with the rollback, so a
 // retry after an error runs again. Each service keeps its keys in a table of its own schema.
 import { createHash } from "node:crypto";
-import { Prisma, type PrismaClient } from "@app/db";
+import { isDatabaseUnavailable, Prisma, type PrismaClient, waitMsOf } from "@app/db";
 import { IDEMPOTENCY_WINDOW_HOURS } from "@app/schemas/idempotency";
 import type { FastifyReply } from "fastify";
 import { UnprocessableEntity } from "./errors.ts";
@@ -113,31 +113,33 @@ export class IdempotencyKeys {
     const [stored] = await db.$queryRaw<Stored[]>`${select} AND ${createdAt} > ${window}`;
     if (stored) return replay(stored, claim.hash);
 
-    return db.$transaction(async (tx) => {
-      // Rows another request holds are skipped: pruning never waits.
-      await tx.$executeRaw`
+    return beforeCommitAgain(db, (finished) =>
+      db.$transaction(async (tx) => {
+        // Rows another request holds are skipped: pruning never waits.
+        await tx.$executeRaw`
         DELETE FROM ${table} WHERE ctid IN (
           SELECT ctid FROM ${table} WHERE ${createdAt} <= ${window}
            LIMIT ${PRUNED_PER_CLAIM} FOR UPDATE SKIP LOCKED)`;
-      // Waits while another transaction holds this key's row; takes over a row that has expired.
-      const claimed = await tx.$executeRaw`
+        // Waits while another transaction holds this key's row; takes over a row that has expired.
+        const claimed = await tx.$executeRaw`
         INSERT INTO ${table} AS k (${user}, ${key}, ${requestHash})
         VALUES (${owner}, ${claim.key}, ${claim.hash})
         ON CONFLICT (${user}, ${key}) DO UPDATE
           SET ${requestHash} = EXCLUDED.${requestHash}, ${status} = NULL, ${response} = NULL, ${createdAt} = now()
           WHERE k.${createdAt} <= ${window}`;
-      if (claimed === 0) {
-        // Another request with this key committed while this one waited: answer as it did.
-        const [row] = await tx.$queryRaw<Stored[]>`${select}`;
-        return replay(row!, claim.hash);
-      }
-      transactionClients.add(tx);
-      const answer = await run(tx as unknown as PrismaClient);
-      await tx.$executeRaw`
+        if (claimed === 0) {
+          // Another request with this key committed while this one waited: answer as it did.
+          const [row] = await tx.$queryRaw<Stored[]>`${select}`;
+          return replay(row!, claim.hash);
+        }
+        transactionClients.add(tx);
+        const answer = await run(tx as unknown as PrismaClient);
+        await tx.$executeRaw`
         UPDATE ${table} SET ${status} = ${answer.status}, ${response} = ${answer.body}
          WHERE ${user} = ${owner} AND ${key} = ${claim.key}`;
-      return { ...answer, replayed: false };
-    }, TRANSACTION);
+        return finished({ ...answer, replayed: false });
+      }, TRANSACTION),
+    );
   }
 }
 
@@ -157,5 +159,42 @@ export function inTransaction<T>(
   options?: { maxWait?: number; timeout?: number },
 ): Promise<T> {
   if (transactionClients.has(db)) return work(db);
-  return db.$transaction((tx) => work(tx as unknown as PrismaClient), options);
+  return beforeCommitAgain(db, (finished) =>
+    db.$transaction(async (tx) => finished(await work(tx as unknown as PrismaClient)), options),
+  );
+}
+
+/** The first pause before a transaction lost before its COMMIT is run a third time; doubled up to a second. */
+const AGAIN_PAUSE_MS = 50;
+
+/**
+ * Runs `transaction` again when the database went away before its COMMIT was sent: its
+ * connection was lost or refused while its work ran (a failover: the old leader's sessions are
+ * cut), so nothing of it was kept, and running it anew on the new leader does it once. At once,
+ * then after pauses, until the client's DATABASE_WAIT_MS has passed. `finished` marks the work
+ * done: a failure after it is the COMMIT's, whose outcome is unknown, and goes on to the caller
+ * (a 503; an Idempotency-Key retry finds what it committed, if it did: docs/adr/0280).
+ */
+async function beforeCommitAgain<T>(
+  db: PrismaClient,
+  transaction: (finished: <R>(result: R) => R) => Promise<T>,
+): Promise<T> {
+  const deadline = performance.now() + waitMsOf(db);
+  for (let again = 0; ; again++) {
+    let committing = false;
+    const finished = <R>(result: R): R => {
+      committing = true;
+      return result;
+    };
+    try {
+      return await transaction(finished);
+    } catch (error) {
+      const left = deadline - performance.now();
+      if (committing || !isDatabaseUnavailable(error) || (again > 0 && left <= 0)) throw error;
+      if (again > 0)
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(AGAIN_PAUSE_MS * 2 ** (again - 1), 1_000, left)),
+        );
+    }
+  }
 }

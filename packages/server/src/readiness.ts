@@ -1,13 +1,22 @@
-// What `/ready` checks, the same way in both services: the database answers `SELECT 1` and,
-// where the service asks (scheduling's rate limiter, ADR 0019), Redis answers a ping, each
-// within PROBE_TIMEOUT_MS. A frozen database is then reported before an orchestrator's own probe
-// gives up, instead of holding the probe until the pool's query timeout (31 s).
-import type { PrismaClient } from "@app/db";
+// What `/ready` checks, the same way in both services: the database answers within
+// DATABASE_PROBE_MS and is the leader (not a replica), and, where the service asks (scheduling's
+// rate limiter, ADR 0019), Redis answers a ping within PROBE_TIMEOUT_MS. A frozen database is
+// then reported before an orchestrator's own probe gives up, instead of holding the probe until
+// the pool's query timeout (31 s); with no leader, the service stays ready for DATABASE_WAIT_MS
+// (docs/adr/0280).
+import { type PrismaClient, waitMsOf } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 
 // A readiness probe must answer within the orchestrator's own timeout.
 export const PROBE_TIMEOUT_MS = 2_000;
+/**
+ * The database's part of it: half the services' HAProxy check timeout (2 s). While no leader
+ * takes connections, the pool waits for one (DATABASE_WAIT_MS): a probe waiting as long made
+ * the proxy's checks time out and take every instance out in a failover (the drill: 395
+ * redirects answered 503 by HAProxy), when /ready means to say `no leader` and stay in.
+ */
+export const DATABASE_PROBE_MS = 1_000;
 
 /**
  * Pings on the rate limiter's own client give up after a few ms (redis.ts), so one busy moment
@@ -28,44 +37,75 @@ async function pingRedis(redis: Redis): Promise<void> {
   }
 }
 
-function withinProbeTimeout<T>(work: Promise<T>): Promise<T> {
+function withinProbeTimeout<T>(work: Promise<T>, timeoutMs = PROBE_TIMEOUT_MS): Promise<T> {
   return Promise.race([
     work,
     new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error("no answer in time")), PROBE_TIMEOUT_MS).unref(),
+      setTimeout(() => reject(new Error("no answer in time")), timeoutMs).unref(),
     ),
   ]);
 }
 
-export type Unready = "stopping" | "database unreachable" | "Redis unreachable";
+export type Unready =
+  | "stopping"
+  | "database unreachable"
+  | "no leader: the database reached is a replica"
+  | "Redis unreachable";
+
+/** The database the service reached: the leader (a primary, which takes writes), or none. */
+export type DatabaseRole = "leader" | "no leader";
+
+/** Since when each client has reached no leader, while it reaches none (its probes say so). */
+const noLeaderSince = new WeakMap<PrismaClient, number>();
 
 /**
- * Why the service is not ready (an outage logged as a warning), or undefined when it is. A
- * service asked to stop is not ready from that moment (http.ts `drainOnStop`), so a proxy takes
- * it out of rotation while it still serves.
+ * Whether the service is ready: why not (an outage logged as a warning), and the role of the
+ * database it reached. A service asked to stop is not ready from that moment (http.ts
+ * `drainOnStop`), so a proxy takes it out of rotation while it still serves. While it reaches no
+ * leader (a failover's election), it stays ready for the client's DATABASE_WAIT_MS: its requests
+ * wait that long for the new leader (docs/adr/0280), and every instance reaches none alike, so a
+ * proxy taking them all out would only answer its own errors; past the wait, it is not ready.
  */
-export async function unreadyReason(
+export async function readiness(
   {
     prisma,
     redis,
     stopping = false,
   }: { prisma: PrismaClient; redis?: Redis | undefined; stopping?: boolean },
   log: FastifyBaseLogger,
-): Promise<Unready | undefined> {
-  if (stopping) return "stopping";
+): Promise<{ unready: Unready | undefined; database: DatabaseRole | undefined }> {
+  if (stopping) return { unready: "stopping", database: undefined };
+  const noLeader = (unready: Unready) => {
+    const since = noLeaderSince.get(prisma) ?? Date.now();
+    noLeaderSince.set(prisma, since);
+    const waited = Date.now() - since;
+    return { unready: waited < waitMsOf(prisma) ? undefined : unready, database: "no leader" as const };
+  };
+  let replica: boolean | undefined;
   try {
-    await withinProbeTimeout(prisma.$queryRaw`SELECT 1`);
+    // Its role too: the database URL reaches the leader (a primary) or, between two leaders of a
+    // failover, nothing or a replica (a node demoted, reached through a connection opened before).
+    const [row] = await withinProbeTimeout(
+      prisma.$queryRaw<{ replica: boolean }[]>`SELECT pg_is_in_recovery() AS "replica"`,
+      DATABASE_PROBE_MS,
+    );
+    replica = row?.replica;
   } catch (error) {
-    log.warn({ err: error }, "database not reachable");
-    return "database unreachable";
+    log.warn({ err: error }, "database not reachable: no leader");
+    return noLeader("database unreachable");
   }
+  if (replica) {
+    log.warn("the database reached is a replica: no leader takes writes");
+    return noLeader("no leader: the database reached is a replica");
+  }
+  noLeaderSince.delete(prisma);
   if (redis) {
     try {
       await withinProbeTimeout(pingRedis(redis));
     } catch (error) {
       log.warn({ err: error }, "Redis not reachable");
-      return "Redis unreachable";
+      return { unready: "Redis unreachable", database: "leader" };
     }
   }
-  return undefined;
+  return { unready: undefined, database: "leader" };
 }

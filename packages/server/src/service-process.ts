@@ -163,7 +163,10 @@ export async function runServices(plan: (environment: NodeJS.ProcessEnv) => Proc
       contractSteps: "unless-in-use",
     });
     for (const start of starts) {
-      const prisma = createPrisma(database.url, { directUrl: database.directUrl });
+      const prisma = createPrisma(database.url, {
+        directUrl: database.directUrl,
+        ...(where.waitMs === undefined ? {} : { waitMs: where.waitMs }),
+      });
       clients.push(prisma);
       // A first query before it listens: it opens a connection and instantiates Prisma's query
       // compiler (a tenth of a second, seconds on a loaded machine), which the first request

@@ -2,6 +2,7 @@
 // that the vitest global setup migrated once, so files run in parallel on one server.
 import { randomBytes } from "node:crypto";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { Transform } from "node:stream";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import pg from "pg";
 import { inject } from "vitest";
@@ -88,8 +89,19 @@ export interface TcpProxy {
   /** Keeps every connection open but forwards nothing either way: the server looks frozen (SIGSTOP). */
   freeze(): void;
   thaw(): void;
+  /**
+   * The next message a client sends that holds one of `markers` (a statement's name or text)
+   * arms its connection; the next message on it that holds `at` (default: that same message)
+   * reaches the server, whose whole answer to it (up to its ReadyForQuery) is withheld; then both
+   * sides of the connection are cut. With `at: "COMMIT"`, the client sees its connection lost
+   * after a commit the server made (a leader that died before answering). Resolves once it has cut.
+   */
+  cutAfterAnswer(markers: string[], at?: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** PostgreSQL's ReadyForQuery message (idle, in a transaction or failed): the end of an answer. */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
 
 /** A TCP proxy in front of a real server, for tests of a database (or Redis) that goes away and comes back. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
@@ -99,15 +111,49 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     socket.on("close", () => sockets.delete(socket));
   };
   let frozen = false;
-  const pairs = new Set<[Socket, Socket]>();
+  let cut: { markers: Buffer[]; at: Buffer | undefined; done: () => void } | undefined;
+  // Each side's bytes go through a Transform (where a cut is armed and carried out), which a
+  // freeze unpipes from its socket.
+  const pairs = new Set<{ client: Socket; upstream: Socket; toServer: Transform; toClient: Transform }>();
   const server = createServer((client) => {
     const upstream = connect(target.port, target.host);
     track(client);
     track(upstream);
-    const pair: [Socket, Socket] = [client, upstream];
+    let armed: typeof cut;
+    let withheld: Buffer | undefined;
+    const toServer = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        if (cut?.markers.some((marker) => chunk.includes(marker))) {
+          armed = cut;
+          cut = undefined;
+        }
+        if (armed && withheld === undefined && (armed.at === undefined || chunk.includes(armed.at))) {
+          withheld = Buffer.alloc(0);
+        }
+        next(null, chunk);
+      },
+    });
+    const toClient = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        if (withheld === undefined) return next(null, chunk);
+        withheld = Buffer.concat([withheld, chunk]);
+        if (withheld.includes(READY_FOR_QUERY)) {
+          client.destroy();
+          upstream.destroy();
+          armed?.done();
+        }
+        next();
+      },
+    });
+    toServer.pipe(upstream);
+    toClient.pipe(client);
+    const pair = { client, upstream, toServer, toClient };
     pairs.add(pair);
     client.on("close", () => pairs.delete(pair));
-    if (!frozen) client.pipe(upstream).pipe(client);
+    if (!frozen) {
+      client.pipe(toServer);
+      upstream.pipe(toClient);
+    }
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
   });
@@ -136,14 +182,26 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     freeze() {
       frozen = true;
       // Unpiped, each side buffers what it receives and forwards nothing.
-      for (const [client, upstream] of pairs) {
-        client.unpipe(upstream);
-        upstream.unpipe(client);
+      for (const { client, upstream, toServer, toClient } of pairs) {
+        client.unpipe(toServer);
+        upstream.unpipe(toClient);
       }
     },
     thaw() {
       frozen = false;
-      for (const [client, upstream] of pairs) client.pipe(upstream).pipe(client);
+      for (const { client, upstream, toServer, toClient } of pairs) {
+        client.pipe(toServer);
+        upstream.pipe(toClient);
+      }
+    },
+    cutAfterAnswer(markers, at) {
+      return new Promise<void>((resolve) => {
+        cut = {
+          markers: markers.map((marker) => Buffer.from(marker)),
+          at: at === undefined ? undefined : Buffer.from(at),
+          done: resolve,
+        };
+      });
     },
     close: () => (server.listening ? down() : Promise.resolve()),
   };

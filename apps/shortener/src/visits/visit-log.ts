@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { inTransaction, isTransactionConflict, type PrismaClient, poolOf } from "@app/db";
+import {
+  inTransaction,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+  type PrismaClient,
+  poolOf,
+  uuidv7,
+  waitMsOf,
+} from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { nullableTextArray, plainArray, textArray, timeArray } from "./array-literals.ts";
@@ -79,6 +87,11 @@ export interface VisitLogOptions {
   foldDelayMs?: number;
   /** How often pending sums any instance left behind are looked for; default 5 s. */
   foldSweepMs?: number;
+  /**
+   * How long a batch whose outcome is unknown (its connection lost) is sent again, after the
+   * first time at once; default: the client's DATABASE_WAIT_MS (waitMsOf).
+   */
+  waitMs?: number;
 }
 
 /**
@@ -135,6 +148,7 @@ export class VisitLog {
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Set by stop(): no fold is scheduled any more. */
   private stopped = false;
+  private readonly waitMs: number;
 
   constructor(
     prisma: PrismaClient,
@@ -145,6 +159,7 @@ export class VisitLog {
       ipMode = "full",
       foldDelayMs = 50,
       foldSweepMs = 5_000,
+      waitMs = waitMsOf(prisma),
     }: VisitLogOptions = {},
   ) {
     // The write path is one statement per batch on the driver itself: Prisma's createMany
@@ -157,6 +172,7 @@ export class VisitLog {
     this.salts = new VisitorSalts(prisma);
     this.foldDelayMs = foldDelayMs;
     this.foldSweepMs = foldSweepMs;
+    this.waitMs = waitMs;
   }
 
   /** Starts the sweep for pending sums that an instance stopped without folding (at start, then every foldSweepMs). */
@@ -435,6 +451,34 @@ export class VisitLog {
   }
 
   /**
+   * Sends a statement that stores its batch once (`once`), and sends it again while its outcome
+   * is unknown: its connection was lost (the commit may have been made or not: a leader that died,
+   * a connection cut), or a copy of it still in flight committed first. Again at once, then after
+   * pauses until `waitMs` have passed (a failover's election): a copy finds what an earlier one
+   * stored and stores only the rest, so each visit has one row (docs/adr/0279).
+   */
+  private async send(statement: Statement, values: unknown[]) {
+    const deadline = performance.now() + this.waitMs;
+    for (let resent = 0; ; resent++) {
+      try {
+        return await this.pool.query<{ short_id: string }>({
+          name: statement.name,
+          text: statement.text,
+          values,
+        });
+      } catch (error) {
+        const left = deadline - performance.now();
+        if (!(isDatabaseUnavailable(error) || isBatchTaken(error)) || (resent > 0 && left <= 0)) throw error;
+        if (resent > 0) {
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.min(RESEND_PAUSE_MS * 2 ** (resent - 1), 1_000, left)),
+          );
+        }
+      }
+    }
+  }
+
+  /**
    * Writes `batch` in one statement. `release`, once it is stored: the next batch goes out before
    * this one's redirects are answered, so the database works on it meanwhile.
    */
@@ -513,11 +557,12 @@ export class VisitLog {
       } else {
         aggregateParams(all, aggregates, recent ? firstDay! : undefined);
       }
-      const stored = await this.pool.query<{ short_id: string }>({
-        name: chosen.name,
-        text: chosen.text,
-        values: chosen.params.map((i) => all[i]),
-      });
+      // The batch's identity (docs/adr/0279): sent again with it, it stores nothing twice.
+      all[PARAMS.batchId] = uuidv7();
+      const stored = await this.send(
+        chosen,
+        chosen.params.map((i) => all[i]),
+      );
       release?.();
       if (chosen === PENDING) this.foldSoon();
       const kept = new Set(stored.rows.map((row) => row.short_id));
@@ -536,6 +581,12 @@ export class VisitLog {
         return this.writePastDay(batch, sums, withDailyRows, attempt);
       }
       this.observer?.batchFailed?.(batch.length);
+      if (isDatabaseUnavailable(error)) {
+        // Its outcome is still unknown after DATABASE_WAIT_MS (send): not sent again in pieces,
+        // which would store what it may have stored (each piece is a batch of its own). A 503.
+        for (const p of batch) p.reject(error);
+        return;
+      }
       if (batch.length === 1) {
         // Aborted to break a deadlock (a migration's locks, or another instance's batch on the
         // same aggregate rows): nothing was stored, and once the other side goes on it succeeds.
@@ -549,6 +600,15 @@ export class VisitLog {
       await Promise.all(batch.map((p) => this.write([p], undefined, statement)));
     }
   }
+}
+
+/** The first pause before a batch whose outcome is unknown is sent a third time; doubled up to a second. */
+const RESEND_PAUSE_MS = 50;
+
+/** A copy of the batch committed first, while this one waited on its rows' keys (once). */
+function isBatchTaken(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === "23505" && constraint === "visit_batches_pkey";
 }
 
 /** The sums of visits that joined a batch; undefined if one joined without its enrichment. */
@@ -577,6 +637,8 @@ const PARAMS = {
   /** The fold: the pending rows it claimed (short id, id). */
   claimedShortIds: 37,
   claimedIds: 38,
+  /** The batch's id (once). */
+  batchId: 42,
 } as const;
 
 /**
@@ -760,7 +822,42 @@ const INSERT_VISITS = `WITH live AS MATERIALIZED (
 )
 SELECT "id" AS "short_id" FROM live`;
 
-const BATCHED = compacted("insert_visits", INSERT_VISITS);
+/**
+ * `text` (a statement that stores visits: `live` first, whose shorts it returns last) made to
+ * store each short's visits of a batch once, however many times it is sent (docs/adr/0279): the
+ * batch carries an id the service chose ($42), and each short whose visits it stores gets a row
+ * (batch id, short id) in the same commit. Sent again after a lost answer, it finds the shorts
+ * already stored (`done`), stores only the others' visits, and returns both. A copy still in
+ * flight on the server is waited for on the key: when that one commits, this one fails with a
+ * unique violation of visit_batches_pkey (isBatchTaken) and is sent again.
+ */
+function once(text: string): string {
+  const head = "WITH live AS MATERIALIZED (\n";
+  const ofBatch = `"id" = ANY($1::uuid[])`;
+  const tail = `\n)\nSELECT "id" AS "short_id" FROM live`;
+  if (
+    !text.startsWith(head) ||
+    !text.endsWith(tail) ||
+    !text.slice(0, text.indexOf("\n), ")).includes(ofBatch)
+  ) {
+    throw new Error("visit-log: a statement to store once has no `live` of $1 first, or does not return it");
+  }
+  const body = text
+    .slice(head.length, -tail.length)
+    .replace(ofBatch, `${ofBatch} AND "id" NOT IN (SELECT "id" FROM done)`);
+  return `WITH done AS MATERIALIZED (
+  SELECT "short_id" AS "id" FROM "shortener"."visit_batches" WHERE "batch_id" = $42::uuid AND "short_id" = ANY($1::uuid[])
+), live AS MATERIALIZED (
+${body}
+), batch AS (
+  INSERT INTO "shortener"."visit_batches" ("batch_id", "short_id") SELECT $42::uuid, "id" FROM live ORDER BY "id"
+)
+SELECT "id" AS "short_id" FROM live
+UNION ALL
+SELECT "id" FROM done`;
+}
+
+const BATCHED = compacted("insert_visits", once(INSERT_VISITS));
 
 /**
  * INSERT_VISITS for an import run's visits (importRun): each row keeps the visitor its run gave
@@ -773,7 +870,7 @@ const HASHED_SINCE = `SELECT (now() AT TIME ZONE 'UTC')::date - 1 AS "since"`;
 if (!INSERT_VISITS.includes(HASHED_SINCE)) throw new Error("visit-log: INSERT_VISITS has no hashed day");
 const IMPORTED = compacted(
   "insert_imported_visits",
-  INSERT_VISITS.replace(HASHED_SINCE, `SELECT '-infinity'::date AS "since"`),
+  once(INSERT_VISITS.replace(HASHED_SINCE, `SELECT '-infinity'::date AS "since"`)),
 );
 
 /** The SQLSTATE of `visits_not_rolled_up` (migrations 20261128000000, 20261130000000). */
@@ -809,7 +906,7 @@ const COUNTED_TEXT = INSERT_VISITS.replace(
   RETURNING "id", "user_id"
 )`,
 );
-const COUNTED = compacted("insert_counted_visit", COUNTED_TEXT);
+const COUNTED = compacted("insert_counted_visit", once(COUNTED_TEXT));
 
 /**
  * A statement as sent: its parameters renumbered $1, $2, … (PostgreSQL wants a type for each
@@ -833,7 +930,13 @@ function compacted(name: string, text: string): Statement {
  * daily tables and goes on while the roll-up holds them (docs/adr/0189). `live` refuses with
  * ROLLED_UP if the batch's first day ($28) is closed: rolled up, or being rolled up.
  */
-function recentOf(statement: { name: string; text: string }, name: string, liveCondition: string): Statement {
+function recentOf(
+  statement: { name: string; text: string },
+  name: string,
+  liveCondition: string,
+  /** What is done to the result before it is compacted: `once` for a statement that stores visits. */
+  finish: (text: string) => string = (text) => text,
+): Statement {
   const text = [
     "rolled",
     "day_values",
@@ -850,7 +953,7 @@ function recentOf(statement: { name: string; text: string }, name: string, liveC
   if (!text.includes(liveCondition)) throw new Error(`visit-log: ${statement.name} has no ${liveCondition}`);
   return compacted(
     name,
-    text.replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`),
+    finish(text.replace(liveCondition, `${liveCondition} AND "shortener"."visits_not_rolled_up"($28::date)`)),
   );
 }
 
@@ -858,6 +961,7 @@ const COUNTED_RECENT = recentOf(
   { name: COUNTED.name, text: COUNTED_TEXT },
   "insert_recent_counted_visit",
   `AND "counted_visits" < "max_visits"`,
+  once,
 );
 
 /** INSERT_VISITS up to its rows: the statements below keep them and say what comes after. */
@@ -872,13 +976,13 @@ if (!INSERT_VISITS.includes(ROWS_END)) throw new Error("visit-log: INSERT_VISITS
  */
 const PENDING = compacted(
   "insert_visits_pending",
-  `${INSERT_VISITS.slice(0, INSERT_VISITS.indexOf(ROWS_END))}
+  once(`${INSERT_VISITS.slice(0, INSERT_VISITS.indexOf(ROWS_END))}
 ), pending AS (
   INSERT INTO "shortener"."visit_pending_sums" ("short_id", "sums")
   SELECT * FROM unnest($35::uuid[], $36::json[]) AS p("short_id", "sums")
   WHERE p."short_id" IN (SELECT "id" FROM live)
 )
-SELECT "id" AS "short_id" FROM live`,
+SELECT "id" AS "short_id" FROM live`),
 );
 
 /**

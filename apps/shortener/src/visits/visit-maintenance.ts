@@ -7,8 +7,9 @@
 //   that time);
 // - a deleted short's visits and aggregates are removed in chunks (deleted_shorts), so the
 //   DELETE that removed the short answered at once;
-// - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts).
-import { inTransaction, isLockTimeout, type PrismaClient, poolOf } from "@app/db";
+// - the daily aggregates of each day that is over are rolled up from the hourly ones (visit-rollup.ts);
+// - the ids of stored visit batches over an hour old are removed (visit-log.ts's `once`, docs/adr/0279).
+import { inTransaction, isLockTimeout, type PrismaClient, poolOf, uuidv7Floor } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { forgetOldSalts } from "./visit-enrichment.ts";
@@ -36,6 +37,11 @@ export function dropPause(dropMs: number): number {
 }
 /** Rows removed per statement: short transactions, so redirects never wait long on them. */
 export const SWEEP_CHUNK = 10_000;
+/**
+ * How long the ids of stored visit batches are kept (visit-log.ts's `once`): a batch is sent
+ * again within DATABASE_WAIT_MS of its first sending (two minutes at most), so an hour is ample.
+ */
+export const VISIT_BATCH_IDS_KEPT_MS = 3_600_000;
 /**
  * Tables holding a deleted short's rows, emptied in this order (the queue row goes last), each
  * with its per-user aggregate: what a chunk removes is subtracted from the short's user's rows
@@ -255,6 +261,17 @@ export class VisitMaintenance {
       removed = result.rowCount ?? 0;
     }
     await forgetOldSalts(this.prisma, today);
+    // Batch ids are UUIDv7s, time first: those made over an hour ago are the start of the key.
+    const kept = uuidv7Floor(now.getTime() - VISIT_BATCH_IDS_KEPT_MS);
+    for (let removed = SWEEP_CHUNK; removed === SWEEP_CHUNK; ) {
+      const result = await this.pool.query(
+        `DELETE FROM "shortener"."visit_batches" WHERE ("batch_id", "short_id") IN (
+           SELECT "batch_id", "short_id" FROM "shortener"."visit_batches"
+           WHERE "batch_id" < $1::uuid LIMIT ${SWEEP_CHUNK})`,
+        [kept],
+      );
+      removed = result.rowCount ?? 0;
+    }
     const dropped: string[] = [];
     const { retentionDays } = this.options;
     if (retentionDays !== undefined) {

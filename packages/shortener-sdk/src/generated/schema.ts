@@ -2065,6 +2065,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description The role of the database reached: leader (it takes writes), or no leader (none reached, or a replica: a failover between leaders). With no leader the service stays ready for DATABASE_WAIT_MS, its requests waiting for one; then /ready answers 503
+                         * @enum {string}
+                         */
+                        database: "leader" | "no leader";
                         status: string;
                     };
                 };
