@@ -8,7 +8,8 @@
 //   pnpm bench --quick         1 round × 2 s per row: about a minute in all, proves it works
 //   pnpm bench --only redirect  only the redirect rows (or: scheduling, stats, drop, bulk,
 //                               slots-team, slots-calendar, calendar-sync, bookings-concurrent, bookings-mail, startup,
-//                               import), with their baselines
+//                               import), with their baselines; calendar-sync-large: only the
+//                               100,000-event sync of calendar-sync
 //   pnpm bench --soak 600      10 minutes of moderate load on the redirect: RSS, heap, visit queue every 30 s
 // Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary folder.
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
@@ -889,6 +890,7 @@ try {
     "slots-team": [],
     "slots-calendar": [],
     "calendar-sync": [],
+    "calendar-sync-large": [],
     "bookings-concurrent": [],
     "bookings-mail": [],
     startup: [],
@@ -1040,6 +1042,8 @@ try {
       await slotsCalendarRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "calendar-sync")
       await calendarSyncRows({ root, prisma, databaseUrl: database.url, quick: QUICK });
+    if (values.only === "calendar-sync-large")
+      await calendarSyncRows({ root, prisma, databaseUrl: database.url, quick: QUICK, parts: ["large"] });
     if (values.only === undefined || values.only === "bookings-concurrent")
       await bookingsConcurrentRows(started.scheduling!.url);
     if (values.only === undefined || values.only === "bookings-mail")
