@@ -123,6 +123,9 @@ describe.skipIf(missing)("the calendar sync", () => {
       })
     ).map((row) => [row.startsAt.toISOString(), row.endsAt.toISOString()]);
 
+  /** Rows of sync runs' listings left for a calendar. */
+  const listingRows = (calendarId: number) => t.prisma.calendarListing.count({ where: { calendarId } });
+
   it.each([
     ["sync-collection", true],
     ["ctag and ETags", false],
@@ -150,6 +153,19 @@ describe.skipIf(missing)("the calendar sync", () => {
         [at(4).toISOString(), at(4.5).toISOString()],
         [at(6).toISOString(), at(6.25).toISOString()],
       ]);
+      if (supportsSync) {
+        // A token the server no longer knows: listed in full again, compared with the stored
+        // ETags (nothing fetched anew), what the listing leaves out removed.
+        await t.prisma.connectedCalendar.update({
+          where: { id: cal.calendarId },
+          data: { syncToken: "http://radicale.org/ns/sync/unknown", ctag: null },
+        });
+        radicale.removeObjects(cal.name, "work", ["b.ics"]);
+        expect(await sync.syncNow(cal.calendarId)).toMatchObject({ ok: true, changed: 0, removed: 1 });
+        expect(await busyOf(cal.calendarId)).toEqual([[at(6).toISOString(), at(6.25).toISOString()]]);
+      }
+      // Each run's listing (docs/adr/0282) is gone once it ended.
+      expect(await listingRows(cal.calendarId)).toBe(0);
     } finally {
       await sync.stop();
     }
@@ -245,6 +261,7 @@ describe.skipIf(missing)("the calendar sync", () => {
         expect(stored.failingSince).not.toBeNull();
         expect(stored.consecutiveFailures).toBe(1);
         expect(await busyOf(cal.calendarId)).toEqual(before);
+        expect(await listingRows(cal.calendarId)).toBe(0);
         if (kind) {
           // The app's own sync counts failures by kind (its metric): one more through it.
           const metrics = async () => t.app.metrics.metrics();

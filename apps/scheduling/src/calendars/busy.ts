@@ -72,7 +72,7 @@ export function selectedCalendarsOf(db: Db, userIds: number[]): Promise<Selected
 
 /**
  * What each user's selected calendars say about [from, to): busy intervals, and what is
- * unconfirmed. One query, whether they have calendars or not (docs/adr/0283): the selected
+ * unconfirmed. One query, whether they have calendars or not (docs/performance.md): the selected
  * calendars with their busy intervals, each calendar's as one text of epoch milliseconds
  * (`start,end,start,end…`). With `merged`, a calendar's overlapping and touching intervals come
  * back as one (range_agg): what the slot engine and the booking check take; /availability lists
