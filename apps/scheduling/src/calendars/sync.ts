@@ -395,14 +395,18 @@ export class CalendarSync {
         failure ??= error;
       });
     };
-    for await (const entry of listing) {
-      // The last word on an href counts (a later page may list it again).
-      chunk.delete(entry.href);
-      chunk.set(entry.href, "deleted" in entry ? DELETED : entry.etag);
-      if (chunk.size >= LISTING_CHUNK) await flush();
+    try {
+      for await (const entry of listing) {
+        // The last word on an href counts (a later page may list it again).
+        chunk.delete(entry.href);
+        chunk.set(entry.href, "deleted" in entry ? DELETED : entry.etag);
+        if (chunk.size >= LISTING_CHUNK) await flush();
+      }
+      if (chunk.size > 0) await flush();
+    } finally {
+      // A listing that failed mid-answer: its last insert ends before the run's rows are dropped.
+      await writing;
     }
-    if (chunk.size > 0) await flush();
-    await writing;
     if (failure) throw failure;
   }
 
