@@ -76,6 +76,9 @@ interface Synced {
   outcome: { ok: boolean; changed: number; removed: number; skipped: number; error?: string };
   ms: number;
   heapUsed: number;
+  /** V8's young generation and old space (committed) and the heap in use, at the start and at their peaks. */
+  start: { newSpace: number; oldSpace: number; heapUsed: number };
+  peak: { newSpace: number; oldSpace: number; heapUsed: number };
 }
 
 /** The syncing process, ready: a sync of a calendar id, and its end. */
@@ -274,7 +277,13 @@ export async function calendarSyncRows({
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssOf(fresh.pid));
       }, 20);
-      const { outcome, ms, heapUsed } = await fresh.sync(large).finally(() => clearInterval(sampler));
+      const {
+        outcome,
+        ms,
+        heapUsed,
+        start,
+        peak: heap,
+      } = await fresh.sync(large).finally(() => clearInterval(sampler));
       peak = Math.max(peak, rssOf(fresh.pid));
       if (!outcome.ok || outcome.changed !== count)
         throw new Error(`the large sync went wrong: ${JSON.stringify(outcome)}`);
@@ -283,6 +292,11 @@ export async function calendarSyncRows({
         `first sync, ${count.toLocaleString("en")} events`,
         `${(ms / 1000).toFixed(1)} s; ${await busyRows(large)} busy rows; RSS ${mb(before)} → peak ${mb(peak)} MB: ` +
           `growth ${mb(peak - before)} MB${peak - before <= 150_000_000 ? "" : "  ← over 150 MB"} (heap after ${mb(heapUsed)} MB)`,
+      );
+      line(
+        "  → V8's spaces in it, start → peak",
+        `young generation ${mb(start.newSpace)} → ${mb(heap.newSpace)} MB, old space ${mb(start.oldSpace)} → ${mb(heap.oldSpace)} MB, ` +
+          `heap in use ${mb(start.heapUsed)} → ${mb(heap.heapUsed)} MB`,
       );
     } finally {
       await fresh.stop();

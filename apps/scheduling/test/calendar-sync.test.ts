@@ -76,7 +76,7 @@ describe.skipIf(missing)("the calendar sync", () => {
    * A user with a Radicale calendar (through the fault proxy), connected and selected as
    * calendar:connect leaves it, without a first sync: the tests sync when they want.
    */
-  async function calendarOf(options: { supportsSync?: boolean } = {}) {
+  async function calendarOf(options: { supportsSync?: boolean; due?: boolean } = {}) {
     const name = `u${users++}`;
     const host = await createUser(t.prisma);
     await radicale.mkcalendar(name, "work");
@@ -101,6 +101,9 @@ describe.skipIf(missing)("the calendar sync", () => {
         userId: host.user.id,
         url,
         supportsSync: options.supportsSync ?? true,
+        // Not due: the app's own sync (it polls every few seconds) would otherwise take it first
+        // now and then, and the test's first sync would find nothing new.
+        ...(options.due ? {} : { nextSyncAt: new Date(Date.now() + 86_400_000) }),
       },
     });
     await t.prisma.selectedCalendar.create({
@@ -122,6 +125,9 @@ describe.skipIf(missing)("the calendar sync", () => {
         orderBy: [{ startsAt: "asc" }, { endsAt: "asc" }],
       })
     ).map((row) => [row.startsAt.toISOString(), row.endsAt.toISOString()]);
+
+  /** Rows of sync runs' listings left for a calendar. */
+  const listingRows = (calendarId: number) => t.prisma.calendarListing.count({ where: { calendarId } });
 
   it.each([
     ["sync-collection", true],
@@ -150,6 +156,19 @@ describe.skipIf(missing)("the calendar sync", () => {
         [at(4).toISOString(), at(4.5).toISOString()],
         [at(6).toISOString(), at(6.25).toISOString()],
       ]);
+      if (supportsSync) {
+        // A token the server no longer knows: listed in full again, compared with the stored
+        // ETags (nothing fetched anew), what the listing leaves out removed.
+        await t.prisma.connectedCalendar.update({
+          where: { id: cal.calendarId },
+          data: { syncToken: "http://radicale.org/ns/sync/unknown", ctag: null },
+        });
+        radicale.removeObjects(cal.name, "work", ["b.ics"]);
+        expect(await sync.syncNow(cal.calendarId)).toMatchObject({ ok: true, changed: 0, removed: 1 });
+        expect(await busyOf(cal.calendarId)).toEqual([[at(6).toISOString(), at(6.25).toISOString()]]);
+      }
+      // Each run's listing (docs/adr/0282) is gone once it ended.
+      expect(await listingRows(cal.calendarId)).toBe(0);
     } finally {
       await sync.stop();
     }
@@ -245,6 +264,7 @@ describe.skipIf(missing)("the calendar sync", () => {
         expect(stored.failingSince).not.toBeNull();
         expect(stored.consecutiveFailures).toBe(1);
         expect(await busyOf(cal.calendarId)).toEqual(before);
+        expect(await listingRows(cal.calendarId)).toBe(0);
         if (kind) {
           // The app's own sync counts failures by kind (its metric): one more through it.
           const metrics = async () => t.app.metrics.metrics();
@@ -319,7 +339,11 @@ describe.skipIf(missing)("the calendar sync", () => {
   });
 
   it("shares the work between instances: each due calendar is synchronised by one of them", async () => {
-    const calendars = await Promise.all([calendarOf(), calendarOf(), calendarOf()]);
+    const calendars = await Promise.all([
+      calendarOf({ due: true }),
+      calendarOf({ due: true }),
+      calendarOf({ due: true }),
+    ]);
     const [a, b] = [newSync(), newSync()];
     try {
       const outcomes = (await Promise.all([a.syncDue(8), b.syncDue(8)])).flat();

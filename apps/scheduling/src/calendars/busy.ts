@@ -4,7 +4,7 @@
 // integration naming its URL). What cannot be confirmed is busy (docs/adr/0254): a calendar whose
 // copy is older than the staleness allowed (failing, or never synchronised), and any time past the
 // horizon its recurring events were expanded to.
-import type { Prisma, PrismaClient } from "@app/db";
+import { Prisma, type PrismaClient } from "@app/db";
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -70,67 +70,79 @@ export function selectedCalendarsOf(db: Db, userIds: number[]): Promise<Selected
      ORDER BY c.id`;
 }
 
-/** What each user's selected calendars say about [from, to): busy intervals, and what is unconfirmed. */
+/**
+ * What each user's selected calendars say about [from, to): busy intervals, and what is
+ * unconfirmed. One query, whether they have calendars or not (docs/performance.md): the selected
+ * calendars with their busy intervals, each calendar's as one text of epoch milliseconds
+ * (`start,end,start,end…`). With `merged`, a calendar's overlapping and touching intervals come
+ * back as one (range_agg): what the slot engine and the booking check take; /availability lists
+ * them as stored.
+ */
 export async function calendarBusy(
   db: Db,
   userIds: number[],
   from: Date,
   to: Date,
-  options: BusyReadOptions,
+  options: BusyReadOptions & { merged?: boolean },
 ): Promise<Map<number, HostCalendars>> {
   const result = new Map<number, HostCalendars>();
   if (userIds.length === 0 || from >= to) return result;
-  const calendars = await selectedCalendarsOf(db, userIds);
-  if (calendars.length === 0) return result;
+  // A month of a busy calendar is a thousand intervals: as rows, each paid the driver's per-row
+  // and per-date work (a third of a slot query's time with a 2,000-event calendar).
+  const window = Prisma.sql`calendar_id = c.id
+           AND starts_at > ${bounded(from.getTime() - BUSY_PIECE_MS)} AND starts_at < ${bounded(to.getTime())}
+           AND ends_at > ${bounded(from.getTime())} AND ends_at > starts_at`;
+  const spans = options.merged
+    ? Prisma.sql`(SELECT string_agg((extract(epoch FROM lower(r)) * 1000)::bigint || ',' ||
+                                    (extract(epoch FROM upper(r)) * 1000)::bigint, ',' ORDER BY lower(r))
+                    FROM unnest((SELECT range_agg(tstzrange(starts_at, ends_at))
+                                   FROM scheduling.calendar_busy WHERE ${window})) AS r)`
+    : Prisma.sql`(SELECT string_agg((extract(epoch FROM starts_at) * 1000)::bigint || ',' ||
+                                    (extract(epoch FROM ends_at) * 1000)::bigint, ',' ORDER BY starts_at, ends_at)
+                    FROM scheduling.calendar_busy WHERE ${window})`;
+  const calendars = await db.$queryRaw<(SelectedRow & { spans: string | null })[]>`
+    SELECT c.id, c.user_id, c.url, c.synced_at, c.failing_since, c.last_error, c.expanded_until,
+           ${spans} AS spans
+      FROM scheduling.connected_calendars c
+      JOIN scheduling.credentials cr ON cr.id = c.credential_id
+     WHERE c.user_id = ANY(${userIds})
+       AND EXISTS (SELECT 1 FROM scheduling.selected_calendars s
+                    WHERE s."userId" = c.user_id AND s.integration = cr.type AND s."externalId" = c.url)
+     ORDER BY c.id`;
   const entry = (userId: number) => {
     const host = result.get(userId) ?? { busy: [], problems: [] };
     result.set(userId, host);
     return host;
   };
-  const readable: SelectedRow[] = [];
   for (const calendar of calendars) {
+    const host = entry(calendar.user_id);
     const problem = problemOf(calendar, options);
     if (problem) {
       // Not confirmed: busy for the whole window.
-      entry(calendar.user_id).problems.push(problem);
-      entry(calendar.user_id).busy.push({ start: from, end: to, calendar: calendar.url });
+      host.problems.push(problem);
+      host.busy.push({ start: from, end: to, calendar: calendar.url });
       continue;
     }
-    readable.push(calendar);
-    entry(calendar.user_id);
     if (calendar.expanded_until && calendar.expanded_until < to) {
-      entry(calendar.user_id).busy.push({
+      host.busy.push({
         start: calendar.expanded_until > from ? calendar.expanded_until : from,
         end: to,
         calendar: calendar.url,
       });
-      entry(calendar.user_id).problems.push({
+      host.problems.push({
         calendar: calendar.url,
         since: null,
         reason: `its recurring events are expanded to ${calendar.expanded_until.toISOString()} (CALENDAR_HORIZON_DAYS)`,
       });
     }
-  }
-  if (readable.length === 0) return result;
-  const byId = new Map(readable.map((calendar) => [calendar.id, calendar]));
-  // One row a calendar, its intervals one JSON text of epoch milliseconds: a month of a busy
-  // calendar is a thousand intervals, and as rows each paid the driver's per-row and per-date
-  // work (a third of a slot query's time with a 2,000-event calendar).
-  const rows = await db.$queryRaw<{ calendar_id: number; spans: string }[]>`
-    SELECT calendar_id,
-           json_agg(json_build_array((extract(epoch FROM starts_at) * 1000)::float8,
-                                     (extract(epoch FROM ends_at) * 1000)::float8)
-                    ORDER BY starts_at)::text AS spans
-      FROM scheduling.calendar_busy
-     WHERE calendar_id = ANY(${[...byId.keys()]})
-       AND starts_at > ${bounded(from.getTime() - BUSY_PIECE_MS)} AND starts_at < ${bounded(to.getTime())}
-       AND ends_at > ${bounded(from.getTime())}
-     GROUP BY calendar_id`;
-  for (const row of rows) {
-    const calendar = byId.get(row.calendar_id)!;
-    const host = entry(calendar.user_id);
-    for (const [start, end] of JSON.parse(row.spans) as [number, number][])
-      host.busy.push({ start: new Date(start), end: new Date(end), calendar: calendar.url });
+    if (!calendar.spans) continue;
+    const instants = JSON.parse(`[${calendar.spans}]`) as number[];
+    for (let i = 0; i + 1 < instants.length; i += 2)
+      host.busy.push({
+        start: new Date(instants[i]!),
+        end: new Date(instants[i + 1]!),
+        calendar: calendar.url,
+      });
   }
   return result;
 }

@@ -4,11 +4,12 @@
 // expands each into busy intervals over [now - 1 day, now + horizon] and stores them in place of
 // the object's old ones. A failure is recorded on the calendar (since when, why): the busy-time
 // reads turn it into busy time once the copy is too old (docs/adr/0254).
+import { randomUUID } from "node:crypto";
 import { inTransaction, type PrismaClient, separatePool } from "@app/db";
 import type pg from "pg";
 import { BUSY_PIECE_MS } from "./busy.ts";
 import { busyIntervals } from "./busy-times.ts";
-import { CalDavClient, CalDavError } from "./caldav-client.ts";
+import { CalDavClient, CalDavError, type ObjectRef, type SyncChange } from "./caldav-client.ts";
 import { type CredentialKeys, openLogin } from "./logins.ts";
 
 const DAY_MS = 86_400_000;
@@ -16,6 +17,10 @@ const DAY_MS = 86_400_000;
 const BATCH = 200;
 /** A calendar object larger than this is skipped, with a warning (a sync stays bounded). */
 export const MAX_OBJECT_BYTES = 1_048_576;
+/** Listed objects written per statement while a listing streams in (docs/adr/0282). */
+const LISTING_CHUNK = 500;
+/** A listed object's deletion (sync-collection's 404), in a chunk of the listing. */
+const DELETED = Symbol("deleted");
 /** How long a lease holds; renewed after every batch, so only a dead instance's runs out. */
 const LEASE_MS = 120_000;
 
@@ -322,54 +327,162 @@ export class CalendarSync {
     const expandedUntil = reexpand ? window.to : calendar.expanded_until!;
     if (unchanged && !reexpand) return { token: calendar.sync_token, ctag: calendar.ctag, expandedUntil };
 
-    // A server's ETag of an object; one without (null) is fetched every time.
-    const changed = new Map<string, string | null>();
-    const removed: string[] = [];
+    // The listing goes into the database as it is read (docs/adr/0282): this run's rows of
+    // calendar_listings, compared there with the stored objects; the process holds a chunk of it.
+    const run = randomUUID();
     let token: string | null = calendar.sync_token;
-    /** Every object's href and ETag, when the server listed them all (a first sync, a token refused). */
-    let listed: Map<string, string | null> | undefined;
-    if (!unchanged && calendar.supports_sync) {
-      const collect = async (from: string | null) => {
-        const sync = client.syncCollection(calendar.url, from);
-        const all = from === null ? new Map<string, string | null>() : undefined;
-        for await (const change of sync) {
-          if ("deleted" in change) removed.push(change.href);
-          else if (all) all.set(change.href, change.etag);
-          else changed.set(change.href, change.etag);
-        }
-        token = sync.syncToken ?? null;
-        return all;
-      };
-      try {
-        listed = await collect(calendar.sync_token);
-      } catch (error) {
-        if (!(error instanceof CalDavError && error.kind === "invalid-sync-token")) throw error;
-        removed.length = 0;
-        changed.clear();
-        listed = await collect(null);
-      }
-    } else if (!unchanged) {
-      listed = new Map();
-      for await (const { href, etag } of client.listObjects(calendar.url)) listed.set(href, etag);
-    }
-    if (listed) {
-      const stored = await this.storedEtags(calendar.id);
-      for (const [href, etag] of listed)
-        if (etag === null || stored.get(href) !== etag) changed.set(href, etag);
-      for (const href of stored.keys()) if (!listed.has(href)) removed.push(href);
-    }
-    if (removed.length > 0) {
+    try {
+      // What a crashed instance's run left.
       await this.pool.query(
-        `DELETE FROM scheduling.calendar_objects WHERE calendar_id = $1 AND href = ANY($2::text[])`,
-        [calendar.id, removed],
+        `DELETE FROM scheduling.calendar_listings WHERE calendar_id = $1 AND listed_at < now() - interval '1 day'`,
+        [calendar.id],
       );
-      outcome.removed = removed.length;
+      if (!unchanged) {
+        /** The listing holds every object (a first sync, a token refused, no sync-collection). */
+        let full = true;
+        if (calendar.supports_sync) {
+          const collect = async (from: string | null) => {
+            const sync = client.syncCollection(calendar.url, from);
+            await this.list(run, calendar.id, sync);
+            token = sync.syncToken ?? null;
+          };
+          try {
+            await collect(calendar.sync_token);
+            full = calendar.sync_token === null;
+          } catch (error) {
+            if (!(error instanceof CalDavError && error.kind === "invalid-sync-token")) throw error;
+            await this.pool.query(`DELETE FROM scheduling.calendar_listings WHERE run_id = $1`, [run]);
+            await collect(null);
+          }
+        } else await this.list(run, calendar.id, client.listObjects(calendar.url));
+        await this.compareListing(run, calendar.id, full, outcome);
+        await this.fetchListed(client, calendar, run, window, outcome);
+      }
+      if (reexpand) await this.expandAgain(calendar, run, window, outcome);
+    } finally {
+      await this.pool
+        .query(`DELETE FROM scheduling.calendar_listings WHERE run_id = $1`, [run])
+        .catch((err: unknown) => this.log.warn({ err }, "calendars: could not drop a sync's listing"));
     }
-    const hrefs = [...changed.keys()];
-    for (let i = 0; i < hrefs.length; i += BATCH) {
-      const batch = hrefs.slice(i, i + BATCH);
+    return { token, ctag: probe.ctag, expandedUntil };
+  }
+
+  /**
+   * Writes a listing into calendar_listings as it streams in, LISTING_CHUNK rows a statement,
+   * one statement in flight while the next chunk is read: the answer is read to its end without
+   * long pauses (a server may drop an answer held paused), and the process holds two chunks.
+   */
+  private async list(
+    run: string,
+    calendarId: number,
+    listing: AsyncIterable<SyncChange | ObjectRef>,
+  ): Promise<void> {
+    let chunk = new Map<string, string | null | typeof DELETED>();
+    let writing: Promise<void> = Promise.resolve();
+    let failure: unknown;
+    let renewed = Date.now();
+    const flush = async () => {
+      const rows = chunk;
+      chunk = new Map();
+      await writing;
+      if (failure) throw failure;
+      // A listing of 100,000 objects takes minutes on some servers: the lease stays held.
+      if (Date.now() - renewed > LEASE_MS / 4) {
+        renewed = Date.now();
+        await this.renewLease(calendarId);
+      }
+      writing = this.insertListing(run, calendarId, rows).catch((error: unknown) => {
+        failure ??= error;
+      });
+    };
+    try {
+      for await (const entry of listing) {
+        // The last word on an href counts (a later page may list it again).
+        chunk.delete(entry.href);
+        chunk.set(entry.href, "deleted" in entry ? DELETED : entry.etag);
+        if (chunk.size >= LISTING_CHUNK) await flush();
+      }
+      if (chunk.size > 0) await flush();
+    } finally {
+      // A listing that failed mid-answer: its last insert ends before the run's rows are dropped.
+      await writing;
+    }
+    if (failure) throw failure;
+  }
+
+  private async insertListing(
+    run: string,
+    calendarId: number,
+    rows: Map<string, string | null | typeof DELETED>,
+  ): Promise<void> {
+    const hrefs: string[] = [];
+    const etags: (string | null)[] = [];
+    const deleted: boolean[] = [];
+    for (const [href, etag] of rows) {
+      hrefs.push(href);
+      etags.push(etag === DELETED ? null : etag);
+      deleted.push(etag === DELETED);
+    }
+    await this.pool.query(
+      `INSERT INTO scheduling.calendar_listings (run_id, calendar_id, href, etag, deleted)
+       SELECT $1, $2, h, e, d FROM unnest($3::text[], $4::text[], $5::bool[]) AS t(h, e, d)
+       ON CONFLICT (run_id, href) DO UPDATE SET etag = EXCLUDED.etag, deleted = EXCLUDED.deleted`,
+      [run, calendarId, hrefs, etags, deleted],
+    );
+  }
+
+  /**
+   * Marks the listed objects to fetch (new, with another ETag than the stored one, or with none)
+   * and removes the stored objects the listing deleted or, when it lists every object, left out.
+   */
+  private async compareListing(
+    run: string,
+    calendarId: number,
+    full: boolean,
+    outcome: SyncOutcome,
+  ): Promise<void> {
+    await this.pool.query(
+      `UPDATE scheduling.calendar_listings l SET to_fetch = true
+        WHERE l.run_id = $1 AND NOT l.deleted
+          AND (l.etag IS NULL OR NOT EXISTS (SELECT 1 FROM scheduling.calendar_objects o
+                                              WHERE o.calendar_id = $2 AND o.href = l.href AND o.etag = l.etag))`,
+      [run, calendarId],
+    );
+    const { rowCount } = await this.pool.query(
+      full
+        ? `DELETE FROM scheduling.calendar_objects o
+            WHERE o.calendar_id = $2
+              AND NOT EXISTS (SELECT 1 FROM scheduling.calendar_listings l
+                               WHERE l.run_id = $1 AND l.href = o.href AND NOT l.deleted)`
+        : `DELETE FROM scheduling.calendar_objects o USING scheduling.calendar_listings l
+            WHERE l.run_id = $1 AND l.deleted AND o.calendar_id = $2 AND o.href = l.href`,
+      [run, calendarId],
+    );
+    outcome.removed = rowCount ?? 0;
+  }
+
+  /** Fetches the objects the listing marked, BATCH at a time (one multiget, one transaction each). */
+  private async fetchListed(
+    client: CalDavClient,
+    calendar: CalendarRow,
+    run: string,
+    window: { from: Date; to: Date },
+    outcome: SyncOutcome,
+  ): Promise<void> {
+    let after = "";
+    for (;;) {
+      const { rows } = await this.pool.query<{ href: string }>(
+        `SELECT href FROM scheduling.calendar_listings
+          WHERE run_id = $1 AND to_fetch AND href > $2 ORDER BY href LIMIT $3`,
+        [run, after, BATCH],
+      );
+      if (rows.length === 0) return;
+      after = rows.at(-1)!.href;
       const objects: { href: string; etag: string; data: string | null }[] = [];
-      for await (const item of client.multiget(calendar.url, batch)) {
+      for await (const item of client.multiget(
+        calendar.url,
+        rows.map((row) => row.href),
+      )) {
         if ("data" in item) objects.push({ href: item.href, etag: item.etag ?? "", data: item.data });
         else if ("tooLarge" in item) {
           outcome.skipped++;
@@ -385,16 +498,6 @@ export class CalendarSync {
       outcome.changed += objects.length;
       await this.renewLease(calendar.id);
     }
-    if (reexpand) await this.expandAgain(calendar, new Set(hrefs), window, outcome);
-    return { token, ctag: probe.ctag, expandedUntil };
-  }
-
-  private async storedEtags(calendarId: number): Promise<Map<string, string>> {
-    const { rows } = await this.pool.query<{ href: string; etag: string }>(
-      `SELECT href, etag FROM scheduling.calendar_objects WHERE calendar_id = $1`,
-      [calendarId],
-    );
-    return new Map(rows.map((row) => [row.href, row.etag]));
   }
 
   private async renewLease(calendarId: number): Promise<void> {
@@ -465,20 +568,30 @@ export class CalendarSync {
   /** The objects kept for it (recurring, or in the host's zone) expanded over the moved window. */
   private async expandAgain(
     calendar: CalendarRow,
-    fetched: Set<string>,
+    run: string,
     window: { from: Date; to: Date },
     outcome: SyncOutcome,
   ): Promise<void> {
     let after = "";
     for (;;) {
-      const { rows } = await this.pool.query<{ href: string; etag: string; recurring_data: string }>(
-        `SELECT href, etag, recurring_data FROM scheduling.calendar_objects
-          WHERE calendar_id = $1 AND recurring_data IS NOT NULL AND href > $2 ORDER BY href LIMIT $3`,
-        [calendar.id, after, BATCH],
+      // Those this sync fetched are expanded over this window already.
+      const { rows } = await this.pool.query<{
+        href: string;
+        etag: string;
+        recurring_data: string;
+        fetched: boolean;
+      }>(
+        `SELECT o.href, o.etag, o.recurring_data,
+                EXISTS (SELECT 1 FROM scheduling.calendar_listings l
+                         WHERE l.run_id = $4 AND l.href = o.href AND l.to_fetch) AS fetched
+           FROM scheduling.calendar_objects o
+          WHERE o.calendar_id = $1 AND o.recurring_data IS NOT NULL AND o.href > $2
+          ORDER BY o.href LIMIT $3`,
+        [calendar.id, after, BATCH, run],
       );
       if (rows.length === 0) return;
       after = rows.at(-1)!.href;
-      const again = rows.filter((row) => !fetched.has(row.href));
+      const again = rows.filter((row) => !row.fetched);
       await this.store(
         calendar,
         again.map((row) => ({ href: row.href, etag: row.etag, data: row.recurring_data })),

@@ -327,7 +327,7 @@ async function withBookings(
       userIds,
       new Date(Math.max(from.getTime() - margin, FIRST_BOOKABLE)),
       new Date(Math.min(to.getTime() + margin, PAST_LAST_BOOKABLE - 1)),
-      calendars,
+      { ...calendars, merged: true },
     ),
   ]);
   const toInput = (b: BookingFields) => existingBooking(b, eventType.id);
@@ -348,8 +348,9 @@ async function withBookings(
  * slot (a 5-host team's slots over 30 days: p99 213 ms with them apart).
  */
 export function mergedBusy(busy: readonly CalendarBusy[]): CalendarBusy[] {
-  const sorted = [...busy].sort(
-    (a, b) => a.calendar.localeCompare(b.calendar) || a.start.getTime() - b.start.getTime(),
+  // Code-unit order of the URLs (not localeCompare, which cost more than the rest together).
+  const sorted = [...busy].sort((a, b) =>
+    a.calendar === b.calendar ? a.start.getTime() - b.start.getTime() : a.calendar < b.calendar ? -1 : 1,
   );
   const merged: CalendarBusy[] = [];
   for (const interval of sorted) {
