@@ -15,6 +15,8 @@
 // - the store lost (the one etcd stopped): the leader demotes itself, writes wait for a leader
 //   or are answered 503 (never 500), reads go on; once the store is back a leader takes writes and nothing
 //   acknowledged is lost;
+// - the leader's Patroni agent frozen (SIGSTOP: its REST API answers nothing): HAProxy takes it
+//   out, /ready says "no leader" meanwhile, another is elected, and the agent resumed rejoins;
 // - a planned switchover under the same load: no client is answered an error.
 // Figures (the write gap, client errors, rows against 302s) are printed for docs/operations.md;
 // no timing is asserted.
@@ -536,6 +538,57 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
     const digests = await rowsOnEveryNode();
     expect(new Set(Object.values(digests)).size, JSON.stringify(digests, null, 1)).toBe(1);
   }, 120_000);
+
+  it("the leader's Patroni agent frozen (its REST API answers nothing) under the same load: HAProxy takes it out, /ready says there is no leader meanwhile, another is elected, every 302 has exactly one row; the agent resumed, it rejoins", async () => {
+    const load = await startLoad("ha-frozen");
+    const frozen = await cluster.leader();
+    const probe = startWriteProbe(appUrl);
+    const frozenAt = Date.now();
+    frozen.patroni!.kill("SIGSTOP");
+    // What an instance's /ready says meanwhile, each answer once.
+    const said = new Set<string>();
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const answer = await fetch(`${topology.instances.shortener[0]!.url}/ready`).catch(() => undefined);
+        if (answer)
+          said.add(
+            `${answer.status} ${((await answer.json().catch(() => ({}))) as { database?: string }).database}`,
+          );
+        await pause(100);
+      }
+    })();
+    let writtenAt: number;
+    let next: HaNode;
+    try {
+      writtenAt = await probe.firstAcceptedAfter(frozenAt).finally(probe.stop);
+      next = await cluster.leader();
+    } finally {
+      polling = false;
+      await poll;
+    }
+    await goesOn(load.burst, load.booking);
+    const outcome = await outcomeOf(load);
+    const resumedAt = Date.now();
+    frozen.patroni!.kill("SIGCONT");
+    const members = await onLeadersTimeline(frozen);
+    const rejoinedMs = Date.now() - resumedAt;
+    const digests = await rowsOnEveryNode();
+    console.log(
+      `${frozen.name}'s agent frozen: ${next.name} took writes ${writtenAt - frozenAt} ms after; an instance's /ready said ${JSON.stringify([...said])}; ` +
+        `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
+        `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
+        `resumed: rejoined in ${rejoinedMs} ms${frozen.output().includes("pg_rewind") ? " (pg_rewind ran)" : ""}, ${JSON.stringify(members.map((m) => [m.name, m.role, m.timeline]))}`,
+    );
+    expect(next.name).not.toBe(frozen.name);
+    expect([...said].some((answer) => answer.endsWith(" no leader"))).toBe(true);
+    expect(Object.keys(outcome.redirectErrors).filter((status) => status !== "503")).toEqual([]);
+    expect(outcome.rows).toBe(outcome.redirects);
+    expect(outcome.stored).toBeGreaterThanOrEqual(outcome.created);
+    expect(outcome.doubleBooked).toBe(0);
+    expect(members.find((member) => member.name === frozen.name)?.role).not.toBe("leader");
+    expect(new Set(Object.values(digests)).size, JSON.stringify(digests, null, 1)).toBe(1);
+  }, 150_000);
 
   it(`a planned switchover under the same load: every 302 has exactly one row, every 201 its booking; then the nodes agree`, async () => {
     const load = await startLoad("ha-switchover");
