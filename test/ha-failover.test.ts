@@ -509,6 +509,11 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
     await cluster.stopStore();
     // Until the leader has demoted itself (it cannot renew its key) and HAProxy routes no write.
     const demoted = await probe.firstRefusedAfter(stoppedAt);
+    // Read the agent's line now: its output keeps its last lines only, and a loaded agent's
+    // retries (tracebacks included) soon push it out.
+    let said: string | undefined;
+    for (const deadline = Date.now() + 15_000; !said && Date.now() < deadline; await pause(100))
+      said = leader.output().match(/.*DCS is not accessible.*/i)?.[0];
     const redirectsBefore = load.burst.outcome.redirects;
     await pause(3_000);
     const redirectsWhileDown = load.burst.outcome.redirects - redirectsBefore;
@@ -518,7 +523,6 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
     const next = await cluster.leader();
     await goesOn(load.burst, load.booking);
     const outcome = await outcomeOf(load);
-    const said = leader.output().match(/.*DCS is not accessible.*/)?.[0];
     console.log(
       `etcd stopped: writes refused ${demoted - stoppedAt} ms after (${leader.name}: "${said ?? "no line"}"); ` +
         `${redirectsWhileDown} redirects answered 302 in 3 s without a leader; etcd started: ${next.name} took writes ${writtenAt - startedAt} ms after; ` +
