@@ -11,8 +11,11 @@ import { parseArgs } from "node:util";
 
 export interface BurstOutcome {
   redirects: number;
-  /** Each failed request: when it began (ms since the epoch) and its status (0: no answer). */
-  errors: { startedAt: number; status: number }[];
+  /**
+   * Each failed request: when it began (ms since the epoch), its status (0: no answer) and, for
+   * no answer, why (the socket's error code), so a failed drill says what the client saw.
+   */
+  errors: { startedAt: number; status: number; reason?: string }[];
 }
 
 export interface Burst {
@@ -43,8 +46,8 @@ export function startBurst(url: string, connections: number, { paceMs = 0 }: Pac
           resolve();
         });
       });
-      req.on("error", () => {
-        outcome.errors.push({ startedAt, status: 0 });
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        outcome.errors.push({ startedAt, status: 0, reason: error.code ?? error.message });
         resolve();
       });
       req.end();

@@ -24,6 +24,11 @@ const PORT_VARIABLE: Record<ServiceName, string> = {
 };
 /** Lines of output kept per process, for a failure's report. */
 const KEPT_LINES = 200;
+/**
+ * How long an instance may take to answer `/ready` 200 after its spawn. About a second alone;
+ * a dozen instances starting at once beside another CI run (load 16-33 on 2 cores) took over 60 s.
+ */
+const READY_WITHIN_MS = 120_000;
 
 /** The path of Debian's haproxy binary, or undefined when it is not installed. */
 export function haproxyBinary(): string | undefined {
@@ -132,26 +137,52 @@ function track(name: string, child: ChildProcess, onLine?: (name: string, line: 
   return { exited, output: () => lines.join("\n") };
 }
 
-/** The status of one GET over a fresh connection; 0 when refused or reset. */
-function status(url: string): Promise<number> {
+/** One GET over a fresh connection: its status (0 when refused, reset or past 2 s) and body. */
+function answer(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = request(url, { agent: false, timeout: 2_000 }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
     });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(0));
+    req.on("timeout", () => req.destroy(new Error("no answer within 2 s")));
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
     req.end();
   });
 }
 
-async function waitUntil(what: string, test: () => Promise<boolean>, timeoutMs: number, alive: () => string) {
+/**
+ * A test of an instance's `/ready` for `waitUntil`: 200, or what it last answered, which
+ * `waitUntil` names when the wait runs out (a loaded machine's start, a probe that fails).
+ */
+function readyTest(url: string): { test: () => Promise<boolean>; last: () => string } {
+  let last = "no answer yet";
+  return {
+    test: async () => {
+      const got = await answer(`${url}/ready`);
+      last = `${got.status} ${got.body.slice(0, 200)}`;
+      return got.status === 200;
+    },
+    last: () => `last /ready answer: ${last}`,
+  };
+}
+
+async function waitUntil(
+  what: string,
+  test: () => Promise<boolean>,
+  timeoutMs: number,
+  alive: () => string,
+  last?: () => string,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const dead = alive();
     if (dead) throw new Error(`${what}: ${dead}`);
     if (await test()) return;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline) {
+      throw new Error(`${what}: not within ${timeoutMs} ms${last ? `; ${last()}` : ""}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -300,15 +331,19 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       ...track(name, child, options.onLine),
     };
   };
+  /** Waits for an instance's `/ready`; past the wait, says what it answered and last logged. */
+  const untilReady = (instance: Instance, alive: () => string) => {
+    const ready = readyTest(instance.url);
+    return waitUntil(`${instance.name} ready`, ready.test, READY_WITHIN_MS, alive, () => {
+      const logged = instance.output().split("\n").slice(-5).join("\n");
+      return `${ready.last()}; its last lines:\n${logged}`;
+    });
+  };
   const readyDirectly = (instance: Instance) =>
-    waitUntil(
-      `${instance.name} ready`,
-      async () => (await status(`${instance.url}/ready`)) === 200,
-      60_000,
-      () =>
-        instance.process.exitCode !== null
-          ? `exited with ${instance.process.exitCode}:\n${instance.output()}`
-          : "",
+    untilReady(instance, () =>
+      instance.process.exitCode !== null
+        ? `exited with ${instance.process.exitCode}:\n${instance.output()}`
+        : "",
     );
 
   try {
@@ -324,16 +359,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       const dead = all.find((instance) => instance.process.exitCode !== null);
       return dead ? `${dead.name} exited with ${dead.process.exitCode}:\n${dead.output()}` : "";
     };
-    await Promise.all(
-      all.map((instance) =>
-        waitUntil(
-          `${instance.name} ready`,
-          async () => (await status(`${instance.url}/ready`)) === 200,
-          60_000,
-          firstDead,
-        ),
-      ),
-    );
+    await Promise.all(all.map((instance) => untilReady(instance, firstDead)));
 
     const configFile = path.join(workDir, "haproxy.cfg");
     writeFileSync(

@@ -227,8 +227,10 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
       `${instance.url}/v1/me?apiKey=${tenantUser.apiKey}&key=${tenant.licenseKey}`;
     // Every instance has the key and the tenant in its caches.
     for (const instance of topology.instances.scheduling) {
-      expect((await call(keyUrl(instance))).status).toBe(200);
-      expect((await call(tenantUrl(instance))).status).toBe(200);
+      for (const url of [keyUrl(instance), tenantUrl(instance)]) {
+        const answer = await call(url);
+        expect(answer.status, `${instance.name}: ${answer.body}`).toBe(200);
+      }
     }
 
     const [keyRefused, tenantRefused] = await Promise.all([
@@ -269,9 +271,14 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
         prefix: "cal_",
       });
       const before = await topology.serverStates();
-      const statuses = await inParallel(RATE_LIMIT_MAX + 30, 6, async () => {
-        return (await call(`${topology.url.scheduling}/v1/me?apiKey=${apiKey}`)).status;
-      });
+      const answers = await inParallel(RATE_LIMIT_MAX + 30, 6, () =>
+        call(`${topology.url.scheduling}/v1/me?apiKey=${apiKey}`),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      // Any other answer, named in the failure: what refused it, and why.
+      const others = answers
+        .filter((answer) => answer.status !== 200 && answer.status !== 429)
+        .map((answer) => `${answer.status} ${answer.body.slice(0, 120)}`);
       const after = await topology.serverStates();
       const served = topology.instances.scheduling.map((instance) => {
         const sessions = (states: typeof before) =>
@@ -292,7 +299,7 @@ describe.skipIf(!haproxy)(`${INSTANCES} instances of each service behind HAProxy
           allowed: statuses.filter((s) => s === 200).length,
           refused: statuses.filter((s) => s === 429).length,
         },
-        `instances that passed requests uncounted: ${uncounted.map((instance) => instance.name)}`,
+        `instances that passed requests uncounted: ${uncounted.map((instance) => instance.name)}; other answers: ${JSON.stringify(others.slice(0, 5))}`,
       ).toEqual({ allowed: RATE_LIMIT_MAX, refused: 30 });
     },
   );

@@ -31,7 +31,12 @@ async function rateLimitPlugin(
   const store =
     redis ??
     (redisUrl
-      ? await openRedis(app, redisUrl, { purpose: "rate-limit", commandTimeoutMs: redisTimeoutMs })
+      ? await openRedis(app, redisUrl, {
+          purpose: "rate-limit",
+          commandTimeoutMs: redisTimeoutMs,
+          // `/ready` reports on it (health.routes.ts).
+          probed: true,
+        })
       : undefined);
   // Readiness checks the same client the counters use.
   app.decorate("redis", store ?? null);

@@ -264,6 +264,57 @@ describe.skipIf(!inject("redisUrl"))("readiness with Redis", () => {
   });
 });
 
+describe.skipIf(!inject("redisUrl"))(
+  "readiness with Redis, at the counters' own 25 ms command timeout",
+  () => {
+    let proxy: TcpProxy;
+    let app: SchedulingApp;
+    const t = setupApp();
+
+    beforeAll(async () => {
+      const redis = new URL(inject("redisUrl"));
+      proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+      app = await buildApp({
+        config: testConfig({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_TIMEOUT_MS: 25 }),
+        prisma: t.prisma,
+      });
+    });
+    afterAll(async () => {
+      await app?.close();
+      await proxy?.close();
+    });
+
+    it("stays ready while this process is starved of CPU (its timers run before it reads Redis's answers)", async () => {
+      // Each turn of the event loop takes 40 ms: a 25 ms command timeout fires before the answer
+      // is read. Three pings under it failed in a row, and the instance was reported unready.
+      const hog = setInterval(() => {
+        const until = Date.now() + 40;
+        while (Date.now() < until);
+      }, 0);
+      try {
+        const answers = [];
+        for (let i = 0; i < 3; i++) answers.push((await app.inject({ url: "/ready" })).statusCode);
+        expect(answers).toEqual([200, 200, 200]);
+      } finally {
+        clearInterval(hog);
+      }
+    });
+
+    it("is not ready while Redis is frozen (its connection open, no answer), and ready once it answers", async () => {
+      await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+      proxy.freeze();
+      try {
+        const frozen = await app.inject({ url: "/ready" });
+        expect(frozen.statusCode).toBe(503);
+        expect(frozen.json()).toEqual({ message: "Redis unreachable" });
+      } finally {
+        proxy.thaw();
+      }
+      await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
+    });
+  },
+);
+
 describe("metrics", () => {
   const t = setupApp({ RATE_LIMIT_MAX: 2 });
 

@@ -1,12 +1,13 @@
 // What `/ready` checks, the same way in both services: the database answers within
 // DATABASE_PROBE_MS and is the leader (not a replica), and, where the service asks (scheduling's
-// rate limiter, ADR 0019), Redis answers a ping within PROBE_TIMEOUT_MS. A frozen database is
-// then reported before an orchestrator's own probe gives up, instead of holding the probe until
-// the pool's query timeout (31 s); with no leader, the service stays ready for DATABASE_WAIT_MS
-// (docs/adr/0280).
-import { type PrismaClient, waitMsOf } from "@app/db";
+// rate limiter, ADR 0019), Redis's connection is up and a ping answers on a connection of its own
+// (redis.ts, ADR 0283). A frozen database is then reported before an orchestrator's own probe
+// gives up, instead of holding the probe until the pool's query timeout (31 s); with no leader,
+// the service stays ready for DATABASE_WAIT_MS (docs/adr/0280).
+import { type PrismaClient, queryPrepared, waitMsOf } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
+import { readinessPing } from "./redis.ts";
 
 // A readiness probe must answer within the orchestrator's own timeout.
 export const PROBE_TIMEOUT_MS = 2_000;
@@ -17,25 +18,6 @@ export const PROBE_TIMEOUT_MS = 2_000;
  * redirects answered 503 by HAProxy), when /ready means to say `no leader` and stay in.
  */
 export const DATABASE_PROBE_MS = 1_000;
-
-/**
- * Pings on the rate limiter's own client give up after a few ms (redis.ts), so one busy moment
- * of this process could fail a ping; a load balancer taking that for an outage would take every
- * instance out at once (docs/adr/0164). Redis counts as unreachable when this many pings in a
- * row fail: a dead or frozen Redis fails them all, still well within the probe's time.
- */
-const REDIS_PINGS = 3;
-
-async function pingRedis(redis: Redis): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await redis.ping();
-      return;
-    } catch (error) {
-      if (attempt >= REDIS_PINGS) throw error;
-    }
-  }
-}
 
 function withinProbeTimeout<T>(work: Promise<T>, timeoutMs = PROBE_TIMEOUT_MS): Promise<T> {
   return Promise.race([
@@ -51,6 +33,9 @@ export type Unready =
   | "database unreachable"
   | "no leader: the database reached is a replica"
   | "Redis unreachable";
+
+/** Whether the database reached is a replica (in recovery) or the leader. */
+const DATABASE_ROLE = { name: "ready-database-role", text: `SELECT pg_is_in_recovery() AS "replica"` };
 
 /** The database the service reached: the leader (a primary, which takes writes), or none. */
 export type DatabaseRole = "leader" | "no leader";
@@ -81,12 +66,21 @@ export async function readiness(
     const waited = Date.now() - since;
     return { unready: waited < waitMsOf(prisma) ? undefined : unready, database: "no leader" as const };
   };
+  // Both probes at once: the answer stays within the proxy's check timeout (2 s) when both wait.
+  const redisPinged = redis
+    ? withinProbeTimeout(readinessPing(redis)).then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+    : Promise.resolve(undefined);
   let replica: boolean | undefined;
   try {
     // Its role too: the database URL reaches the leader (a primary) or, between two leaders of a
     // failover, nothing or a replica (a node demoted, reached through a connection opened before).
+    // On the driver, not Prisma: a process's first Prisma query loads its query compiler, which
+    // took over the probe's second on a loaded machine and answered the first /ready 503.
     const [row] = await withinProbeTimeout(
-      prisma.$queryRaw<{ replica: boolean }[]>`SELECT pg_is_in_recovery() AS "replica"`,
+      queryPrepared<{ replica: boolean }>(prisma, DATABASE_ROLE, []),
       DATABASE_PROBE_MS,
     );
     replica = row?.replica;
@@ -99,13 +93,10 @@ export async function readiness(
     return noLeader("no leader: the database reached is a replica");
   }
   noLeaderSince.delete(prisma);
-  if (redis) {
-    try {
-      await withinProbeTimeout(pingRedis(redis));
-    } catch (error) {
-      log.warn({ err: error }, "Redis not reachable");
-      return { unready: "Redis unreachable", database: "leader" };
-    }
+  const redisError = await redisPinged;
+  if (redisError !== undefined) {
+    log.warn({ err: redisError }, "Redis not reachable");
+    return { unready: "Redis unreachable", database: "leader" };
   }
   return { unready: undefined, database: "leader" };
 }

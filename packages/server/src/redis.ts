@@ -3,11 +3,43 @@
 // counter's user decides what a failed command means): no offline queue, a command timeout of a
 // few ms, no retries of a command; the connection itself is retried in the background every
 // ≤ 500 ms.
+import { once } from "node:events";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 
 /** A command that takes longer than this fails: REDIS_TIMEOUT_MS's default. */
 export const REDIS_COMMAND_TIMEOUT_MS = 25;
+/** How long a readiness ping may take on the probe's own connection (see `readinessPing`). */
+export const REDIS_PROBE_TIMEOUT_MS = 1_000;
+
+/** Each client `openRedis` made → the connection its readiness pings go over. */
+const probeClients = new WeakMap<Redis, Redis>();
+
+/**
+ * Whether Redis serves `redis`'s user: its own connection is up, and a ping answers within
+ * REDIS_PROBE_TIMEOUT_MS. The ping goes over a second connection of `openRedis`'s, not under
+ * the counters' few-ms command timeout: a process starved of CPU (a loaded machine, many
+ * instances) ran its timers before it read Redis's answer, so a healthy Redis failed pings in a
+ * row and every instance was taken out together, while the counters (which let requests pass
+ * while Redis is slow) served (docs/adr/0283). A client made elsewhere is pinged itself, up to
+ * three times. Rejects with the reason.
+ */
+export async function readinessPing(redis: Redis): Promise<void> {
+  if (redis.status !== "ready") throw new Error(`the connection is ${redis.status}`);
+  const probe = probeClients.get(redis);
+  if (probe) {
+    await probe.ping();
+    return;
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await redis.ping();
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
 
 export interface RedisUse {
   /** What waits on it, for the log: "rate-limit". */
@@ -16,6 +48,8 @@ export interface RedisUse {
   commandTimeoutMs?: number | undefined;
   /** What its users do while it is down, for the log. */
   whileDown?: string;
+  /** `/ready` reports on it (readinessPing): opens the probe's connection too. */
+  probed?: boolean;
 }
 
 /**
@@ -29,6 +63,7 @@ export async function openRedis(
     purpose,
     commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
     whileDown = "requests pass uncounted until it is back",
+    probed = false,
   }: RedisUse,
 ): Promise<Redis> {
   const { Redis } = await import("ioredis");
@@ -55,8 +90,24 @@ export async function openRedis(
     healthy = true;
     app.log.info(`${purpose} Redis available again`);
   });
+  const clients = [redis];
+  if (probed) {
+    // Readiness pings (readinessPing): a connection of their own, with a probe's timeout.
+    const probe = redis.duplicate({ commandTimeout: REDIS_PROBE_TIMEOUT_MS, retryStrategy: () => 500 });
+    probe.on("error", () => {});
+    probeClients.set(redis, probe);
+    clients.push(probe);
+  }
   app.addHook("onClose", async () => {
-    await redis.quit().catch(() => redis.disconnect());
+    await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
   });
+  if (probed) {
+    // Started with Redis connected when it answers: `/ready` right after the start reports it
+    // as it is, not as still connecting. A Redis that is down or slow delays it by this at most.
+    await Promise.race([
+      Promise.all(clients.map((client) => once(client, "ready"))),
+      new Promise((resolve) => setTimeout(resolve, REDIS_PROBE_TIMEOUT_MS).unref()),
+    ]).catch(() => {});
+  }
   return redis;
 }
