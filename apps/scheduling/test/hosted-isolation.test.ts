@@ -66,8 +66,9 @@ const answers: string[] = [];
 // change at once can only be the registry's notification, however long a loaded machine takes.
 const NOTIFIED_ONLY = { authCacheMs: 600_000 };
 
+// A tenant database that is down answers 503 after DATABASE_WAIT_MS (15 s in the service).
 const hostedConfig = (overrides: Partial<SchedulingConfig> = {}) =>
-  testConfig({ HOSTED_MODE: "on", TENANT_SECRET, ...overrides });
+  testConfig({ HOSTED_MODE: "on", TENANT_SECRET, DATABASE_WAIT_MS: 1_000, ...overrides });
 
 async function another(overrides: Partial<SchedulingConfig> = {}): Promise<SchedulingApp> {
   const instance = await buildApp({ config: hostedConfig(overrides), prisma: prisma.main, ...NOTIFIED_ONLY });
@@ -385,6 +386,26 @@ describe("tenants coming and going", () => {
         expect((await call("d", "GET", "/api/v1/me", owner.apiKey, undefined, second)).status).toBe(200),
       SOON,
     );
+  });
+
+  it("waits for a tenant's database that accepts no connection for less than DATABASE_WAIT_MS (its failover), then answers", async () => {
+    const owner = await newUser(prisma.c);
+    const waiting = await another({ DATABASE_WAIT_MS: 20_000 });
+    // Its client to the tenant's database is open, as on an instance serving it.
+    expect((await call("c", "GET", "/api/v1/schedules", owner.apiKey, undefined, waiting)).status).toBe(200);
+    await proxy.down();
+    let upAt = 0;
+    const answer = call("c", "GET", "/api/v1/schedules", owner.apiKey, undefined, waiting).then((got) => ({
+      ...got,
+      at: Date.now(),
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await proxy.up();
+    upAt = Date.now();
+    const got = await answer;
+    expect(got.status, got.text).toBe(200);
+    // It was answered once the database was back, not before (no error taken for an answer).
+    expect(got.at).toBeGreaterThanOrEqual(upAt);
   });
 
   it("answers 503 for a tenant whose database is down, while the others keep working", async () => {

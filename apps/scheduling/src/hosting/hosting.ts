@@ -81,6 +81,7 @@ async function startHosting(
     connectionsMax: config.TENANT_CONNECTIONS_MAX,
     log: app.log,
     migrationsDir,
+    waitMs: config.DATABASE_WAIT_MS,
   });
   // A failure here only leaves the cache off; it keeps trying in the background.
   await directory.start();

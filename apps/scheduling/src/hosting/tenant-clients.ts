@@ -41,6 +41,11 @@ export interface TenantClientsOptions {
   retryMs?: number;
   /** The migrations tenant databases are brought up to (default: prisma/migrations). */
   migrationsDir?: string;
+  /**
+   * DATABASE_WAIT_MS: while a tenant's database accepts no connection (its failover), that
+   * tenant's work waits this long for one, as the default database's does (docs/adr/0280).
+   */
+  waitMs?: number | undefined;
 }
 
 interface Entry {
@@ -67,6 +72,7 @@ export class TenantClients {
   private readonly idleMs: number;
   private readonly retryMs: number;
   private readonly migrationsDir: string;
+  private readonly waitMs: number;
   private readonly log: FastifyBaseLogger;
   private readonly sweeper: NodeJS.Timeout;
   /**
@@ -82,12 +88,14 @@ export class TenantClients {
     idleMs = TENANT_CLIENT_IDLE_MS,
     retryMs = TENANT_RETRY_MS,
     migrationsDir = defaultMigrationsDir,
+    waitMs = 0,
   }: TenantClientsOptions) {
     this.poolMax = poolMax;
     this.maxClients = Math.max(1, Math.floor(connectionsMax / poolMax));
     this.idleMs = idleMs;
     this.retryMs = retryMs;
     this.migrationsDir = migrationsDir;
+    this.waitMs = waitMs;
     this.log = log;
     this.sweeper = setInterval(() => this.closeIdle(), Math.max(Math.min(idleMs, 30_000) / 2, 10)).unref();
   }
@@ -136,7 +144,7 @@ export class TenantClients {
     }
     const entry: Entry = {
       tenantId: tenant.id,
-      prisma: createPrisma(tenant.databaseUrl, { poolMax: this.poolMax }),
+      prisma: createPrisma(tenant.databaseUrl, { poolMax: this.poolMax, waitMs: this.waitMs }),
       ready: Promise.resolve(),
       leases: 0,
       lastUsed: Date.now(),
