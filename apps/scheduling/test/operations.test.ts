@@ -144,9 +144,29 @@ describe("a database that goes away and comes back", () => {
   // A leader that dies after a booking's commit and before its answer (issue 49): the outcome is
   // unknown, so the answer is 503, never a success nor a guess; the client's retry with its
   // Idempotency-Key finds the booking its first request made, and nothing was written twice.
-  it("answers 503 when a booking's commit is lost, and its Idempotency-Key retry finds that booking: one booking, one set of e-mails", async () => {
+  it("answers 503 when a booking's commit is lost, and its Idempotency-Key retry finds that booking: one booking, one set of e-mails, one calendar write", async () => {
     await vi.waitFor(async () => expect((await app.inject({ url: "/ready" })).statusCode).toBe(200), SOON);
     const eventType = await makeHost(prisma, userId);
+    // Bookings of the event type are written into a connected calendar (the calendar outbox,
+    // written in the booking's transaction). No server takes them here; the rows are what counts.
+    const credential = await prisma.credential.create({
+      data: {
+        type: "caldav_calendar",
+        appId: "caldav-calendar",
+        userId,
+        url: "http://127.0.0.1:9/dav/",
+        secret: "not-opened-here",
+        keyId: "none",
+      },
+    });
+    await prisma.destinationCalendar.create({
+      data: {
+        integration: "caldav_calendar",
+        externalId: "http://127.0.0.1:9/dav/lou/work/",
+        eventTypeId: eventType.id,
+        credentialId: credential.id,
+      },
+    });
     const book = (minutes: number, key: string) =>
       app.inject({
         method: "POST",
@@ -184,6 +204,15 @@ describe("a database that goes away and comes back", () => {
     // As many e-mails as a booking made without a cut.
     expect(await mailOf(uid)).toBe(await mailOf(again.json<{ uid: string }>().uid));
     expect(await mailOf(uid)).toBeGreaterThan(0);
+    // And one calendar write each, the lost one's under its booking's UID.
+    const writes = await prisma.calendarWrite.findMany({
+      where: { icalUid: { in: [uid, again.json<{ uid: string }>().uid] } },
+      select: { icalUid: true, op: true },
+    });
+    expect(writes.sort((a, b) => (a.icalUid === uid ? -1 : b.icalUid === uid ? 1 : 0))).toEqual([
+      { icalUid: uid, op: "put" },
+      { icalUid: again.json<{ uid: string }>().uid, op: "put" },
+    ]);
   });
 
   it("runs a booking again whose connection was lost before its COMMIT was sent: 201, booked once", async () => {
