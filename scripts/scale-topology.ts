@@ -81,6 +81,8 @@ export interface TopologyOptions {
   onLine?: (name: string, line: string) => void;
   /** The checkout whose built services the instances run (default: this one). */
   root?: string;
+  /** How long the instances may take to answer /ready 200 at the start (default 60 s). */
+  readyTimeoutMs?: number;
 }
 
 export interface Topology {
@@ -145,13 +147,20 @@ function status(url: string): Promise<number> {
   });
 }
 
-async function waitUntil(what: string, test: () => Promise<boolean>, timeoutMs: number, alive: () => string) {
+async function waitUntil(
+  what: string,
+  test: () => Promise<boolean>,
+  timeoutMs: number,
+  alive: () => string,
+  explain?: () => string,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const dead = alive();
     if (dead) throw new Error(`${what}: ${dead}`);
     if (await test()) return;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not within ${timeoutMs} ms${explain ? `: ${explain()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -325,14 +334,18 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       return dead ? `${dead.name} exited with ${dead.process.exitCode}:\n${dead.output()}` : "";
     };
     await Promise.all(
-      all.map((instance) =>
-        waitUntil(
+      all.map((instance) => {
+        let last = 0;
+        return waitUntil(
           `${instance.name} ready`,
-          async () => (await status(`${instance.url}/ready`)) === 200,
-          60_000,
+          async () => (last = await status(`${instance.url}/ready`)) === 200,
+          options.readyTimeoutMs ?? 60_000,
           firstDead,
-        ),
-      ),
+          // What it last answered (0: nothing within 2 s), and its last lines.
+          () =>
+            `its /ready last answered ${last}; its last lines:\n${instance.output().split("\n").slice(-20).join("\n")}`,
+        );
+      }),
     );
 
     const configFile = path.join(workDir, "haproxy.cfg");

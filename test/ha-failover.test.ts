@@ -330,9 +330,11 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
       },
       serviceEnv: bouncer ? { scheduling: { DATABASE_URL: bouncer.via(appUrl) } } : {},
       check: CHECK,
+      // Beside test/scale.test.ts's topology on the loaded machine, an instance once took over 60 s.
+      readyTimeoutMs: 120_000,
     });
     console.log(`cluster and services started in ${Date.now() - began} ms`);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await topology?.stop();
