@@ -338,7 +338,10 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         let last = 0;
         return waitUntil(
           `${instance.name} ready`,
-          async () => (last = await status(`${instance.url}/ready`)) === 200,
+          async () => {
+            last = await status(`${instance.url}/ready`);
+            return last === 200;
+          },
           options.readyTimeoutMs ?? 60_000,
           firstDead,
           // What it last answered (0: nothing within 2 s), and its last lines.
