@@ -23,7 +23,9 @@ import { type HealthCheck, haproxyConfig } from "./haproxy-config.ts";
 import { haproxyBinary, haproxyServerStates, type ServerState } from "./scale-topology.ts";
 
 const run = promisify(execFile);
-const KEPT_LINES = 300;
+// Enough for a resumed agent's tracebacks (one per REST request queued while it was frozen) not
+// to push out the lines that say what it did.
+const KEPT_LINES = 2_000;
 
 /**
  * Patroni's timings, in seconds (docs/operations.md#high-availability). Patroni's defaults are
@@ -158,7 +160,11 @@ export interface HaCluster {
   members(): Promise<Member[]>;
   /** The node holding the leader key with a running PostgreSQL; waits up to `timeoutMs` for one. */
   leader(timeoutMs?: number): Promise<HaNode>;
-  /** Until every node is a running member (the leader running, the others streaming) and one is a sync standby. */
+  /**
+   * Until one leader runs, every other node streams from it on its timeline and has replayed up
+   * to where it was, and one is the sync standby; past `timeoutMs`, an error naming what was
+   * missing, with each node's last lines.
+   */
   healthy(timeoutMs?: number): Promise<Member[]>;
   /** Until HAProxy routes writes to the leader alone and reads to the running replicas alone. */
   routed(timeoutMs?: number): Promise<true>;
@@ -235,18 +241,32 @@ function getJson(url: string, timeoutMs = 1_000): Promise<{ status: number; body
   });
 }
 
+/** Until `attempt` gives a value; past `timeoutMs`, an error saying what its last try found missing (`explain`). */
 async function waitFor<T>(
   what: string,
   timeoutMs: number,
   attempt: () => Promise<T | undefined>,
+  explain?: () => string,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await attempt();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not within ${timeoutMs} ms${explain ? `: ${explain()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The last `count` lines of a node's output that say something: no Python traceback frames, no blank lines. */
+function saidLines(lines: string[], count: number): string {
+  return lines
+    .filter(
+      (line) =>
+        line.trim() && !/^\s|^Traceback|Exception happened during processing|^\w+Error: \[Errno/.test(line),
+    )
+    .slice(-count)
+    .join("\n");
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -302,9 +322,12 @@ function patroniConfig(
       listen: `${memberHost(node.n)}:${node.restPort}`,
       connect_address: `${memberHost(node.n)}:${node.restPort}`,
     },
+    // etcd's v2 API, not etcd3 (docs/adr/0284): Patroni 3.0.2's etcd3 renews the leader key
+    // unconditionally once its lease expired, so a leader whose agent was frozen past `ttl` takes
+    // the key back from the one elected meanwhile; v2 renews it only while it still holds its name.
     // use_proxies: the store at this address only, not the addresses etcd advertises (which the
     // cut of `isolate` does not cover).
-    etcd3: { hosts: [`${storeHost(node.n)}:${etcdPort}`], use_proxies: true },
+    etcd: { hosts: [`${storeHost(node.n)}:${etcdPort}`], use_proxies: true },
     bootstrap: {
       dcs: patroniDcs(timings, options),
       initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }],
@@ -393,6 +416,8 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
         ...["--listen-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
         ...["--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
         ...["--initial-cluster", `dcs=http://127.0.0.1:${etcdPorts.peer}`],
+        // Patroni's store is etcd's v2 API (above), off by default in etcd 3.4.
+        "--enable-v2=true",
         ...["--log-level", "warn", "--logger", "zap"],
       ],
       false,
@@ -441,7 +466,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   const patronictlConfig = path.join(workDir, "patronictl.yml");
   writeFileSync(
     patronictlConfig,
-    JSON.stringify({ scope, etcd3: { hosts: [`127.0.0.1:${etcdPorts.client}`], use_proxies: true } }),
+    JSON.stringify({ scope, etcd: { hosts: [`127.0.0.1:${etcdPorts.client}`], use_proxies: true } }),
   );
   // The cuts of `isolate`: a chain of this cluster's own, jumped to from OUTPUT (loopback
   // traffic leaves through OUTPUT), removed with the cluster.
@@ -514,41 +539,110 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       }
       return undefined;
     });
-  const healthy = (timeoutMs = 90_000) =>
-    waitFor(`all ${count} members running, one of them a sync standby`, timeoutMs, async () => {
-      const list = await members();
-      const running = list.filter((member) =>
-        member.role === "leader"
-          ? member.state === "running"
-          : ["streaming", "running"].includes(member.state),
+  /** What keeps the cluster from being healthy now (nothing: healthy), and the members then. */
+  const unhealthy = async (): Promise<{ missing: string[]; list: Member[] }> => {
+    const list = await members();
+    if (!list.length) return { missing: ["no agent answered GET /cluster"], list };
+    const missing: string[] = [];
+    const leaders = list.filter((member) => member.role === "leader");
+    if (leaders.length !== 1) missing.push(`${leaders.length} leaders in the store`);
+    const lead = leaders[0];
+    if (lead && lead.state !== "running") missing.push(`the leader ${lead.name} is ${lead.state}`);
+    for (const node of nodes)
+      if (!list.some((member) => member.name === node.name)) missing.push(`${node.name} is not a member`);
+    if (options.synchronous !== false && !list.some((member) => member.role === "sync_standby"))
+      missing.push("no sync standby");
+    const leadNode = nodes.find((node) => node.name === lead?.name);
+    if (!lead || !leadNode) return { missing, list };
+    // Every other member on the leader's timeline, streaming from it (its WAL senders), and
+    // replayed up to where the leader was: caught up, so a failover loses nothing of it.
+    const { body } = await getJson(`${restUrl(leadNode)}/patroni`);
+    const status = body as {
+      xlog?: { location?: number };
+      replication?: { application_name: string; state: string; sync_state: string }[];
+    };
+    const location = status?.xlog?.location;
+    if (typeof location !== "number") missing.push(`the leader ${lead.name}'s agent gave no WAL position`);
+    for (const member of list.filter((member) => member !== lead)) {
+      if (!["streaming", "running"].includes(member.state)) missing.push(`${member.name} is ${member.state}`);
+      if (member.timeline !== lead.timeline)
+        missing.push(`${member.name} on timeline ${member.timeline}, the leader's is ${lead.timeline}`);
+      const sender = status?.replication?.find((row) => row.application_name === member.name);
+      if (sender?.state !== "streaming")
+        missing.push(`${member.name} not streaming from ${lead.name} (${sender?.state ?? "no WAL sender"})`);
+      else if (member.role === "sync_standby" && sender.sync_state !== "sync")
+        missing.push(
+          `${member.name} is the sync standby in the store but ${sender.sync_state} in PostgreSQL`,
+        );
+      const node = nodes.find((n) => n.name === member.name);
+      const replayed = node
+        ? ((await getJson(`${restUrl(node)}/patroni`)).body as { xlog?: { replayed_location?: number } })
+            ?.xlog?.replayed_location
+        : undefined;
+      if (typeof location === "number" && !(typeof replayed === "number" && replayed >= location))
+        missing.push(`${member.name} replayed up to ${replayed ?? "?"}, the leader was at ${location}`);
+    }
+    return { missing, list };
+  };
+  /**
+   * Until the cluster is healthy: one leader running, every node a member on its timeline and
+   * streaming from it, caught up, one of them the sync standby (unless not synchronous). Past
+   * `timeoutMs`, an error naming what was missing, with the last lines of each node and etcd.
+   */
+  const healthy = async (timeoutMs = 90_000) => {
+    let last: { missing: string[]; list: Member[] } = { missing: [], list: [] };
+    try {
+      return await waitFor(
+        `a healthy cluster (one leader, ${count - 1} replicas streaming from it and caught up, a sync standby)`,
+        timeoutMs,
+        async () => {
+          last = await unhealthy();
+          return last.missing.length ? undefined : last.list;
+        },
+        () =>
+          `${last.missing.join("; ")}; members ${JSON.stringify(last.list.map((m) => [m.name, m.role, m.state, m.timeline, m.lag]))}`,
       );
-      const sync = options.synchronous === false || list.some((member) => member.role === "sync_standby");
-      return running.length === count && list.length === count && sync ? list : undefined;
-    });
+    } catch (error) {
+      const tails = nodes.map((node) => `--- ${node.name}, its last lines\n${saidLines(node.lines, 25)}`);
+      throw new Error(
+        `${(error as Error).message}\n${tails.join("\n")}\n--- etcd\n${saidLines(etcd.lines, 10)}`,
+      );
+    }
+  };
 
   const statsSocket = path.join(workDir, "haproxy.sock");
   const serverStates = () => haproxyServerStates(statsSocket);
   /** Until HAProxy routes writes to the leader alone and reads to the running replicas alone. */
+  let lastStates: ServerState[] = [];
   const routed = (timeoutMs = 60_000) =>
-    waitFor("haproxy to route writes to the leader alone", timeoutMs, async () => {
-      const list = await members();
-      const states = await serverStates().catch(() => [] as ServerState[]);
-      const up = (proxy: string) =>
-        states
-          .filter((state) => state.proxy === proxy && state.status === "UP")
-          .map((state) => state.server)
+    waitFor(
+      "haproxy to route writes to the leader alone",
+      timeoutMs,
+      async () => {
+        const list = await members();
+        const states = await serverStates().catch(() => [] as ServerState[]);
+        lastStates = states;
+        const up = (proxy: string) =>
+          states
+            .filter((state) => state.proxy === proxy && state.status === "UP")
+            .map((state) => state.server)
+            .sort();
+        const leaderName = list.find(
+          (member) => member.role === "leader" && member.state === "running",
+        )?.name;
+        const replicas = list
+          .filter((member) => member.role !== "leader" && ["streaming", "running"].includes(member.state))
+          .map((member) => member.name)
           .sort();
-      const leaderName = list.find((member) => member.role === "leader" && member.state === "running")?.name;
-      const replicas = list
-        .filter((member) => member.role !== "leader" && ["streaming", "running"].includes(member.state))
-        .map((member) => member.name)
-        .sort();
-      return leaderName &&
-        JSON.stringify(up("postgres-primary")) === JSON.stringify([leaderName]) &&
-        JSON.stringify(up("postgres-replicas")) === JSON.stringify(replicas)
-        ? true
-        : undefined;
-    });
+        return leaderName &&
+          JSON.stringify(up("postgres-primary")) === JSON.stringify([leaderName]) &&
+          JSON.stringify(up("postgres-replicas")) === JSON.stringify(replicas)
+          ? true
+          : undefined;
+      },
+      () =>
+        `HAProxy's view: ${JSON.stringify(lastStates.map((state) => [state.proxy, state.server, state.status]))}`,
+    );
 
   const patronictl = async (args: string[]) => {
     const { stdout } = await run(BINARIES.patronictl, ["-c", patronictlConfig, ...args], {
@@ -570,6 +664,8 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
         const agent = node.patroni;
         if (!agent || agent.exitCode !== null || agent.signalCode !== null) return;
         const exited = new Promise((resolve) => agent.once("exit", resolve));
+        // A frozen agent (a drill's SIGSTOP) would hold its SIGTERM until resumed.
+        agent.kill("SIGCONT");
         agent.kill("SIGTERM");
         await Promise.race([exited, pause(30_000)]);
       }),

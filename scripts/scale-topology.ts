@@ -86,6 +86,8 @@ export interface TopologyOptions {
   onLine?: (name: string, line: string) => void;
   /** The checkout whose built services the instances run (default: this one). */
   root?: string;
+  /** How long each instance may take to answer /ready 200 after its spawn (default READY_WITHIN_MS). */
+  readyTimeoutMs?: number;
 }
 
 export interface Topology {
@@ -334,10 +336,16 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   /** Waits for an instance's `/ready`; past the wait, says what it answered and last logged. */
   const untilReady = (instance: Instance, alive: () => string) => {
     const ready = readyTest(instance.url);
-    return waitUntil(`${instance.name} ready`, ready.test, READY_WITHIN_MS, alive, () => {
-      const logged = instance.output().split("\n").slice(-5).join("\n");
-      return `${ready.last()}; its last lines:\n${logged}`;
-    });
+    return waitUntil(
+      `${instance.name} ready`,
+      ready.test,
+      options.readyTimeoutMs ?? READY_WITHIN_MS,
+      alive,
+      () => {
+        const logged = instance.output().split("\n").slice(-5).join("\n");
+        return `${ready.last()}; its last lines:\n${logged}`;
+      },
+    );
   };
   const readyDirectly = (instance: Instance) =>
     untilReady(instance, () =>
