@@ -18,6 +18,9 @@ const WITH_VISITS = Prisma.sql`FROM "shortener"."shorts" s JOIN "shortener"."dom
   ) v ON true`;
 
 type RawShortUrl = Omit<ShortUrlRow, "visits" | "humans"> & { visits: bigint; humans: bigint };
+/** An hour in milliseconds: the visit aggregates' unit (visit-aggregates.ts). */
+const HOUR_MS = 3_600_000;
+
 const toRow = (raw: RawShortUrl): ShortUrlRow => ({
   ...raw,
   visits: Number(raw.visits),
@@ -175,6 +178,95 @@ export class ShlinkQueries {
         SELECT count(*) AS "total" FROM "shortener"."short_logs" l WHERE ${condition}`,
     ]);
     return { rows, total: Number(count?.total ?? 0) };
+  }
+
+  /**
+   * A page of one short's visits, newest first, and how many there are: what `visits` answers
+   * for `s."id" = shortId`, without reading the rows before the page or counting them all
+   * (docs/adr/0283). The count is the short's hourly aggregates (exact once `settle` has folded
+   * what is pending, as the existing API's figures) for the whole hours in range, and a count of
+   * the rows in the partial hours at either end; the page starts in the hour those sums place its
+   * first visit in, read through `short_logs_short_id_created_at_id_idx` from that hour's end.
+   * The hours count from the short's oldest row: retention drops the rows of whole months and
+   * keeps their hours.
+   */
+  async shortVisits(
+    shortId: string,
+    filter: { startDate?: Date | undefined; endDate?: Date | undefined; excludeBots: boolean },
+    page: { limit: number | null; offset: number },
+  ): Promise<{ rows: VisitRow[]; total: number }> {
+    const [oldest] = await this.prisma.$queryRaw<{ createdAt: Date }[]>`
+      SELECT l."created_at" AS "createdAt" FROM "shortener"."short_logs" l
+       WHERE l."short_id" = ${shortId}::uuid ORDER BY l."created_at", l."id" LIMIT 1`;
+    if (!oldest) return { rows: [], total: 0 };
+    // [from, until): created_at is stored to the millisecond, so `<= endDate` is `< endDate + 1 ms`.
+    const from =
+      filter.startDate && filter.startDate > oldest.createdAt ? filter.startDate : oldest.createdAt;
+    const until = filter.endDate ? new Date(filter.endDate.getTime() + 1) : null;
+    if (until && until <= from) return { rows: [], total: 0 };
+    const bots = filter.excludeBots ? Prisma.sql`AND NOT l."is_bot"` : Prisma.empty;
+    const rowsIn = async (after: Date, before: Date | null) => {
+      const [row] = await this.prisma.$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS "n" FROM "shortener"."short_logs" l
+         WHERE l."short_id" = ${shortId}::uuid AND l."created_at" >= ${after}
+           ${before ? Prisma.sql`AND l."created_at" < ${before}` : Prisma.empty} ${bots}`;
+      return Number(row?.n ?? 0);
+    };
+    // Whole hours [firstHour, endHour) from the aggregates; the rows of [from, firstHour) and
+    // [endHour, until) counted. A range within two hours is counted from its rows alone.
+    const firstHour = new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS);
+    const endHour = until ? new Date(Math.floor(until.getTime() / HOUR_MS) * HOUR_MS) : null;
+    const counted = Prisma.sql`${filter.excludeBots ? Prisma.sql`h."humans"` : Prisma.sql`h."visits"`}`;
+    const split = !(endHour && endHour <= firstHour);
+    let newest = 0;
+    let hours = { total: 0, anchor: null as Date | null, newer: 0 };
+    let oldestPart: number;
+    if (!split) {
+      oldestPart = await rowsIn(from, until);
+    } else {
+      [newest, oldestPart] = await Promise.all([
+        until && endHour ? rowsIn(endHour, until) : 0,
+        rowsIn(from, firstHour),
+      ]);
+      // The hour the page's first visit is in (by the visits in the hours after it), and the
+      // hours' total.
+      const skip = page.offset - newest;
+      const [sums] = await this.prisma.$queryRaw<
+        { total: bigint; anchor: Date | null; newer: bigint | null }[]
+      >`
+        WITH hours AS (
+          SELECT h."hour", ${counted} AS "n", sum(${counted}) OVER (ORDER BY h."hour" DESC) AS "through"
+            FROM "shortener"."visit_hours" h
+           WHERE h."short_id" = ${shortId}::uuid AND h."hour" >= ${firstHour}
+             ${endHour ? Prisma.sql`AND h."hour" < ${endHour}` : Prisma.empty}
+        ), anchor AS (
+          SELECT "hour", "through" - "n" AS "newer" FROM hours WHERE "through" > ${skip} ORDER BY "hour" DESC LIMIT 1
+        )
+        SELECT COALESCE((SELECT sum("n") FROM hours), 0)::int8 AS "total",
+               (SELECT "hour" FROM anchor) AS "anchor", (SELECT "newer" FROM anchor)::int8 AS "newer"`;
+      hours = {
+        total: Number(sums?.total ?? 0),
+        anchor: sums?.anchor ?? null,
+        newer: Number(sums?.newer ?? 0),
+      };
+    }
+    const total = newest + hours.total + oldestPart;
+    if (page.offset >= total) return { rows: [], total };
+    // The page's upper bound and how many rows below it come before the page.
+    const [upTo, skipped] =
+      page.offset < newest
+        ? [until, page.offset]
+        : hours.anchor
+          ? [new Date(hours.anchor.getTime() + HOUR_MS), page.offset - newest - hours.newer]
+          : [split ? firstHour : until, page.offset - newest - hours.total];
+    const rows = await this.prisma.$queryRaw<VisitRow[]>`
+      SELECT l."created_at" AS "createdAt", l."referer", l."user_agent" AS "userAgent", l."is_bot" AS "isBot", l."country",
+             l."visited_url" AS "visitedUrl", l."redirect_url" AS "redirectUrl"
+        FROM "shortener"."short_logs" l
+       WHERE l."short_id" = ${shortId}::uuid AND l."created_at" >= ${from}
+         ${upTo ? Prisma.sql`AND l."created_at" < ${upTo}` : Prisma.empty} ${bots}
+       ORDER BY l."created_at" DESC, l."id" DESC LIMIT ${page.limit} OFFSET ${skipped}`;
+    return { rows, total };
   }
 
   /** The user's visits in all (from the hourly aggregates, as the existing API's statistics). */

@@ -288,18 +288,20 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     setRules,
   );
 
-  /** A page of the visits of the user's shorts `shorts` selects, as Shlink's visits block. */
-  async function visitsOf(request: FastifyRequest, selected: Prisma.Sql) {
+  /**
+   * A page of the visits of the user's shorts `selected` selects, as Shlink's visits block; of
+   * one short (its id), read by its hours (docs/adr/0283).
+   */
+  async function visitsOf(request: FastifyRequest, selected: Prisma.Sql | { shortId: string }) {
     const raw = request.query as Query;
     const query = parseOrRefuse(VisitsQuery, raw);
     const page = paging(query, null);
     await settle();
-    const { rows, total } = await queries.visits(
-      request.user.id,
-      selected,
-      { startDate: query.startDate, endDate: query.endDate, excludeBots: excludesBots(raw) },
-      page,
-    );
+    const filter = { startDate: query.startDate, endDate: query.endDate, excludeBots: excludesBots(raw) };
+    const { rows, total } =
+      "shortId" in selected
+        ? await queries.shortVisits(selected.shortId, filter, page)
+        : await queries.visits(request.user.id, selected, filter, page);
     return {
       visits: {
         data: bounded(rows).map((row) => visitView(row)),
@@ -310,7 +312,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
 
   app.get("/short-urls/:shortCode/visits", documented(REST_ROUTES.getShortUrlVisits), async (request) => {
     const found = await findShortUrl(request);
-    return visitsOf(request, Prisma.sql`s."id" = ${found.id}::uuid`);
+    return visitsOf(request, { shortId: found.id });
   });
 
   app.get("/tags/:tag/visits", documented(REST_ROUTES.getTagVisits), async (request) => {
