@@ -57,7 +57,7 @@ export async function seedVisitedShort(
     );
   }
   // The rows' hourly aggregates, as the batches that store visits write them beside the rows
-  // (Shlink's visit list counts a short's hours: docs/adr/0283).
+  // (Shlink's visit list counts a short's hours: docs/adr/0285).
   await prisma.$executeRawUnsafe(
     `INSERT INTO "shortener"."visit_hours" ("short_id", "hour", "visits", "humans", "visitors")
      SELECT "short_id", date_trunc('hour', "created_at" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*),

@@ -448,7 +448,7 @@ async function shlinkRows(shortenerUrl: string): Promise<void> {
   console.log(
     `\nthe web component's visits load: ${visits.toLocaleString("en")} visits of one short (seeded in ${((performance.now() - seedingVisits) / 1000).toFixed(1)} s), itemsPerPage=5000, 4 pages at a time`,
   );
-  // Three loads: each page reads by the short's hours (docs/adr/0283), seconds a load.
+  // Three loads: each page reads by the short's hours (docs/adr/0285), seconds a load.
   for (let run = 1; run <= 3; run++) {
     const load = await loadAllVisits(shortenerUrl, visited);
     const sorted = [...load.pageMs].sort((a, b) => a - b);

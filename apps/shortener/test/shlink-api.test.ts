@@ -748,7 +748,7 @@ describe("long lists", () => {
     const bobs = await ctx.prisma.short.findFirst({ where: { userId: bob.id, name: "bobs" } });
     const stored = (await asBob.getShortUrlVisits({ shortCode: "bobs" })).pagination.totalItems;
     // The rows with their hourly aggregates, as a batch of visits stores them: a short's visit
-    // list counts its hours (docs/adr/0283).
+    // list counts its hours (docs/adr/0285).
     await ctx.prisma.$executeRaw`
       WITH stored AS (
         INSERT INTO "shortener"."short_logs" ("short_id", "ip_address", "user_agent", "referer")

@@ -1,4 +1,4 @@
-// A short's visits through Shlink's API (docs/adr/0283): the page read from the hour its first
+// A short's visits through Shlink's API (docs/adr/0285): the page read from the hour its first
 // visit is in, the count from the hourly aggregates, answer the same pages and totals as the
 // rows' own order and count, which GET /rest/v3/tags/{tag}/visits still reads for a tag only
 // this short has. Ties on created_at, visits on hour boundaries, date filters at and between

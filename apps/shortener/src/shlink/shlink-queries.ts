@@ -183,7 +183,7 @@ export class ShlinkQueries {
   /**
    * A page of one short's visits, newest first, and how many there are: what `visits` answers
    * for `s."id" = shortId`, without reading the rows before the page or counting them all
-   * (docs/adr/0283). The count is the short's hourly aggregates (exact once `settle` has folded
+   * (docs/adr/0285). The count is the short's hourly aggregates (exact once `settle` has folded
    * what is pending, as the existing API's figures) for the whole hours in range, and a count of
    * the rows in the partial hours at either end; the page starts in the hour those sums place its
    * first visit in, read through `short_logs_short_id_created_at_id_idx` from that hour's end.

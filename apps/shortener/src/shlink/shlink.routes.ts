@@ -290,7 +290,7 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
 
   /**
    * A page of the visits of the user's shorts `selected` selects, as Shlink's visits block; of
-   * one short (its id), read by its hours (docs/adr/0283).
+   * one short (its id), read by its hours (docs/adr/0285).
    */
   async function visitsOf(request: FastifyRequest, selected: Prisma.Sql | { shortId: string }) {
     const raw = request.query as Query;
