@@ -1,5 +1,5 @@
 // Shlink's short URL fields in the shortener's own model and API (issue 48; docs/adr/0268-0270):
-// forwardQuery, crawlable and robots.txt, findIfExists, shortCodeLength, each visit's visitedUrl
+// forwardQuery, crawlable and robots.txt, findIfExists, shortCodeLength, namePrefix, each visit's visitedUrl
 // and redirectUrl, Shlink 5.1's redirect conditions, and the names rest and manage reserved on a
 // database that may already hold shorts by them. Redirects over real HTTP, where the hot path
 // (docs/adr/0240) answers a cached short, and through Fastify.
@@ -276,6 +276,86 @@ describe("shortCodeLength", () => {
     expect(
       (await postShort(ctx.app, owner, { url: "https://t.example/", shortCodeLength: 3 })).json().error,
     ).toMatch(/shortCodeLength must be at least 4/);
+    expect(await shortCount()).toBe(before);
+  });
+});
+
+describe("namePrefix (Shlink's pathPrefix)", () => {
+  const rest = async (payload: object) => {
+    const response = await fetch(`http://127.0.0.1:${port}/rest/v3/short-urls`, {
+      method: "POST",
+      headers: { "x-api-key": owner.token, "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it("starts a given or a generated name, in both APIs, and the short redirects by the whole name", async () => {
+    const given = await create({ url: "https://t.example/summer", namePrefix: "promo-", name: "summer" });
+    expect(given.name).toBe("promo-summer");
+    expect(await http("/promo-summer")).toMatchObject({ status: 302, location: "https://t.example/summer" });
+    expect(
+      (await create({ url: "https://t.example/", namePrefix: "promo-", shortCodeLength: 5 })).name,
+    ).toMatch(/^promo-[A-Za-z0-9]{5}$/);
+    const viaRest = await rest({ longUrl: "https://t.example/rest", pathPrefix: "go-", customSlug: "deal" });
+    expect(viaRest).toMatchObject({ status: 200, body: { shortCode: "go-deal" } });
+    const generated = await rest({
+      longUrl: "https://t.example/rest",
+      pathPrefix: "go-",
+      shortCodeLength: 4,
+    });
+    expect(generated.body.shortCode).toMatch(/^go-[A-Za-z0-9]{4}$/);
+    // Both APIs see the same short.
+    const listed = await ctx.app.inject({ url: "/api/shorts?limit=100", headers: owner.headers });
+    expect(listed.json().map((short: { name: string }) => short.name)).toContain("go-deal");
+    // findIfExists with a prefix alone: a short whose name starts with it, else a new one.
+    const found = await postShort(ctx.app, owner, {
+      url: "https://t.example/summer",
+      namePrefix: "promo-",
+      findIfExists: true,
+    });
+    expect({ status: found.statusCode, id: found.json().id }).toEqual({ status: 200, id: given.id });
+    const fresh = await postShort(ctx.app, owner, {
+      url: "https://t.example/summer",
+      namePrefix: "sale-",
+      findIfExists: true,
+    });
+    expect(fresh.statusCode).toBe(201);
+    expect(fresh.json().name).toMatch(/^sale-[A-Za-z0-9]{7}$/);
+  });
+
+  it("refuses a prefix that is not a name's start, one too long with its name, or a taken whole name, changing nothing", async () => {
+    await create({ url: "https://t.example/", name: "taken-name" });
+    const before = await shortCount();
+    const refused: [object, RegExp][] = [
+      [{ namePrefix: "a/b", name: "x" }, /namePrefix must be 1-63 characters/],
+      [{ namePrefix: "", name: "x" }, /namePrefix must be 1-63 characters/],
+      [{ namePrefix: "p".repeat(60), name: "abcde" }, /at most 64 characters/],
+      [{ namePrefix: "p".repeat(60) }, /at most 64 characters/],
+      [{ namePrefix: "re", name: "st" }, /reserved/],
+    ];
+    for (const [payload, error] of refused) {
+      const response = await postShort(ctx.app, owner, { url: "https://t.example/", ...payload });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().error).toMatch(error);
+    }
+    expect(
+      (await postShort(ctx.app, owner, { url: "https://t.example/", namePrefix: "taken-", name: "name" }))
+        .statusCode,
+    ).toBe(409);
+    for (const pathPrefix of ["a b", "a?b", "a/b", "p".repeat(60)]) {
+      const response = await rest({ longUrl: "https://t.example/", pathPrefix, customSlug: "abcde" });
+      expect(response, pathPrefix).toMatchObject({
+        status: 400,
+        body: { type: "https://shlink.io/api/error/invalid-data", invalidElements: ["pathPrefix"] },
+      });
+    }
+    expect(
+      await rest({ longUrl: "https://t.example/", pathPrefix: "taken-", customSlug: "name" }),
+    ).toMatchObject({
+      status: 400,
+      body: { type: "https://shlink.io/api/error/non-unique-slug", customSlug: "taken-name" },
+    });
     expect(await shortCount()).toBe(before);
   });
 });

@@ -77,6 +77,19 @@ export const ShortName = z
   .describe("Name of the short: its path on the short's domain. Case-sensitive, unique per domain.")
   .meta({ example: "my-link" });
 
+/** A name's most characters (SHORT_NAME_PATTERN's). */
+export const SHORT_NAME_MAX = 64;
+
+/** Shlink's pathPrefix: the start of a name, given or generated (one path segment here). */
+export const ShortNamePrefix = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,63}$/, "namePrefix must be 1-63 characters of A-Z, a-z, 0-9, _ and -")
+  .describe(
+    "Optional; put before the name, given or generated (Shlink's pathPrefix): namePrefix promo- and " +
+      `name summer make the name promo-summer. With the name, at most ${SHORT_NAME_MAX} characters`,
+  )
+  .meta({ example: "promo-" });
+
 /**
  * A host name as DNS has it: labels of letters, digits and hyphens (neither first nor last), at
  * most 63 characters each, joined by dots; no port. Any letter case (kept in lower case).
@@ -515,6 +528,7 @@ export const NewShort = z
       describedAs(ForwardQuery, "Optional; omitted: false (docs/adr/0268)."),
     ),
     crawlable: Crawlable.optional().describe(describedAs(Crawlable, "Optional; omitted: false.")),
+    namePrefix: ShortNamePrefix.optional(),
     shortCodeLength: z
       .int(`shortCodeLength must be an integer from ${SHORT_CODE_LENGTH.min} to ${SHORT_CODE_LENGTH.max}`)
       .min(SHORT_CODE_LENGTH.min, `shortCodeLength must be at least ${SHORT_CODE_LENGTH.min}`)
@@ -528,7 +542,8 @@ export const NewShort = z
       .boolean()
       .optional()
       .describe(
-        "Optional; true: answer the caller's existing short with the same url and, of name, domain, " +
+        "Optional; true: answer the caller's existing short with the same url and, of name (a namePrefix " +
+          "alone: a name that starts with it), domain, " +
           "tags (the same set), validFrom, validUntil and maxVisits, the same values wherever this " +
           "request gives them (Shlink's findIfExists), 200 instead of 201; none: a new short is " +
           "created. Omitted: false",
@@ -538,6 +553,16 @@ export const NewShort = z
     error: WINDOW_ORDER,
     path: ["validUntil"],
   })
+  .refine(
+    (short) =>
+      (short.namePrefix?.length ?? 0) +
+        (short.name?.length ?? short.shortCodeLength ?? SHORT_CODE_LENGTH.default) <=
+      SHORT_NAME_MAX,
+    {
+      error: `namePrefix and the name after it make at most ${SHORT_NAME_MAX} characters`,
+      path: ["namePrefix"],
+    },
+  )
   .meta({ id: "NewShort" });
 export type NewShort = z.infer<typeof NewShort>;
 

@@ -169,6 +169,13 @@ export const CreateShortUrlBody = z
   .looseObject({
     longUrl,
     customSlug: customSlug.optional(),
+    pathPrefix: customSlug
+      .optional()
+      .describe(
+        "Put before the custom slug or the generated short code (Shlink's pathPrefix): a name is one path " +
+          "segment here, so the two are joined as they are; together at most 64 characters",
+      )
+      .meta({ example: "promo-" }),
     shortCodeLength: integer(MIN_SHORT_CODE_LENGTH, 64, /^0*(?:[4-9]|[1-5]\d|6[0-4])$/)
       .optional()
       .describe(`The generated short code's length, ${MIN_SHORT_CODE_LENGTH}-64`),

@@ -2,8 +2,10 @@
 // the shortener's model (docs/adr/0263): the same shorts, visits, tags and domains the bearer API
 // reaches, through the same services; nothing is stored for /rest alone. Request parsing is in
 // params.ts, the JSON in short-url-view.ts, the reads in shlink-queries.ts.
+
 import { Prisma } from "@app/db";
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { SHORT_CODE_LENGTH, SHORT_NAME_MAX } from "@app/schemas/shortener";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { tokenLookup } from "../auth.ts";
 import { DEFAULT_DOMAIN, DEFAULT_DOMAIN_ID, type DomainRef } from "../default-domain.ts";
 import { BadRequest, Conflict } from "../errors.ts";
@@ -44,7 +46,8 @@ import {
   type ShortUrlRow,
   shortUrlView,
   summary,
-  visitView,
+  visitJson,
+  visitListJson,
 } from "./short-url-view.ts";
 
 /**
@@ -80,6 +83,11 @@ function bounded<T>(rows: T[]): T[] {
     );
   }
   return rows;
+}
+
+/** A body already written as JSON text: sent as it is, past the response schema's serializer. */
+function sendJson(reply: FastifyReply, json: string) {
+  return reply.type("application/json; charset=utf-8").send(json);
 }
 
 const health = () => ({
@@ -154,10 +162,17 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
       throw invalidData(["validUntil"]);
     const domain = await domainFor(user.id, body.domain);
     if (!domain) throw invalidData(["domain"]);
+    const nameLength = body.customSlug?.length ?? body.shortCodeLength ?? SHORT_CODE_LENGTH.default;
+    if (body.pathPrefix !== undefined && body.pathPrefix.length + nameLength > SHORT_NAME_MAX)
+      throw invalidData(
+        ["pathPrefix"],
+        `pathPrefix and the short code make at most ${SHORT_NAME_MAX} characters`,
+      );
     const prepared = await shorts.prepare(
       {
         url: body.longUrl,
         ...(body.customSlug === undefined ? {} : { name: body.customSlug }),
+        ...(body.pathPrefix === undefined ? {} : { namePrefix: body.pathPrefix }),
         ...(body.shortCodeLength === undefined ? {} : { shortCodeLength: body.shortCodeLength }),
         ...(body.tags === undefined ? {} : { tags: body.tags }),
         ...(body.validSince ? { validFrom: body.validSince.toISOString() } : {}),
@@ -177,7 +192,8 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     const created =
       found ??
       (await shorts.create(user.id, { ...prepared, title: body.title ?? null }).catch((error: unknown) => {
-        if (error instanceof Conflict) throw nonUniqueSlug(body.customSlug ?? "", domain.host);
+        if (error instanceof Conflict)
+          throw nonUniqueSlug(`${body.pathPrefix ?? ""}${body.customSlug ?? ""}`, domain.host);
         if (error instanceof BadRequest) throw invalidData(["customSlug"], error.message);
         throw error;
       }));
@@ -292,7 +308,11 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
    * A page of the visits of the user's shorts `selected` selects, as Shlink's visits block; of
    * one short (its id), read by its hours (docs/adr/0285).
    */
-  async function visitsOf(request: FastifyRequest, selected: Prisma.Sql | { shortId: string }) {
+  async function visitsOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    selected: Prisma.Sql | { shortId: string },
+  ) {
     const raw = request.query as Query;
     const query = parseOrRefuse(VisitsQuery, raw);
     const page = paging(query, null);
@@ -302,48 +322,53 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
       "shortId" in selected
         ? await queries.shortVisits(selected.shortId, filter, page)
         : await queries.visits(request.user.id, selected, filter, page);
-    return {
-      visits: {
-        data: bounded(rows).map((row) => visitView(row)),
-        pagination: pagination(page.page, page.perPage, total, rows.length),
-      },
-    };
+    const visits = bounded(rows).map((row) => visitJson(row));
+    return sendJson(reply, visitListJson(visits, pagination(page.page, page.perPage, total, rows.length)));
   }
 
-  app.get("/short-urls/:shortCode/visits", documented(REST_ROUTES.getShortUrlVisits), async (request) => {
-    const found = await findShortUrl(request);
-    return visitsOf(request, { shortId: found.id });
-  });
+  app.get(
+    "/short-urls/:shortCode/visits",
+    documented(REST_ROUTES.getShortUrlVisits),
+    async (request, reply) => {
+      const found = await findShortUrl(request);
+      return visitsOf(request, reply, { shortId: found.id });
+    },
+  );
 
-  app.get("/tags/:tag/visits", documented(REST_ROUTES.getTagVisits), async (request) => {
+  app.get("/tags/:tag/visits", documented(REST_ROUTES.getTagVisits), async (request, reply) => {
     const { tag } = request.params as { tag: string };
     const tags = await queries.tagStats(request.user.id);
     if (!tags.some((entry) => entry.tag === tag)) throw tagNotFound(tag);
     const tagged = Prisma.sql`s."tags" @> ARRAY[${tag}::varchar(32)]`;
     const host = (request.query as Query).domain;
-    if (host === undefined) return visitsOf(request, tagged);
+    if (host === undefined) return visitsOf(request, reply, tagged);
     const domain = await domainFor(request.user.id, host);
     return visitsOf(
       request,
+      reply,
       domain ? Prisma.sql`${tagged} AND s."domain_id" = ${domain.id}::uuid` : Prisma.sql`false`,
     );
   });
 
-  app.get("/domains/:domain/visits", documented(REST_ROUTES.getDomainVisits), async (request) => {
+  app.get("/domains/:domain/visits", documented(REST_ROUTES.getDomainVisits), async (request, reply) => {
     const { domain: host } = request.params as { domain: string };
     const domain = await domainFor(request.user.id, host);
     if (!domain) throw domainNotFound(host);
-    return visitsOf(request, Prisma.sql`s."domain_id" = ${domain.id}::uuid`);
+    return visitsOf(request, reply, Prisma.sql`s."domain_id" = ${domain.id}::uuid`);
   });
 
-  app.get("/visits/non-orphan", documented(REST_ROUTES.getNonOrphanVisits), async (request) => {
+  app.get("/visits/non-orphan", documented(REST_ROUTES.getNonOrphanVisits), async (request, reply) => {
     const host = (request.query as Query).domain;
-    if (host === undefined) return visitsOf(request, Prisma.sql`true`);
+    if (host === undefined) return visitsOf(request, reply, Prisma.sql`true`);
     const domain = await domainFor(request.user.id, host);
-    return visitsOf(request, domain ? Prisma.sql`s."domain_id" = ${domain.id}::uuid` : Prisma.sql`false`);
+    return visitsOf(
+      request,
+      reply,
+      domain ? Prisma.sql`s."domain_id" = ${domain.id}::uuid` : Prisma.sql`false`,
+    );
   });
 
-  app.get("/visits/orphan", documented(REST_ROUTES.getOrphanVisits), async (request) => {
+  app.get("/visits/orphan", documented(REST_ROUTES.getOrphanVisits), async (request, reply) => {
     const raw = request.query as Query;
     const query = parseOrRefuse(OrphanVisitsQuery, raw);
     const usable = await usableDomains(request.user.id);
@@ -364,12 +389,8 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     );
     const typeOf = (kind: string) =>
       (Object.keys(ORPHAN_TYPES) as OrphanType[]).find((type) => ORPHAN_TYPES[type] === kind)!;
-    return {
-      visits: {
-        data: bounded(rows).map((row) => visitView(row, typeOf(row.kind))),
-        pagination: pagination(page.page, page.perPage, total, rows.length),
-      },
-    };
+    const visits = bounded(rows).map((row) => visitJson(row, typeOf(row.kind)));
+    return sendJson(reply, visitListJson(visits, pagination(page.page, page.perPage, total, rows.length)));
   });
 
   // Orphan visits of a domain assigned to the user (docs/adr/0264): the default domain's and

@@ -246,9 +246,15 @@ export class ShortsService {
    * purpose, so it is done here, before any transaction (one holds a pooled connection).
    */
   async prepare(input: NewShort, domain: DomainRef = DEFAULT_DOMAIN): Promise<ShortToCreate> {
-    const { password, domain: _host, findIfExists: _find, ...short } = input;
+    const { password, domain: _host, findIfExists: _find, namePrefix, ...short } = input;
     return {
       ...short,
+      // A prefix before a given name is part of it; before a generated one, it waits for the draw.
+      ...(namePrefix === undefined
+        ? {}
+        : short.name === undefined
+          ? { namePrefix }
+          : { name: `${namePrefix}${short.name}` }),
       domain,
       passwordHash: password === undefined ? null : await this.options.passwords.hash(password),
     };
@@ -302,12 +308,14 @@ export class ShortsService {
       for (const index of generated) {
         const domainId = item(index).domain.id;
         const length = item(index).shortCodeLength ?? SHORT_CODE_LENGTH.default;
-        let name = generateName(length);
+        const prefix = item(index).namePrefix ?? "";
+        const draw = () => `${prefix}${generateName(length)}`;
+        let name = draw();
         const free = (candidate: string) =>
           !this.isReserved(candidate) &&
           !chosen.has(targetKey(domainId, candidate)) &&
           !drawn.has(targetKey(domainId, candidate));
-        while (!free(name)) name = generateName(length);
+        while (!free(name)) name = draw();
         drawn.add(targetKey(domainId, name));
         pending.push({ index, name });
       }
@@ -386,6 +394,8 @@ export class ShortsService {
       Prisma.sql`s."domain_id" = ${short.domain.id}::uuid`,
     ];
     if (short.name !== undefined) where.push(Prisma.sql`s."name" = ${short.name}`);
+    else if (short.namePrefix !== undefined)
+      where.push(Prisma.sql`starts_with(s."name", ${short.namePrefix})`);
     if (short.tags !== undefined) {
       const tags = [...new Set(short.tags)];
       where.push(Prisma.sql`s."tags" @> ${tags}::varchar(32)[] AND s."tags" <@ ${tags}::varchar(32)[]`);

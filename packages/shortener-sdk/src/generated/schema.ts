@@ -435,7 +435,7 @@ export interface components {
              * @example https://example.com/offer-ended
              */
             expiredUrl?: string;
-            /** @description Optional; true: answer the caller's existing short with the same url and, of name, domain, tags (the same set), validFrom, validUntil and maxVisits, the same values wherever this request gives them (Shlink's findIfExists), 200 instead of 201; none: a new short is created. Omitted: false */
+            /** @description Optional; true: answer the caller's existing short with the same url and, of name (a namePrefix alone: a name that starts with it), domain, tags (the same set), validFrom, validUntil and maxVisits, the same values wherever this request gives them (Shlink's findIfExists), 200 instead of 201; none: a new short is created. Omitted: false */
             findIfExists?: boolean;
             /** @description The visit's query string is appended to the target (or to the url of the redirect rule that sent it): its parameters after the target's own, a parameter the target also has taking the visit's value; the target's fragment stays last. Optional; omitted: false (docs/adr/0268). */
             forwardQuery?: boolean;
@@ -449,6 +449,11 @@ export interface components {
              * @example my-link
              */
             name?: string;
+            /**
+             * @description Optional; put before the name, given or generated (Shlink's pathPrefix): namePrefix promo- and name summer make the name promo-summer. With the name, at most 64 characters
+             * @example promo-
+             */
+            namePrefix?: string;
             /**
              * @description A password visitors must enter (1-128 characters): the short then answers a form, and redirects once it is posted with the right one. Stored only as a salted scrypt hash, never returned. Optional; omitted: the short redirects at once.
              * @example correct horse
