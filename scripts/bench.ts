@@ -414,7 +414,7 @@ async function statsRows(shortenerUrl: string): Promise<void> {
  * --quick), 1 connection, target p99 <= 50 ms; then the web component's load of a short's
  * 1,000,000 visits (100,000 with --quick), target <= 10 s.
  */
-async function shlinkRows(shortenerUrl: string): Promise<void> {
+async function shlinkRows(shortenerUrl: string, serverPid: number | undefined): Promise<void> {
   const shorts = QUICK ? 10_000 : 100_000;
   const seeding = performance.now();
   const fixture = await seedShlinkShorts(prisma, shorts);
@@ -449,12 +449,19 @@ async function shlinkRows(shortenerUrl: string): Promise<void> {
     `\nthe web component's visits load: ${visits.toLocaleString("en")} visits of one short (seeded in ${((performance.now() - seedingVisits) / 1000).toFixed(1)} s), itemsPerPage=5000, 4 pages at a time`,
   );
   // Three loads: each page reads by the short's hours (docs/adr/0285), seconds a load.
+  // The CPU each side spent: the service's (from /proc) and this process's, which parses the
+  // answers as the web component's browser would.
   for (let run = 1; run <= 3; run++) {
+    const serverBefore = cpuMs(serverPid);
+    const clientBefore = process.cpuUsage();
     const load = await loadAllVisits(shortenerUrl, visited);
+    const serverCpu = (cpuMs(serverPid) ?? Number.NaN) - (serverBefore ?? Number.NaN);
+    const client = process.cpuUsage(clientBefore);
     const sorted = [...load.pageMs].sort((a, b) => a - b);
     console.log(
       `run ${run}: ${load.items.toLocaleString("en")} visits in ${load.pages} pages, ${(load.ms / 1000).toFixed(1)} s; ` +
-        `a page ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (median), ${sorted.at(-1)!.toFixed(0)} ms (slowest); ${JSON.stringify(load.statuses)}`,
+        `a page ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (median), ${sorted.at(-1)!.toFixed(0)} ms (slowest); ${JSON.stringify(load.statuses)}; ` +
+        `CPU: the service ${(serverCpu / 1000).toFixed(1)} s, the client ${((client.user + client.system) / 1e6).toFixed(1)} s`,
     );
   }
 }
@@ -1176,7 +1183,7 @@ try {
       await bookingsMailRows(started.scheduling!.url, started.schedulingMail!.url);
     if (values.only === undefined || values.only === "startup")
       await startupRows({ root, databaseUrl: database.url, runs: QUICK ? 3 : 10 });
-    if (values.only === undefined || values.only === "shlink") await shlinkRows(started.shortener!.url);
+    if (values.only === undefined || values.only === "shlink") await shlinkRows(started.shortener!.url, started.shortener!.child.pid);
     if (values.only === undefined || values.only === "import")
       await importRows({ root, databaseUrl: database.url, links: QUICK ? 10_000 : 100_000 });
   }

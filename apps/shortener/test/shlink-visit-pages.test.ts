@@ -3,8 +3,10 @@
 // rows' own order and count, which GET /rest/v3/tags/{tag}/visits still reads for a tag only
 // this short has. Ties on created_at, visits on hour boundaries, date filters at and between
 // visits, bots excluded, the last partial page and pages past the end, and rows dropped while
-// their hours stay (as retention drops a month).
+// their hours stay (as retention drops a month). And the list's JSON, written as bytes, against
+// the objects it stands for.
 import { beforeAll, describe, expect, it } from "vitest";
+import { pagination, visitListJson } from "../src/shlink/short-url-view.ts";
 import { newUser, setupShortener } from "./helpers.ts";
 
 const ctx = setupShortener();
@@ -126,5 +128,66 @@ describe("a short's visits by its hours", () => {
     for (let page = 1; page <= 8; page++) await same(`page=${page}&itemsPerPage=9`);
     await same(`startDate=${iso(base)}&endDate=${iso(base + 20 * HOUR)}&itemsPerPage=4&page=3`);
     await same(`endDate=${iso(base + 10 * HOUR)}`);
+  });
+});
+
+describe("the visit list's JSON (docs/adr/0286)", () => {
+  it("writes each visit as the objects and JSON.stringify would: every string escaped as JSON has it", () => {
+    const awkward = [
+      "",
+      'a "quoted" \\ path',
+      "tab\tnew\nline\r\u0000\u001f\u007f",
+      "Zürich, 東京, 🙂",
+      "lone \ud800 surrogate \udfff",
+      "\u2028\u2029",
+      "x".repeat(5000),
+    ];
+    const rows = awkward.map((text, i) => ({
+      // As PostgreSQL writes a timestamp: its fraction of a second only when there is one.
+      createdAt: `2026-01-02 03:04:0${i}${i % 2 ? ".678" : ""}`,
+      referer: text,
+      userAgent: `${text} agent`,
+      isBot: i % 2 === 0,
+      country: ["", "DE", "JP", "ZZ"][i % 4]!,
+      visitedUrl: i % 3 === 0 ? null : `https://sho.rt/${text}`,
+      redirectUrl: i % 3 === 1 ? null : text,
+      kind: "name",
+    }));
+    const page = pagination(1, 10, rows.length, rows.length);
+    const names = new Intl.DisplayNames(["en"], { type: "region" });
+    const expected = (type?: string) => ({
+      visits: {
+        data: rows.map((row) => ({
+          referer: row.referer,
+          date: `2026-01-02T03:04:0${rows.indexOf(row)}+00:00`,
+          userAgent: row.userAgent,
+          visitLocation:
+            row.country === ""
+              ? null
+              : {
+                  countryCode: row.country,
+                  countryName: names.of(row.country),
+                  regionName: "",
+                  cityName: "",
+                  latitude: 0,
+                  longitude: 0,
+                  timezone: "",
+                  isEmpty: false,
+                },
+          potentialBot: row.isBot,
+          visitedUrl: row.visitedUrl,
+          redirectUrl: row.redirectUrl,
+          ...(type ? { type } : {}),
+        })),
+        pagination: page,
+      },
+    });
+    expect(visitListJson(rows, page).toString("utf8")).toBe(JSON.stringify(expected()));
+    expect(visitListJson(rows, page, () => "invalid_short_url").toString("utf8")).toBe(
+      JSON.stringify(expected("invalid_short_url")),
+    );
+    expect(JSON.parse(visitListJson([], page).toString("utf8"))).toEqual({
+      visits: { data: [], pagination: page },
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { isDatabaseUnavailable } from "./errors.ts";
-import { PrismaClient } from "./generated/prisma/client.ts";
+import { type Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
 /**
  * How long to wait for a connection, and for one statement, before giving up. Without them
@@ -307,6 +307,29 @@ export async function queryPrepared<R extends pg.QueryResultRow>(
   values: unknown[],
 ): Promise<R[]> {
   const result = await poolOf(prisma).query<R>({ ...statement, values, types: UTC_TYPES });
+  return result.rows;
+}
+
+// As node-postgres reads types, but a `timestamp` as PostgreSQL's text ("2026-01-02 03:04:05.678").
+const TIMESTAMP_TEXT = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === TIMESTAMP_OID && format !== "binary"
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/**
+ * The rows of `query` on the client's pool, bypassing Prisma for a hot path that reads thousands
+ * of rows (Prisma's rows cost about a third more CPU). A `timestamp` comes back as its text, not
+ * as a Date (select a `timestamptz` `AT TIME ZONE 'UTC'` for its UTC text); a Date given is sent
+ * as UTC.
+ */
+export async function queryRows<R extends pg.QueryResultRow>(
+  prisma: PrismaClient,
+  query: Prisma.Sql,
+): Promise<R[]> {
+  const values = query.values.map((value) => (value instanceof Date ? value.toISOString() : value));
+  const result = await poolOf(prisma).query<R>({ text: query.text, values, types: TIMESTAMP_TEXT });
   return result.rows;
 }
 

@@ -15,6 +15,7 @@ export {
   poolOf,
   poolStats,
   queryPrepared,
+  queryRows,
   STATEMENT_TIMEOUT_MS,
   separatePool,
   statementNames,

@@ -1,7 +1,7 @@
 // What /rest reads, straight from the model's tables (nothing is stored for /rest): shorts with
 // their visit sums from the hourly aggregates (exact, as the existing API's), visit rows, tags,
 // orphan visits. Every query is scoped to one user's shorts or the domains they may use.
-import { Prisma, type PrismaClient } from "@app/db";
+import { Prisma, type PrismaClient, queryRows } from "@app/db";
 import { DEFAULT_DOMAIN_ID } from "../default-domain.ts";
 import { TOTALS_END } from "../visits/visit-rollup.ts";
 import { ORDERABLE, type ShortUrlsQuery } from "./params.ts";
@@ -18,6 +18,10 @@ const WITH_VISITS = Prisma.sql`FROM "shortener"."shorts" s JOIN "shortener"."dom
   ) v ON true`;
 
 type RawShortUrl = Omit<ShortUrlRow, "visits" | "humans"> & { visits: bigint; humans: bigint };
+// A visit row as /rest lists it (VisitRow): read on the driver, its time as UTC text (docs/adr/0286).
+const VISIT_COLUMNS = Prisma.sql`l."created_at" AT TIME ZONE 'UTC' AS "createdAt", l."referer", l."user_agent" AS "userAgent",
+  l."is_bot" AS "isBot", l."country", l."visited_url" AS "visitedUrl", l."redirect_url" AS "redirectUrl"`;
+
 /** An hour in milliseconds: the visit aggregates' unit (visit-aggregates.ts). */
 const HOUR_MS = 3_600_000;
 
@@ -169,11 +173,12 @@ export class ShlinkQueries {
     if (filter.excludeBots) where.push(Prisma.sql`NOT l."is_bot"`);
     const condition = Prisma.join(where, " AND ");
     const [rows, [count]] = await Promise.all([
-      this.prisma.$queryRaw<VisitRow[]>`
-        SELECT l."created_at" AS "createdAt", l."referer", l."user_agent" AS "userAgent", l."is_bot" AS "isBot", l."country",
-               l."visited_url" AS "visitedUrl", l."redirect_url" AS "redirectUrl"
-          FROM "shortener"."short_logs" l WHERE ${condition}
+      queryRows<VisitRow>(
+        this.prisma,
+        Prisma.sql`
+        SELECT ${VISIT_COLUMNS} FROM "shortener"."short_logs" l WHERE ${condition}
          ORDER BY l."created_at" DESC, l."id" DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+      ),
       this.prisma.$queryRaw<{ total: bigint }[]>`
         SELECT count(*) AS "total" FROM "shortener"."short_logs" l WHERE ${condition}`,
     ]);
@@ -259,13 +264,14 @@ export class ShlinkQueries {
         : hours.anchor
           ? [new Date(hours.anchor.getTime() + HOUR_MS), page.offset - newest - hours.newer]
           : [split ? firstHour : until, page.offset - newest - hours.total];
-    const rows = await this.prisma.$queryRaw<VisitRow[]>`
-      SELECT l."created_at" AS "createdAt", l."referer", l."user_agent" AS "userAgent", l."is_bot" AS "isBot", l."country",
-             l."visited_url" AS "visitedUrl", l."redirect_url" AS "redirectUrl"
-        FROM "shortener"."short_logs" l
+    const rows = await queryRows<VisitRow>(
+      this.prisma,
+      Prisma.sql`
+      SELECT ${VISIT_COLUMNS} FROM "shortener"."short_logs" l
        WHERE l."short_id" = ${shortId}::uuid AND l."created_at" >= ${from}
          ${upTo ? Prisma.sql`AND l."created_at" < ${upTo}` : Prisma.empty} ${bots}
-       ORDER BY l."created_at" DESC, l."id" DESC LIMIT ${page.limit} OFFSET ${skipped}`;
+       ORDER BY l."created_at" DESC, l."id" DESC LIMIT ${page.limit} OFFSET ${skipped}`,
+    );
     return { rows, total };
   }
 
@@ -303,12 +309,15 @@ export class ShlinkQueries {
     // The humans of an hour first (n <= humans), then its bots.
     const counted = filter.excludeBots ? Prisma.sql`o."humans"` : Prisma.sql`o."visits"`;
     const [rows, [count]] = await Promise.all([
-      this.prisma.$queryRaw<(VisitRow & { kind: string })[]>`
-        SELECT o."hour" AS "createdAt", '' AS "referer", '' AS "userAgent", n > o."humans" AS "isBot", '' AS "country",
-               NULL::text AS "visitedUrl", NULL::text AS "redirectUrl", o."kind"
+      queryRows<VisitRow & { kind: string }>(
+        this.prisma,
+        Prisma.sql`
+        SELECT o."hour" AT TIME ZONE 'UTC' AS "createdAt", '' AS "referer", '' AS "userAgent", n > o."humans" AS "isBot",
+               '' AS "country", NULL::text AS "visitedUrl", NULL::text AS "redirectUrl", o."kind"
           FROM "shortener"."orphan_visit_hours" o, generate_series(1, ${counted}) AS n
          WHERE ${condition}
          ORDER BY o."hour" DESC, o."kind", o."domain_id", n LIMIT ${page.limit} OFFSET ${page.offset}`,
+      ),
       this.prisma.$queryRaw<{ total: bigint }[]>`
         SELECT COALESCE(sum(${counted}), 0)::int8 AS "total" FROM "shortener"."orphan_visit_hours" o WHERE ${condition}`,
     ]);

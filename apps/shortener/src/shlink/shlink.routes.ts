@@ -46,7 +46,6 @@ import {
   type ShortUrlRow,
   shortUrlView,
   summary,
-  visitJson,
   visitListJson,
 } from "./short-url-view.ts";
 
@@ -85,8 +84,8 @@ function bounded<T>(rows: T[]): T[] {
   return rows;
 }
 
-/** A body already written as JSON text: sent as it is, past the response schema's serializer. */
-function sendJson(reply: FastifyReply, json: string) {
+/** A body already written as JSON: sent as it is, past the response schema's serializer. */
+function sendJson(reply: FastifyReply, json: Buffer) {
   return reply.type("application/json; charset=utf-8").send(json);
 }
 
@@ -322,8 +321,10 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
       "shortId" in selected
         ? await queries.shortVisits(selected.shortId, filter, page)
         : await queries.visits(request.user.id, selected, filter, page);
-    const visits = bounded(rows).map((row) => visitJson(row));
-    return sendJson(reply, visitListJson(visits, pagination(page.page, page.perPage, total, rows.length)));
+    return sendJson(
+      reply,
+      visitListJson(bounded(rows), pagination(page.page, page.perPage, total, rows.length)),
+    );
   }
 
   app.get(
@@ -389,8 +390,12 @@ const versionedRoutes: FastifyPluginAsync<{ shortBaseUrl: string }> = async (app
     );
     const typeOf = (kind: string) =>
       (Object.keys(ORPHAN_TYPES) as OrphanType[]).find((type) => ORPHAN_TYPES[type] === kind)!;
-    const visits = bounded(rows).map((row) => visitJson(row, typeOf(row.kind)));
-    return sendJson(reply, visitListJson(visits, pagination(page.page, page.perPage, total, rows.length)));
+    return sendJson(
+      reply,
+      visitListJson(bounded(rows), pagination(page.page, page.perPage, total, rows.length), (row) =>
+        typeOf(row.kind),
+      ),
+    );
   });
 
   // Orphan visits of a domain assigned to the user (docs/adr/0264): the default domain's and
