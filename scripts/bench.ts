@@ -1183,7 +1183,8 @@ try {
       await bookingsMailRows(started.scheduling!.url, started.schedulingMail!.url);
     if (values.only === undefined || values.only === "startup")
       await startupRows({ root, databaseUrl: database.url, runs: QUICK ? 3 : 10 });
-    if (values.only === undefined || values.only === "shlink") await shlinkRows(started.shortener!.url, started.shortener!.child.pid);
+    if (values.only === undefined || values.only === "shlink")
+      await shlinkRows(started.shortener!.url, started.shortener!.child.pid);
     if (values.only === undefined || values.only === "import")
       await importRows({ root, databaseUrl: database.url, links: QUICK ? 10_000 : 100_000 });
   }

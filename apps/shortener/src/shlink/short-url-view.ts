@@ -138,9 +138,9 @@ class JsonBytes {
     return this.buffer.subarray(0, this.length);
   }
 }
-// What JSON.stringify would copy as it is: no quote, backslash, control character or lone
-// surrogate (anything past ASCII goes through it, which escapes those).
-const PLAIN = /^[^"\\\u0000-\u001f\u007f-\uffff]*$/;
+// What JSON.stringify would copy as it is: printable ASCII but the quote and the backslash
+// (control characters, non-ASCII and lone surrogates go through it, which escapes those).
+const PLAIN = /^[ !#-[\]-~]*$/;
 
 /**
  * Shlink's visits block (`VisitList` in the /rest document) as JSON bytes: each visit as
