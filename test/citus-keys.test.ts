@@ -54,6 +54,8 @@ const CITUS_PLAN: Record<string, Placement> = {
   // Orphan visits (docs/adr/0227): a few hundred rows per domain and hour at most, read by domain.
   orphan_visit_hours: { reference: true },
   orphan_visit_hour_values: { reference: true },
+  // The ids of the flushes stored (docs/adr/0288), written with those rows.
+  orphan_visit_batches: { reference: true },
 };
 
 let db: TestDatabase;

@@ -6,6 +6,7 @@
 import { createPrisma, type PrismaClient } from "@app/db";
 import { ORPHAN_VALUES_PER_HOUR } from "@app/schemas/shortener";
 import { runCliInProcess } from "@app/testing/cli";
+import { startTcpProxy } from "@app/testing/database";
 import { SOON } from "@app/testing/timing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type ShortenerApp } from "../src/app.ts";
@@ -340,5 +341,51 @@ describe("a flush the database refuses", () => {
     await ctx.app.orphanVisits.flush();
     expect(ctx.app.orphanVisits.pending).toBe(0);
     expect((await kinds(openId)).root!.visits - before).toBe(3);
+  });
+});
+
+// A leader that dies after a flush's commit and before its answer (issue 49): the flush is sent
+// again as it was, with its id, finds the id stored and adds nothing twice (docs/adr/0288).
+describe("a flush whose commit's answer is lost", () => {
+  it("is sent again with its id, and its counts are added once", async () => {
+    const target = new URL(ctx.db.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const prisma = createPrisma(proxy.via(ctx.db.url), {
+      poolMax: 2,
+      connectTimeoutMs: 1_000,
+      // Through the proxy to the test PgBouncer when there is one (.ci/run's PgBouncer step).
+      pooled: ctx.db.url !== ctx.db.directUrl,
+      directUrl: ctx.db.directUrl,
+    });
+    const app = await buildApp({ config: ctx.config, prisma, passwords: TEST_PASSWORDS });
+    try {
+      await app.ready();
+      await vi.waitFor(async () => expect((await app.domains.forHost("b.example"))?.host).toBe("b.example"));
+      await app.orphanVisits.flush();
+      const before = (await kinds(openId)).root?.visits ?? 0;
+      const cut = proxy.cutAfterAnswer(
+        // The flush's statement, by its name (prepared) or its text (behind PgBouncer).
+        ["add_orphan_visits", `INSERT INTO "shortener"."orphan_visit_hours"`],
+        "COMMIT",
+      );
+      for (let i = 0; i < 3; i++) await get(app, "/", "b.example");
+      // This flush or the timer's meets the cut: its commit is made, its answer lost.
+      await app.orphanVisits.flush().catch(() => undefined);
+      await cut;
+      expect((await kinds(openId)).root!.visits - before).toBe(3);
+      await get(app, "/", "b.example");
+      await app.orphanVisits.flush();
+      expect(app.orphanVisits.pending).toBe(0);
+      // Sent again, the flush found its id: 3 once, and the visit after it.
+      expect((await kinds(openId)).root!.visits - before).toBe(4);
+      // The ids are kept an hour: the maintenance two hours on leaves none.
+      expect(await ctx.prisma.orphanVisitBatch.count()).toBeGreaterThan(0);
+      await ctx.app.visitMaintenance.maintainPartitions(new Date(Date.now() + 2 * 3_600_000));
+      expect(await ctx.prisma.orphanVisitBatch.count()).toBe(0);
+    } finally {
+      await app.close();
+      await prisma.$disconnect();
+      await proxy.close();
+    }
   });
 });

@@ -6,7 +6,7 @@
 // dimension) keeps at most ORPHAN_VALUES_PER_HOUR values, in memory and in the tables alike;
 // the rest are summed under OTHER_VALUE.
 import type { IncomingHttpHeaders } from "node:http";
-import { inTransaction, type PrismaClient, poolOf } from "@app/db";
+import { inTransaction, type PrismaClient, poolOf, uuidv7 } from "@app/db";
 import { ORPHAN_VALUES_PER_HOUR } from "@app/schemas/shortener";
 import { Counter } from "@app/server/metrics";
 import type { FastifyInstance } from "fastify";
@@ -82,22 +82,6 @@ function addCapped(sums: Map<string, Sum>, value: string, visits: number, humans
   add(sums, full && !sums.has(value) ? OTHER_VALUE : value, visits, humans);
 }
 
-/** Folds every group of `from` into `into` (counts a failed flush gives back). */
-function merge(into: Map<string, HourCounts>, from: Map<string, HourCounts>): void {
-  for (const [key, group] of from) {
-    const target = into.get(key);
-    if (!target) {
-      into.set(key, group);
-      continue;
-    }
-    for (const [kind, sum] of group.kinds)
-      add(target.kinds as Map<string, Sum>, kind, sum.visits, sum.humans);
-    group.values.forEach((values, i) => {
-      for (const [value, sum] of values) addCapped(target.values[i]!, value, sum.visits, sum.humans);
-    });
-  }
-}
-
 /** The counter of one instance; the app's `orphanVisits`. */
 export class OrphanVisits {
   private groups = new Map<string, HourCounts>();
@@ -106,6 +90,12 @@ export class OrphanVisits {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
+  /**
+   * A flush that failed, kept as it was sent, with its id: sent again before anything counted
+   * since, so that a flush whose commit did happen (its answer lost) finds its id and adds
+   * nothing twice (docs/adr/0288).
+   */
+  private unsent: { id: string; groups: Map<string, HourCounts>; count: number } | undefined;
   /** Requests counted and not yet stored. */
   pending = 0;
   /** Requests whose counts are stored, since start. */
@@ -189,12 +179,35 @@ export class OrphanVisits {
     }
   }
 
+  /** Sends the flush that failed first, if any, then what is counted (each with its own id). */
   private async write(): Promise<void> {
-    if (this.groups.size === 0) return;
-    const groups = this.groups;
-    const count = this.pending;
-    this.groups = new Map();
-    this.pending = 0;
+    for (;;) {
+      if (!this.unsent) {
+        if (this.groups.size === 0) return;
+        // Nothing is unsent here: every request pending is in these groups.
+        this.unsent = { id: uuidv7(), groups: this.groups, count: this.pending };
+        this.groups = new Map();
+      }
+      const batch = this.unsent;
+      try {
+        await this.store(batch.id, batch.groups);
+      } catch (error) {
+        // Stored or not, it is sent again as it is, with its id.
+        this.schedule();
+        throw error;
+      }
+      this.unsent = undefined;
+      this.pending -= batch.count;
+      this.stored += batch.count;
+    }
+  }
+
+  /**
+   * One flush's counts, in one transaction under ORPHAN_LOCK (flushes of every instance one at a
+   * time): its id first; an id already stored means an earlier copy of this flush committed, and
+   * nothing is added.
+   */
+  private async store(id: string, groups: Map<string, HourCounts>): Promise<void> {
     const totals = { domainId: [] as string[], hour: [] as Date[], kind: [] as string[], ...sums() };
     const values = {
       domainId: [] as string[],
@@ -229,37 +242,33 @@ export class OrphanVisits {
         }
       });
     }
-    try {
-      await inTransaction(this.pool, async (client) => {
-        await client.query(ORPHAN_LOCK);
-        await client.query({
-          name: "add_orphan_visits",
-          text: ADD_ORPHAN_VISITS,
-          values: [
-            plainArray(totals.domainId),
-            timeArray(totals.hour),
-            textArray(totals.kind),
-            plainArray(totals.visits),
-            plainArray(totals.humans),
-            plainArray(values.domainId),
-            timeArray(values.hour),
-            textArray(values.dimension),
-            textArray(values.value),
-            plainArray(values.visits),
-            plainArray(values.humans),
-            ORPHAN_VALUES_PER_HOUR,
-          ],
-        });
+    await inTransaction(this.pool, async (client) => {
+      await client.query(ORPHAN_LOCK);
+      const fresh = await client.query({
+        name: "claim_orphan_batch",
+        text: `INSERT INTO "shortener"."orphan_visit_batches" ("id") VALUES ($1::uuid) ON CONFLICT DO NOTHING`,
+        values: [id],
       });
-      this.stored += count;
-    } catch (error) {
-      // Nothing was stored (one transaction): the counts go back, for the next flush.
-      merge(groups, this.groups);
-      this.groups = groups;
-      this.pending += count;
-      this.schedule();
-      throw error;
-    }
+      if (fresh.rowCount === 0) return;
+      await client.query({
+        name: "add_orphan_visits",
+        text: ADD_ORPHAN_VISITS,
+        values: [
+          plainArray(totals.domainId),
+          timeArray(totals.hour),
+          textArray(totals.kind),
+          plainArray(totals.visits),
+          plainArray(totals.humans),
+          plainArray(values.domainId),
+          timeArray(values.hour),
+          textArray(values.dimension),
+          textArray(values.value),
+          plainArray(values.visits),
+          plainArray(values.humans),
+          ORPHAN_VALUES_PER_HOUR,
+        ],
+      });
+    });
   }
 }
 

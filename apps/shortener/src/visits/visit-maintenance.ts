@@ -272,6 +272,15 @@ export class VisitMaintenance {
       );
       removed = result.rowCount ?? 0;
     }
+    // Orphan visit flushes' ids (docs/adr/0288), kept as long.
+    for (let removed = SWEEP_CHUNK; removed === SWEEP_CHUNK; ) {
+      const result = await this.pool.query(
+        `DELETE FROM "shortener"."orphan_visit_batches" WHERE "id" IN (
+           SELECT "id" FROM "shortener"."orphan_visit_batches" WHERE "id" < $1::uuid LIMIT ${SWEEP_CHUNK})`,
+        [kept],
+      );
+      removed = result.rowCount ?? 0;
+    }
     const dropped: string[] = [];
     const { retentionDays } = this.options;
     if (retentionDays !== undefined) {
