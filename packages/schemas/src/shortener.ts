@@ -80,6 +80,8 @@ export const ShortName = z
 /** A name's most characters (SHORT_NAME_PATTERN's). */
 export const SHORT_NAME_MAX = 64;
 
+export const NAME_PREFIX_LENGTH = `namePrefix and the name after it make at most ${SHORT_NAME_MAX} characters`;
+
 /** Shlink's pathPrefix: the start of a name, given or generated (one path segment here). */
 export const ShortNamePrefix = z
   .string()
@@ -490,6 +492,13 @@ export const SHORT_REFUSALS: readonly DeclaredRefusal[] = [
   },
   {
     status: 400,
+    answer: NAME_PREFIX_LENGTH,
+    rule:
+      "namePrefix and the name after it, given (name) or generated (shortCodeLength, 7 when omitted), make at most " +
+      `${SHORT_NAME_MAX} characters: a sum of two fields' lengths, which no schema states`,
+  },
+  {
+    status: 400,
     answer: 'domain "…" is not one you may use',
     rule: "domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)",
   },
@@ -559,7 +568,7 @@ export const NewShort = z
         (short.name?.length ?? short.shortCodeLength ?? SHORT_CODE_LENGTH.default) <=
       SHORT_NAME_MAX,
     {
-      error: `namePrefix and the name after it make at most ${SHORT_NAME_MAX} characters`,
+      error: NAME_PREFIX_LENGTH,
       path: ["namePrefix"],
     },
   )

@@ -108,6 +108,7 @@ export interface paths {
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
          *     - 400 "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)": an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four dotted parts each an octet or `*`: a parse the pattern cannot state
          *     - 400 "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)": a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999
+         *     - 400 "namePrefix and the name after it make at most 64 characters": namePrefix and the name after it, given (name) or generated (shortCodeLength, 7 when omitted), make at most 64 characters: a sum of two fields' lengths, which no schema states
          *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         post: operations["createShort"];
@@ -137,6 +138,7 @@ export interface paths {
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
          *     - 400 "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)": an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four dotted parts each an octet or `*`: a parse the pattern cannot state
          *     - 400 "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)": a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999
+         *     - 400 "namePrefix and the name after it make at most 64 characters": namePrefix and the name after it, given (name) or generated (shortCodeLength, 7 when omitted), make at most 64 characters: a sum of two fields' lengths, which no schema states
          *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         post: operations["createShorts"];
@@ -172,6 +174,7 @@ export interface paths {
          *     - 400 "must fall in the years 1-9999 (UTC)": validFrom and validUntil fall in the years 1-9999 once in UTC (an offset can move an instant across a year)
          *     - 400 "ip-address must be an IP address, a CIDR block (192.168.10.0/24) or an IPv4 wildcard pattern (11.22.*.*)": an ip-address condition's value is an IPv4 or IPv6 address, one with a prefix length in range, or four dotted parts each an octet or `*`: a parse the pattern cannot state
          *     - 400 "must be an ISO 8601 date-time with offset (2026-12-31T23:00:00Z) or a date (2026-12-31)": a before-date or after-date value is a real date (or date-time with offset) in the years 1-9999
+         *     - 400 "namePrefix and the name after it make at most 64 characters": namePrefix and the name after it, given (name) or generated (shortCodeLength, 7 when omitted), make at most 64 characters: a sum of two fields' lengths, which no schema states
          *     - 400 "domain "…" is not one you may use": domain is the default domain or one the operator registered and opened to the caller (GET /domains lists them)
          */
         patch: operations["updateShort"];
