@@ -56,7 +56,7 @@ describe.skipIf(missing)("the calendar sync", () => {
 
   beforeAll(async () => {
     radicale = await startRadicale({
-      users: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`u${i}`, PASSWORD])),
+      users: Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`u${i}`, PASSWORD])),
     });
     proxy = await startHttpFaultProxy({ host: "127.0.0.1", port: radicale.port });
   });
@@ -294,6 +294,54 @@ describe.skipIf(missing)("the calendar sync", () => {
       }
     },
   );
+
+  it("a sync whose thread dies (out of memory) is a failure recorded, the stored copy kept; the next one has a thread of its own", async () => {
+    const cal = await calendarOf();
+    const monday = futureMonday(3);
+    await radicale.putEvent(cal.name, "work", "x.ics", vevent("x", monday, 60));
+    const sync = newSync();
+    try {
+      expect(await sync.syncNow(cal.calendarId)).toMatchObject({ ok: true, changed: 1 });
+    } finally {
+      await sync.stop();
+    }
+    const before = await busyOf(cal.calendarId);
+    await radicale.putEvent(
+      cal.name,
+      "work",
+      "y.ics",
+      vevent("y", new Date(monday.getTime() + 7_200_000), 60),
+    );
+    // A heap no thread can run in: the thread is ended by V8's limit, the instance is not.
+    const starved = new CalendarSync(
+      t.prisma,
+      {
+        intervalMs: 600_000,
+        timeoutMs: 5_000,
+        horizonDays: 400,
+        keys,
+        threadLimits: { maxOldGenerationSizeMb: 1 },
+      },
+      { info() {}, warn() {} },
+    );
+    try {
+      const outcome = await starved.syncNow(cal.calendarId);
+      expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(/thread stopped/) });
+    } finally {
+      await starved.stop();
+    }
+    const stored = await t.prisma.connectedCalendar.findUniqueOrThrow({ where: { id: cal.calendarId } });
+    expect(stored.consecutiveFailures).toBe(1);
+    expect(await busyOf(cal.calendarId)).toEqual(before);
+    expect(await listingRows(cal.calendarId)).toBe(0);
+    const again = newSync();
+    try {
+      expect(await again.syncNow(cal.calendarId)).toMatchObject({ ok: true, changed: 1 });
+    } finally {
+      await again.stop();
+    }
+    expect(await busyOf(cal.calendarId)).toHaveLength(2);
+  });
 
   it("a calendar of a thousand events is read in pages, every event a busy row; other hosts' slots answer meanwhile", async () => {
     const cal = await calendarOf();

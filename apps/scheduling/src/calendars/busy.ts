@@ -5,14 +5,12 @@
 // copy is older than the staleness allowed (failing, or never synchronised), and any time past the
 // horizon its recurring events were expanded to.
 import { Prisma, type PrismaClient } from "@app/db";
+import { BUSY_PIECE_MS } from "./object-busy.ts";
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** CALENDAR_STALE_MS's default: how old a calendar's copy may be before its owner is busy. */
 export const DEFAULT_CALENDAR_STALE_MS = 300_000;
-
-/** Busy intervals are stored in pieces of at most this (sync.ts): a read looks back this far. */
-export const BUSY_PIECE_MS = 7 * 24 * 3_600_000;
 
 // A query's bounds stay within years 1 to 9999, which PostgreSQL and the schemas take.
 const EARLIEST = Date.parse("0001-01-01T00:00:00Z");

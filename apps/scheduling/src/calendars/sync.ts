@@ -5,12 +5,13 @@
 // the object's old ones. A failure is recorded on the calendar (since when, why): the busy-time
 // reads turn it into busy time once the copy is too old (docs/adr/0254).
 import { randomUUID } from "node:crypto";
+import type { ResourceLimits } from "node:worker_threads";
 import { inTransaction, type PrismaClient, separatePool } from "@app/db";
 import type pg from "pg";
-import { BUSY_PIECE_MS } from "./busy.ts";
-import { busyIntervals } from "./busy-times.ts";
-import { CalDavClient, CalDavError, type ObjectRef, type SyncChange } from "./caldav-client.ts";
+import { CalDavError, type ObjectRef, type SyncChange } from "./caldav-client.ts";
+import { CalDavThread, type ThreadClient, type Window } from "./caldav-thread.ts";
 import { type CredentialKeys, openLogin } from "./logins.ts";
+import type { ExpandedObject } from "./object-busy.ts";
 
 const DAY_MS = 86_400_000;
 /** Objects fetched and stored per round (one multiget, one transaction). */
@@ -29,6 +30,8 @@ export interface SyncSettings {
   timeoutMs: number;
   horizonDays: number;
   keys: CredentialKeys | undefined;
+  /** The sync's thread's heap limits (default THREAD_LIMITS; the tests' smaller ones). */
+  threadLimits?: ResourceLimits;
 }
 
 export interface SyncLog {
@@ -67,40 +70,6 @@ interface CalendarRow {
   time_zone: string;
 }
 
-/** Busy intervals of one object, in pieces of at most BUSY_PIECE_MS (reads look back that far). */
-function pieces(intervals: { start: Date; end: Date }[]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const { start, end } of intervals) {
-    for (let at = start.getTime(); at < end.getTime(); at += BUSY_PIECE_MS) {
-      out.push([at, Math.min(at + BUSY_PIECE_MS, end.getTime())]);
-    }
-  }
-  return out;
-}
-
-/** What an object stores: its busy pieces in the window, and its text when it must be expanded again. */
-export function expandObject(
-  data: string,
-  window: { from: Date; to: Date },
-  timeZone: string,
-): { pieces: [number, number][]; keep: string | null; warning?: string } {
-  const result = busyIntervals(data, { from: window.from, to: window.to, hostTimeZone: timeZone });
-  if (result.kind === "invalid")
-    return { pieces: [], keep: null, warning: `does not parse: ${result.reason}` };
-  const intervals = [...result.intervals];
-  // A rule cut short by a bound goes on past it: what it was not expanded to is busy (fail
-  // closed). An event that could not be read at all is skipped, with its warning.
-  const limited = result.warnings.some((w) => w.code === "occurrence-limit" || w.code === "step-limit");
-  if (limited && result.confirmedUntil < window.to)
-    intervals.push({ start: result.confirmedUntil, end: window.to, uid: "" });
-  const { summary } = result;
-  return {
-    pieces: pieces(intervals),
-    keep: summary.recurs || summary.followsHostZone ? data : null,
-    ...(result.warnings.length > 0 ? { warning: result.warnings.map((w) => w.message).join("; ") } : {}),
-  };
-}
-
 const errorKind = (error: unknown) => (error instanceof CalDavError ? error.kind : "other");
 const errorText = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 500);
@@ -112,6 +81,8 @@ export class CalendarSync {
   /** Syncs in flight on this instance, by calendar. */
   private readonly inFlight = new Map<number, Promise<SyncOutcome>>();
   private readonly pool: pg.Pool;
+  /** Where the CalDAV requests and their parsing run (docs/adr/0289). */
+  private readonly thread: CalDavThread;
 
   constructor(
     prisma: PrismaClient,
@@ -123,6 +94,7 @@ export class CalendarSync {
     // Its own connections: a booking's check syncs while its request holds one of the pool's.
     // Connected lazily, each closed after 10 s unused (node-postgres's default).
     this.pool = separatePool(prisma, poolMax);
+    this.thread = new CalDavThread(settings.threadLimits);
   }
 
   /** Polls for due calendars until stopped (a few times per interval; a due one waits at most that). */
@@ -153,6 +125,7 @@ export class CalendarSync {
     this.wake?.();
     await this.loop;
     await Promise.allSettled(this.inFlight.values());
+    await this.thread.stop();
     await this.pool.end();
   }
 
@@ -257,7 +230,7 @@ export class CalendarSync {
     );
     const calendar = rows[0];
     if (!calendar) return outcome;
-    let client: CalDavClient | undefined;
+    let client: ThreadClient | undefined;
     try {
       if (!this.settings.keys) throw new Error("CREDENTIALS_KEY is not set");
       const login = openLogin(this.settings.keys, {
@@ -265,7 +238,7 @@ export class CalendarSync {
         secret: calendar.secret,
         keyId: calendar.key_id,
       });
-      client = new CalDavClient({
+      client = this.thread.open({
         username: login.username,
         password: login.password,
         timeoutMs: this.settings.timeoutMs,
@@ -307,24 +280,23 @@ export class CalendarSync {
 
   /** Asks what changed, stores it; answers the calendar's new state. */
   private async fetchChanges(
-    client: CalDavClient,
+    client: ThreadClient,
     calendar: CalendarRow,
     now: Date,
     outcome: SyncOutcome,
   ): Promise<{ token: string | null; ctag: string | null; expandedUntil: Date }> {
-    const window = {
-      from: new Date(now.getTime() - DAY_MS),
-      to: new Date(now.getTime() + this.settings.horizonDays * DAY_MS),
+    const window: Window = {
+      from: now.getTime() - DAY_MS,
+      to: now.getTime() + this.settings.horizonDays * DAY_MS,
     };
     // Expanded again once a day: the horizon moves, and recurring events have new occurrences.
-    const reexpand =
-      !calendar.expanded_until || calendar.expanded_until.getTime() < window.to.getTime() - DAY_MS;
+    const reexpand = !calendar.expanded_until || calendar.expanded_until.getTime() < window.to - DAY_MS;
     const probe = await client.getCtag(calendar.url);
     const unchanged =
       probe.ctag !== null &&
       probe.ctag === calendar.ctag &&
       (!calendar.supports_sync || probe.syncToken === calendar.sync_token);
-    const expandedUntil = reexpand ? window.to : calendar.expanded_until!;
+    const expandedUntil = reexpand ? new Date(window.to) : calendar.expanded_until!;
     if (unchanged && !reexpand) return { token: calendar.sync_token, ctag: calendar.ctag, expandedUntil };
 
     // The listing goes into the database as it is read (docs/adr/0282): this run's rows of
@@ -461,12 +433,15 @@ export class CalendarSync {
     outcome.removed = rowCount ?? 0;
   }
 
-  /** Fetches the objects the listing marked, BATCH at a time (one multiget, one transaction each). */
+  /**
+   * Fetches the objects the listing marked, BATCH at a time (one multiget, expanded in the
+   * sync's thread; one transaction each).
+   */
   private async fetchListed(
-    client: CalDavClient,
+    client: ThreadClient,
     calendar: CalendarRow,
     run: string,
-    window: { from: Date; to: Date },
+    window: Window,
     outcome: SyncOutcome,
   ): Promise<void> {
     let after = "";
@@ -478,23 +453,13 @@ export class CalendarSync {
       );
       if (rows.length === 0) return;
       after = rows.at(-1)!.href;
-      const objects: { href: string; etag: string; data: string | null }[] = [];
-      for await (const item of client.multiget(
+      const objects = await client.fetchExpanded(
         calendar.url,
         rows.map((row) => row.href),
-      )) {
-        if ("data" in item) objects.push({ href: item.href, etag: item.etag ?? "", data: item.data });
-        else if ("tooLarge" in item) {
-          outcome.skipped++;
-          this.log.warn(
-            { calendar: calendar.url, href: item.href },
-            "calendars: an object over 1 MB is skipped",
-          );
-          objects.push({ href: item.href, etag: item.etag ?? "", data: null });
-        }
-        // A missing one (404) went between the listing and now: the next sync removes it.
-      }
-      await this.store(calendar, objects, window, outcome);
+        window,
+        calendar.time_zone,
+      );
+      await this.store(calendar, objects, outcome);
       outcome.changed += objects.length;
       await this.renewLease(calendar.id);
     }
@@ -508,12 +473,7 @@ export class CalendarSync {
   }
 
   /** Stores objects (and their busy pieces in place of their old ones), in one transaction. */
-  private async store(
-    calendar: CalendarRow,
-    objects: { href: string; etag: string; data: string | null }[],
-    window: { from: Date; to: Date },
-    outcome: SyncOutcome,
-  ): Promise<void> {
+  private async store(calendar: CalendarRow, objects: ExpandedObject[], outcome: SyncOutcome): Promise<void> {
     if (objects.length === 0) return;
     const hrefs: string[] = [];
     const etags: string[] = [];
@@ -521,26 +481,24 @@ export class CalendarSync {
     const busyHrefs: string[] = [];
     const starts: string[] = [];
     const ends: string[] = [];
-    for (const [index, object] of objects.entries()) {
-      // Parsing is synchronous (about a quarter of a millisecond an object): requests on this
-      // instance get the event loop between every few objects.
-      if (index % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
+    for (const object of objects) {
       hrefs.push(object.href);
       etags.push(object.etag);
-      if (object.data === null) {
-        kept.push(null);
-        continue;
-      }
-      const expanded = expandObject(object.data, window, calendar.time_zone);
-      if (expanded.warning) {
-        if (expanded.pieces.length === 0) outcome.skipped++;
+      kept.push(object.keep);
+      if (object.tooLarge) {
+        outcome.skipped++;
         this.log.warn(
-          { calendar: calendar.url, href: object.href, warning: expanded.warning },
+          { calendar: calendar.url, href: object.href },
+          "calendars: an object over 1 MB is skipped",
+        );
+      } else if (object.warning) {
+        if (object.pieces.length === 0) outcome.skipped++;
+        this.log.warn(
+          { calendar: calendar.url, href: object.href, warning: object.warning },
           "calendars: an object was read in part, or not at all",
         );
       }
-      kept.push(expanded.keep);
-      for (const [start, end] of expanded.pieces) {
+      for (const [start, end] of object.pieces) {
         busyHrefs.push(object.href);
         starts.push(new Date(start).toISOString());
         ends.push(new Date(end).toISOString());
@@ -569,7 +527,7 @@ export class CalendarSync {
   private async expandAgain(
     calendar: CalendarRow,
     run: string,
-    window: { from: Date; to: Date },
+    window: Window,
     outcome: SyncOutcome,
   ): Promise<void> {
     let after = "";
@@ -592,12 +550,8 @@ export class CalendarSync {
       if (rows.length === 0) return;
       after = rows.at(-1)!.href;
       const again = rows.filter((row) => !row.fetched);
-      await this.store(
-        calendar,
-        again.map((row) => ({ href: row.href, etag: row.etag, data: row.recurring_data })),
-        window,
-        outcome,
-      );
+      const objects = again.map((row) => ({ href: row.href, etag: row.etag, data: row.recurring_data }));
+      await this.store(calendar, await this.thread.expand(objects, window, calendar.time_zone), outcome);
       await this.renewLease(calendar.id);
     }
   }
