@@ -809,8 +809,31 @@ describe("search", () => {
     expect(await found("c19999")).toEqual({ codes: ["c19999"], total: 1 });
     // A term spanning two columns (a name, then its URL) matches neither.
     expect(await found("needle-name https")).toEqual({ codes: [], total: 0 });
+    // Nor one spanning two tags, or a title's words and a tag.
+    await asCarol.createShortUrl({
+      longUrl: "https://example.com/d",
+      customSlug: "two-tags",
+      tags: ["alpha-tag", "beta-tag"],
+      title: "Gamma words",
+    });
+    expect(await found("alpha-tag beta")).toEqual({ codes: [], total: 0 });
+    expect(await found("words alpha")).toEqual({ codes: [], total: 0 });
+    expect(await found("gamma WORDS")).toEqual({ codes: ["two-tags"], total: 1 });
+    // With every tag asked for, tag names are not searched: a term only a tag has finds nothing.
+    const withAllTags = async (searchTerm: string, tags: string[]) =>
+      (await asCarol.listShortUrls({ searchTerm, tags, tagsMode: "all", itemsPerPage: 50 })).data.map(
+        (url: ShortUrl) => url.shortCode,
+      );
+    expect(await withAllTags("beta", ["alpha-tag", "beta-tag"])).toEqual([]);
+    expect(await withAllTags("gamma", ["alpha-tag", "beta-tag"])).toEqual(["two-tags"]);
+    expect(await withAllTags("beta", ["alpha-tag"])).toEqual([]);
+    expect(
+      await asCarol.listShortUrls({ searchTerm: "beta", tags: ["alpha-tag"], tagsMode: "any" }),
+    ).toMatchObject({
+      data: [expect.objectContaining({ shortCode: "two-tags" })],
+    });
     // The default domain's host: every short on it (Shlink searches the domain too).
-    expect((await found("sho.rt")).total).toBe(20005);
+    expect((await found("sho.rt")).total).toBe(20006);
 
     // The app's own query reads shorts_search_idx (what EXPLAIN would show: counted by PostgreSQL).
     const scans = async () =>

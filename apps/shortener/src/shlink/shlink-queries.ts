@@ -82,7 +82,7 @@ export class ShlinkQueries {
       const inTags =
         query.tagsIn.length && query.tagsMode === "all"
           ? Prisma.sql`false`
-          : Prisma.sql`array_to_string(s."tags", ' ') ILIKE ${pattern}`;
+          : Prisma.sql`EXISTS (SELECT 1 FROM unnest(s."tags") AS t("tag") WHERE t."tag" ILIKE ${pattern})`;
       // The columns through the trigram index on their joined text (docs/adr/0277), each column
       // then checked on the few rows it finds; the domains whose host has the term are read
       // first (a handful of rows), so that without one the condition is the index's alone and
@@ -91,7 +91,16 @@ export class ShlinkQueries {
         SELECT "id"::text AS "id" FROM "shortener"."domains" WHERE "host" ILIKE ${pattern}`;
       const domainIds = hosts.map((row) => row.id);
       if (this.defaultHost.includes(query.searchTerm.toLowerCase())) domainIds.push(DEFAULT_DOMAIN_ID);
-      const columns = Prisma.sql`("shortener"."short_search_text"(s."name", s."url", s."title", s."tags") ILIKE ${pattern}
+      const joined = Prisma.sql`"shortener"."short_search_text"(s."name", s."url", s."title", s."tags") ILIKE ${pattern}`;
+      // The joined text separates its columns and tags with spaces: a term without one that it
+      // contains is contained in one of them, and the check column by column (most of a broad
+      // search's time: the index's rows are read again) can only say the same. Not so when the
+      // tags are left out, or the term has a space.
+      const tagsSearched = !(query.tagsIn.length && query.tagsMode === "all");
+      const columns =
+        tagsSearched && !query.searchTerm.includes(" ")
+          ? joined
+          : Prisma.sql`(${joined}
         AND (s."name" ILIKE ${pattern} OR s."url" ILIKE ${pattern} OR s."title" ILIKE ${pattern} OR ${inTags}))`;
       where.push(
         domainIds.length ? Prisma.sql`(${columns} OR s."domain_id" = ANY(${domainIds}::uuid[]))` : columns,
