@@ -295,7 +295,7 @@ describe.skipIf(missing)("the calendar sync", () => {
     },
   );
 
-  it("a sync whose thread dies (out of memory) is a failure recorded, the stored copy kept; the next one has a thread of its own", async () => {
+  it("a sync whose thread dies (out of memory) is a failure recorded, the stored copy kept; the next sync succeeds", async () => {
     const cal = await calendarOf();
     const monday = futureMonday(3);
     await radicale.putEvent(cal.name, "work", "x.ics", vevent("x", monday, 60));

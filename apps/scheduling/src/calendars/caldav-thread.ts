@@ -3,8 +3,8 @@
 // while the sync's database work stays on the instance's thread. A first sync of a large calendar
 // reads tens of megabytes of XML and allocates some 60 kB an object expanding it: on the
 // instance's thread that grew its young generation to the services' 2 × 64 MB (ADR 0237) and
-// held the event loop between objects. One thread per CalendarSync, started at its first sync,
-// stopped once idle; it never keeps the process alive by itself.
+// held the event loop between objects. One thread per process, shared by its syncs, started at
+// the first sync and stopped once idle; it never keeps the process alive by itself.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -300,6 +300,17 @@ export class CalDavThread {
       this.idleCheck();
     }
   }
+}
+
+let shared: CalDavThread | undefined;
+
+/**
+ * The process's one thread, shared by every CalendarSync in it (the default database's, each
+ * tenant's): started at the first sync, stopped when idle, never keeping the process alive.
+ */
+export function sharedThread(): CalDavThread {
+  shared ??= new CalDavThread();
+  return shared;
 }
 
 /** A CalDAV account whose requests and parsing run in the sync's thread. */

@@ -9,7 +9,7 @@ import type { ResourceLimits } from "node:worker_threads";
 import { inTransaction, type PrismaClient, separatePool } from "@app/db";
 import type pg from "pg";
 import { CalDavError, type ObjectRef, type SyncChange } from "./caldav-client.ts";
-import { CalDavThread, type ThreadClient, type Window } from "./caldav-thread.ts";
+import { CalDavThread, sharedThread, type ThreadClient, type Window } from "./caldav-thread.ts";
 import { type CredentialKeys, openLogin } from "./logins.ts";
 import type { ExpandedObject } from "./object-busy.ts";
 
@@ -30,7 +30,7 @@ export interface SyncSettings {
   timeoutMs: number;
   horizonDays: number;
   keys: CredentialKeys | undefined;
-  /** The sync's thread's heap limits (default THREAD_LIMITS; the tests' smaller ones). */
+  /** A thread of its own with these heap limits (the tests' smaller ones); default: the process's shared one. */
   threadLimits?: ResourceLimits;
 }
 
@@ -81,8 +81,9 @@ export class CalendarSync {
   /** Syncs in flight on this instance, by calendar. */
   private readonly inFlight = new Map<number, Promise<SyncOutcome>>();
   private readonly pool: pg.Pool;
-  /** Where the CalDAV requests and their parsing run (docs/adr/0289). */
+  /** Where the CalDAV requests and their parsing run (docs/adr/0289): the process's, or its own. */
   private readonly thread: CalDavThread;
+  private readonly ownThread: boolean;
 
   constructor(
     prisma: PrismaClient,
@@ -94,7 +95,8 @@ export class CalendarSync {
     // Its own connections: a booking's check syncs while its request holds one of the pool's.
     // Connected lazily, each closed after 10 s unused (node-postgres's default).
     this.pool = separatePool(prisma, poolMax);
-    this.thread = new CalDavThread(settings.threadLimits);
+    this.ownThread = settings.threadLimits !== undefined;
+    this.thread = this.ownThread ? new CalDavThread(settings.threadLimits) : sharedThread();
   }
 
   /** Polls for due calendars until stopped (a few times per interval; a due one waits at most that). */
@@ -125,7 +127,8 @@ export class CalendarSync {
     this.wake?.();
     await this.loop;
     await Promise.allSettled(this.inFlight.values());
-    await this.thread.stop();
+    // The shared thread stops by itself once idle; a thread of its own stops with it.
+    if (this.ownThread) await this.thread.stop();
     await this.pool.end();
   }
 
