@@ -1,10 +1,11 @@
 // A PostgreSQL cluster under Patroni on this machine, from Debian's packages (docs/adr/0272,
-// 0273): `nodes` PostgreSQL servers, each run by its own Patroni agent as user `postgres`, one
-// etcd as their store (DCS), and HAProxy (the shared generator, scripts/haproxy-config.ts)
+// 0273, 0290): `nodes` PostgreSQL servers, each run by its own Patroni agent as user `postgres`,
+// an etcd member per node as their store (DCS), and HAProxy (the shared generator, scripts/haproxy-config.ts)
 // routing writes to the leader and reads to the replicas by Patroni's REST checks.
 // `pnpm scale --ha` runs it under the services; test/ha-failover.test.ts drills it.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -93,13 +94,23 @@ export function missingPartition(): string | undefined {
 }
 
 /**
- * Every node has loopback addresses of its own (node n: 127.0.0.2n and 127.0.0.1n): the one the others and HAProxy reach it at (its
- * REST API and PostgreSQL) and the one it reaches the store at. A rule dropping both cuts that
- * node off from the store and the other members while its PostgreSQL still answers on 127.0.0.1
- * (a client on its side of the partition). Linux routes all of 127.0.0.0/8 to the machine itself.
+ * Every node has loopback addresses of its own, as if each were a machine (Linux routes all of
+ * 127.0.0.0/8 to the machine itself): the one the others and HAProxy reach it at (its REST API
+ * and PostgreSQL), one per store member that its agent reaches that member at, and its store
+ * member's peer address. Rules dropping what goes to the addresses on either side of a node cut
+ * it off (`isolate`) while its PostgreSQL still answers on 127.0.0.1 (a client on its side of the
+ * partition) and its agent still reaches its own store member, as on a machine of its own.
  */
 const memberHost = (n: number) => `127.0.0.${20 + n}`;
-const storeHost = (n: number) => `127.0.0.${10 + n}`;
+/** Where node n's agent reaches store member m: an address of that pair's own. */
+const storeHost = (n: number, m: number) => `127.0.${10 + n}.${m}`;
+/** Where the other store members reach member m. */
+const peerHost = (m: number) => `127.0.0.${10 + m}`;
+/**
+ * Store member m's user when run by root: a user of its own, so that a cut can drop what that
+ * member sends to its peers (its connections leave from 127.0.0.1, like every other member's).
+ */
+const storeUid = (m: number) => 64_100 + m;
 
 function pythonHas(module: string): boolean {
   try {
@@ -108,6 +119,14 @@ function pythonHas(module: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A member of the store (etcd): its name, number and ports. */
+interface StoreMember {
+  m: number;
+  name: string;
+  client: number;
+  peer: number;
 }
 
 export interface HaNode {
@@ -175,17 +194,25 @@ export interface HaCluster {
   /** Its Patroni agent started again: it rejoins as a replica (pg_rewind when its history diverged). */
   restart(node: HaNode): Promise<void>;
   /**
-   * Cuts `node` off from the store and the other members (iptables drops what is sent to its
-   * member and store addresses): it cannot renew its leader key nor reach a standby, and
-   * HAProxy's checks of it fail. Its PostgreSQL still answers on `node.url` (127.0.0.1).
-   * Needs root and iptables (`missingPartition()`).
+   * Cuts `node` and its store member off from the other nodes and theirs (iptables drops what
+   * either side sends to the other's addresses): its agent reaches only its own member, which
+   * has lost its quorum, so it cannot renew its leader key nor reach a standby, and HAProxy's
+   * checks of it fail. Its PostgreSQL still answers on `node.url` (127.0.0.1). Needs root and
+   * iptables (`missingPartition()`).
    */
   isolate(node: HaNode): Promise<void>;
   /** Lifts every cut made by `isolate`. */
   heal(): Promise<void>;
-  /** Stops the store (etcd, SIGTERM): with one etcd, its quorum is lost and no leader key can be renewed. */
+  /** Stops the store member that `node`'s machine runs (etcd, SIGTERM): one of three, the quorum kept. */
+  stopStoreMember(node: HaNode): Promise<void>;
+  /**
+   * Stops store members (etcd, SIGTERM), the last ones first, until its quorum is lost (2 of 3
+   * stopped): no leader key can be renewed.
+   */
   stopStore(): Promise<void>;
-  /** Starts the store again on its data and ports; resolves once it answers. */
+  /** Whether each store member (etcd1…) says it is healthy: it runs and is part of a quorum with a leader. */
+  storeHealth(): Promise<Record<string, boolean>>;
+  /** Starts every stopped store member again on its data and ports; resolves once each answers. */
   startStore(): Promise<void>;
   /** `patronictl switchover`: the leader hands over to `candidate` (a sync standby by default). */
   switchover(candidate?: HaNode): Promise<string>;
@@ -309,7 +336,7 @@ export function patroniDcs(timings: HaTimings, options: { synchronous: boolean; 
 function patroniConfig(
   options: Required<Pick<HaClusterOptions, "synchronous" | "fsync" | "scope">> & { timings: HaTimings },
   node: { n: number; name: string; pgPort: number; restPort: number; dir: string },
-  etcdPort: number,
+  store: StoreMember[],
   bin: string,
 ) {
   const { timings } = options;
@@ -325,9 +352,15 @@ function patroniConfig(
     // etcd's v2 API, not etcd3 (docs/adr/0284): Patroni 3.0.2's etcd3 renews the leader key
     // unconditionally once its lease expired, so a leader whose agent was frozen past `ttl` takes
     // the key back from the one elected meanwhile; v2 renews it only while it still holds its name.
-    // use_proxies: the store at this address only, not the addresses etcd advertises (which the
-    // cut of `isolate` does not cover).
-    etcd: { hosts: [`${storeHost(node.n)}:${etcdPort}`], use_proxies: true },
+    // use_proxies: the store at these addresses only (its own for each member), not the addresses
+    // etcd advertises (which the cut of `isolate` does not cover).
+    // Its own member first, as a node asks the member on its machine first.
+    etcd: {
+      hosts: [node.n, ...store.map((member) => member.m).filter((m) => m !== node.n)].map(
+        (m) => `${storeHost(node.n, m)}:${store[m - 1]!.client}`,
+      ),
+      use_proxies: true,
+    },
     bootstrap: {
       dcs: patroniDcs(timings, options),
       initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }],
@@ -370,7 +403,11 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   const scope = options.scope ?? `app-ha-${process.pid}`;
   const user = serverUser();
   const workDir = mkdtempSync(path.join(tmpdir(), "ha-cluster-"));
-  if (user) execFileSync("chown", [`${user.uid}:${user.gid}`, workDir]);
+  if (user) {
+    execFileSync("chown", [`${user.uid}:${user.gid}`, workDir]);
+    // The store members' users enter it to their own folders (each 0700).
+    chmodSync(workDir, 0o711);
+  }
   const children = new Set<ChildProcess>();
   const killAll = () => {
     unchain();
@@ -382,7 +419,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
     name: string,
     command: string,
     args: string[],
-    asServerUser: boolean,
+    runAs: { uid: number; gid: number } | undefined,
     lines?: string[],
   ) => {
     const child = spawn(command, args, {
@@ -390,7 +427,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       // Its own process group: a Ctrl-C in the terminal is for `pnpm scale`, which stops it in order.
       detached: true,
       env: { PATH: process.env.PATH, HOME: workDir, LC_ALL: "C.UTF-8" },
-      ...(asServerUser && user ? { uid: user.uid, gid: user.gid } : {}),
+      ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
     });
     children.add(child);
     const tracked = track(name, child, options.onLine, lines);
@@ -398,35 +435,65 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
     return { child, ...tracked };
   };
 
-  const etcdPorts = { client: await freePort(), peer: await freePort() };
-  const etcdLines: string[] = [];
-  const startEtcd = () =>
-    spawnTracked(
-      "etcd",
+  // The store: a member per node, as each node's machine would run one (docs/adr/0290).
+  const count = options.nodes ?? 3;
+  const store: (StoreMember & {
+    dir: string;
+    lines: string[];
+    run: ReturnType<typeof spawnTracked> | undefined;
+  })[] = [];
+  for (let m = 1; m <= count; m++) {
+    const dir = path.join(workDir, `etcd${m}`);
+    mkdirSync(dir, { mode: 0o700 });
+    if (user) execFileSync("chown", [`${storeUid(m)}:${storeUid(m)}`, dir]);
+    store.push({
+      m,
+      name: `etcd${m}`,
+      client: await freePort(),
+      peer: await freePort(),
+      dir,
+      lines: [],
+      run: undefined,
+    });
+  }
+  const peerUrl = (member: StoreMember) => `http://${peerHost(member.m)}:${member.peer}`;
+  const startMember = (member: (typeof store)[number]) => {
+    member.run = spawnTracked(
+      member.name,
       BINARIES.etcd,
       [
-        ...["--name", "dcs", "--data-dir", path.join(workDir, "etcd")],
+        ...["--name", member.name, "--data-dir", path.join(member.dir, "data")],
         ...[
           "--listen-client-urls",
-          ["127.0.0.1", ...Array.from({ length: options.nodes ?? 3 }, (_, i) => storeHost(i + 1))]
-            .map((host) => `http://${host}:${etcdPorts.client}`)
+          ["127.0.0.1", ...Array.from({ length: count }, (_, i) => storeHost(i + 1, member.m))]
+            .map((host) => `http://${host}:${member.client}`)
             .join(","),
         ],
-        ...["--advertise-client-urls", `http://127.0.0.1:${etcdPorts.client}`],
-        ...["--listen-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
-        ...["--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPorts.peer}`],
-        ...["--initial-cluster", `dcs=http://127.0.0.1:${etcdPorts.peer}`],
+        ...["--advertise-client-urls", `http://127.0.0.1:${member.client}`],
+        ...["--listen-peer-urls", peerUrl(member)],
+        ...["--initial-advertise-peer-urls", peerUrl(member)],
+        ...["--initial-cluster", store.map((other) => `${other.name}=${peerUrl(other)}`).join(",")],
+        ...["--initial-cluster-token", scope],
         // Patroni's store is etcd's v2 API (above), off by default in etcd 3.4.
         "--enable-v2=true",
         ...["--log-level", "warn", "--logger", "zap"],
       ],
-      false,
-      etcdLines,
+      user ? { uid: storeUid(member.m), gid: storeUid(member.m) } : undefined,
+      member.lines,
     );
-  let etcd = startEtcd();
+  };
+  for (const member of store) startMember(member);
+  const stopMember = async (member: (typeof store)[number]) => {
+    const running = member.run;
+    member.run = undefined;
+    if (!running) return;
+    running.child.kill("SIGTERM");
+    await Promise.race([running.exited, pause(10_000)]);
+  };
+  const storeTails = (lines: number) =>
+    store.map((member) => `--- ${member.name}\n${saidLines(member.lines, lines)}`).join("\n");
 
   const nodes: (HaNode & { dir: string; configFile: string; lines: string[] })[] = [];
-  const count = options.nodes ?? 3;
   for (let n = 1; n <= count; n++) {
     const name = `node${n}`;
     const dir = path.join(workDir, name);
@@ -441,7 +508,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
         patroniConfig(
           { synchronous: options.synchronous ?? true, fsync: options.fsync ?? true, scope, timings },
           { n, name, pgPort, restPort, dir },
-          etcdPorts.client,
+          store,
           bin,
         ),
         null,
@@ -466,7 +533,10 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   const patronictlConfig = path.join(workDir, "patronictl.yml");
   writeFileSync(
     patronictlConfig,
-    JSON.stringify({ scope, etcd: { hosts: [`127.0.0.1:${etcdPorts.client}`], use_proxies: true } }),
+    JSON.stringify({
+      scope,
+      etcd: { hosts: store.map((member) => `127.0.0.1:${member.client}`), use_proxies: true },
+    }),
   );
   // The cuts of `isolate`: a chain of this cluster's own, jumped to from OUTPUT (loopback
   // traffic leaves through OUTPUT), removed with the cluster.
@@ -489,7 +559,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   };
   const startAgent = (node: (typeof nodes)[number]) => {
     // The node's output outlives one agent: a restarted one appends to the same lines.
-    node.patroni = spawnTracked(node.name, BINARIES.patroni, [node.configFile], true, node.lines).child;
+    node.patroni = spawnTracked(node.name, BINARIES.patroni, [node.configFile], user, node.lines).child;
   };
 
   const ports = {
@@ -518,10 +588,13 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   );
   let proxy: ReturnType<typeof spawnTracked> | undefined;
 
-  const etcdAnswers = () =>
-    waitFor("etcd to answer", 30_000, async () =>
-      (await getJson(`http://127.0.0.1:${etcdPorts.client}/health`)).status === 200 ? true : undefined,
-    );
+  /** Until every running store member answers that it is healthy (it has a leader). */
+  const storeAnswers = () =>
+    waitFor("every running etcd member to answer", 30_000, async () => {
+      for (const member of store.filter((member) => member.run))
+        if ((await getJson(`http://127.0.0.1:${member.client}/health`)).status !== 200) return undefined;
+      return true;
+    });
   const restUrl = (node: HaNode) =>
     `http://${memberHost(nodes.indexOf(node as (typeof nodes)[number]) + 1)}:${node.restPort}`;
   const members = async (): Promise<Member[]> => {
@@ -604,9 +677,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       );
     } catch (error) {
       const tails = nodes.map((node) => `--- ${node.name}, its last lines\n${saidLines(node.lines, 25)}`);
-      throw new Error(
-        `${(error as Error).message}\n${tails.join("\n")}\n--- etcd\n${saidLines(etcd.lines, 10)}`,
-      );
+      throw new Error(`${(error as Error).message}\n${tails.join("\n")}\n${storeTails(10)}`);
     }
   };
 
@@ -671,19 +742,18 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
       }),
     );
     unchain();
-    etcd.child.kill("SIGTERM");
-    await Promise.race([etcd.exited, pause(10_000)]);
+    await Promise.all(store.map(stopMember));
     killAll();
     rmSync(workDir, { recursive: true, force: true });
   };
 
   try {
-    await etcdAnswers();
+    await storeAnswers();
     // The first agent to take the initialize key bootstraps (initdb); the others clone its
     // PostgreSQL (pg_basebackup) once it leads.
     for (const node of nodes) startAgent(node);
     await healthy();
-    proxy = spawnTracked("haproxy", haproxy, ["-db", "-f", haproxyConfigFile], false);
+    proxy = spawnTracked("haproxy", haproxy, ["-db", "-f", haproxyConfigFile], undefined);
     const primaryUrl = `postgresql://postgres@127.0.0.1:${ports.primary}/postgres`;
     const replicaUrl = `postgresql://postgres@127.0.0.1:${ports.replicas}/postgres`;
     // HAProxy starts with every server UP until its checks say otherwise: until they have, a
@@ -721,9 +791,16 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
         }
         // By address and port: another cluster on this machine (a second CI run) has nodes on the
         // same loopback addresses, on ports of its own.
-        const cuts = [
+        const own = store[n - 1]!;
+        const others = store.filter((member) => member !== own);
+        const cuts: [string, string][] = [
+          // The others and HAProxy to its PostgreSQL and REST API.
           [memberHost(n), `${node.pgPort},${node.restPort}`],
-          [storeHost(n), String(etcdPorts.client)],
+          // Its agent to the other members, the other agents to its member.
+          ...others.map((member): [string, string] => [storeHost(n, member.m), String(member.client)]),
+          ...others.map((member): [string, string] => [storeHost(member.m, n), String(own.client)]),
+          // The other members to its member.
+          [peerHost(n), String(own.peer)],
         ];
         for (const [host, ports] of cuts)
           iptables([
@@ -732,25 +809,48 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
             "-p",
             "tcp",
             "-d",
-            host!,
+            host,
             "-m",
             "multiport",
             "--dports",
-            ports!,
+            ports,
             "-j",
             "DROP",
           ]);
+        // Its member to the others: its connections leave from 127.0.0.1 as theirs do, so they are
+        // told apart by its user (run as root only; else the cut is not possible, missingPartition).
+        iptables([
+          ...["-A", chain, "-p", "tcp", "-m", "owner", "--uid-owner", String(storeUid(n))],
+          ...["-m", "multiport", "--dports", others.map((member) => member.peer).join(","), "-j", "DROP"],
+        ]);
       },
       async heal() {
         if (chained) iptables(["-F", chain]);
       },
+      async stopStoreMember(node) {
+        const member = store[nodes.indexOf(node as (typeof nodes)[number])];
+        if (!member) throw new Error(`${node.name} is not a node of this cluster`);
+        await stopMember(member);
+      },
       async stopStore() {
-        etcd.child.kill("SIGTERM");
-        await Promise.race([etcd.exited, pause(10_000)]);
+        const quorum = Math.floor(store.length / 2) + 1;
+        const running = store.filter((member) => member.run);
+        // As many more as leave fewer than a quorum running.
+        const more = Math.max(0, running.length - quorum + 1);
+        const stopping = running.slice(running.length - more);
+        await Promise.all(stopping.map(stopMember));
+      },
+      async storeHealth() {
+        const health: Record<string, boolean> = {};
+        for (const member of store)
+          health[member.name] =
+            member.run !== undefined &&
+            (await getJson(`http://127.0.0.1:${member.client}/health`)).status === 200;
+        return health;
       },
       async startStore() {
-        etcd = startEtcd();
-        await etcdAnswers();
+        for (const member of store) if (!member.run) startMember(member);
+        await storeAnswers();
       },
       async switchover(candidate) {
         const current = await leader();
@@ -767,7 +867,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   } catch (error) {
     const report = nodes.map((node) => `--- ${node.name}\n${node.output()}`).join("\n");
     await stop();
-    throw new Error(`${(error as Error).message}\n${report}\n--- etcd\n${etcd.lines.join("\n")}`);
+    throw new Error(`${(error as Error).message}\n${report}\n${storeTails(KEPT_LINES)}`);
   }
 }
 

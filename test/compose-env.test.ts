@@ -54,7 +54,9 @@ describe("docker-compose.yml", () => {
     expect(inProfile("mail")).toEqual(["mail"]);
     // `--profile ha`: the services on a Patroni cluster (test/scale-config.test.ts, docs/operations.md).
     expect(inProfile("ha")).toEqual([
-      "etcd",
+      "etcd-1",
+      "etcd-2",
+      "etcd-3",
       "pg-1",
       "pg-2",
       "pg-3",

@@ -8,11 +8,12 @@
 //   has exactly one row (a batch whose commit's answer was lost is sent again and found stored:
 //   docs/adr/0279) and every 201 its booking (nothing acknowledged is lost), no slot is booked twice;
 // - the killed node rejoins as a replica (pg_rewind) and the three nodes agree row for row;
-// - the leader cut off from the store and the other nodes (iptables, scripts/ha-cluster.ts
-//   `isolate`) while a client on its side still writes to it: it stops acknowledging before
+// - the leader cut off from the other nodes and their store members, its own member with it (iptables,
+//   scripts/ha-cluster.ts `isolate`) while a client on its side still writes to it: it stops acknowledging before
 //   another is elected, every write it acknowledged is on the new leader (no write acknowledged
 //   by two primaries), and it rejoins once the cut is lifted;
-// - the store lost (the one etcd stopped): the leader demotes itself, writes wait for a leader
+// - one of the store's three etcd members stopped: nothing changes (no write refused, the same
+//   leader); a second stopped (the quorum lost): the leader demotes itself, writes wait for a leader
 //   or are answered 503 (never 500), reads go on; once the store is back a leader takes writes and nothing
 //   acknowledged is lost;
 // - the leader's Patroni agent frozen (SIGSTOP: its REST API answers nothing): HAProxy takes it
@@ -41,6 +42,8 @@ import { alwaysBookableHost, count, drillShort } from "./drill-fixtures.ts";
 const CONNECTIONS = 64;
 const BOOKERS = 4;
 const CHECK = { interMs: 500, fall: 2, rise: 2 };
+/** How long writes are watched with one store member of three stopped (longer than the agents' retry_timeout). */
+const STORE_MINORITY_MS = 4_000;
 
 const missing = missingHa();
 if (missing) console.warn(`test/ha-failover.test.ts skipped: ${missing} (.ci/run installs them)`);
@@ -432,7 +435,7 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
   }, 90_000);
 
   it.skipIf(cannotCut)(
-    "the leader cut off from the store and the other nodes, a client on its side still writing: it acknowledges nothing after another leader takes writes, every write it acknowledged is on the new leader, and it rejoins once the cut is lifted",
+    "the leader cut off with its store member from the other nodes and theirs, a client on its side still writing: it acknowledges nothing after another leader takes writes, every write it acknowledged is on the new leader, and it rejoins once the cut is lifted",
     async () => {
       await healthyBefore("partition");
       const load = await startLoad("ha-partition");
@@ -464,6 +467,8 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
       await cluster.isolate(cut);
       const writtenAt = await probe.firstAcceptedAfter(cutAt).finally(probe.stop);
       const next = await cluster.leader();
+      // The store split as the nodes did: the cut node's member alone has no quorum.
+      const storeSplit = await cluster.storeHealth();
       await goesOn(load.burst, load.booking);
       const outcome = await outcomeOf(load);
       // The cut-off leader demotes itself once it cannot renew its key (retry_timeout), which
@@ -487,13 +492,17 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
       console.log(
         `${cut.name} cut off: its client's last acknowledged commit ${lastAck.at - cutAt} ms after the cut ` +
           `(${ackedAfterCut} acknowledged after it, in flight before it), then "${directError || (writerEnded ? "ended" : "still waiting after 30 s")}"; ` +
-          `${next.name} took writes ${writtenAt - cutAt} ms after the cut; ${found} of its ${acked.length} acknowledged writes on ${next.name}; ` +
+          `${next.name} took writes ${writtenAt - cutAt} ms after the cut; store members healthy then ${JSON.stringify(storeSplit)}; ${found} of its ${acked.length} acknowledged writes on ${next.name}; ` +
           `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
           `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
           `cut lifted: ${cut.name} rejoined in ${rejoinedMs} ms${cut.output().includes("pg_rewind") ? " (pg_rewind ran)" : ""}, ` +
           `${JSON.stringify(members.map((m) => [m.name, m.role, m.state, m.timeline]))}`,
       );
       expect(next.name).not.toBe(cut.name);
+      expect(storeSplit).toEqual({
+        ...Object.fromEntries(cluster.nodes.map((_, i) => [`etcd${i + 1}`, true])),
+        [`etcd${cluster.nodes.indexOf(cut) + 1}`]: false,
+      });
       expect(writerEnded).toBe(true);
       // No write acknowledged by two primaries: the old one acknowledged nothing once the new
       // one took writes, and all it acknowledged is on the new one.
@@ -508,11 +517,18 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
     180_000,
   );
 
-  it("the store lost (etcd stopped) under the same load: the leader demotes itself and says why, writes wait for a leader (DATABASE_WAIT_MS) or are answered 503, never 500, and once the store is back a leader takes writes with nothing acknowledged lost", async () => {
+  it("one store member of three lost under the same load: nothing changes; the store's quorum lost (a second member stopped): the leader demotes itself and says why, writes wait for a leader (DATABASE_WAIT_MS) or are answered 503, never 500, and once the store is back a leader takes writes with nothing acknowledged lost", async () => {
     await healthyBefore("store lost");
     const load = await startLoad("ha-store");
     const leader = await cluster.leader();
     const probe = startWriteProbe(appUrl);
+    // The leader's own store member stopped (the one its agent asks first): the two left keep
+    // the store's quorum, the agent asks another, and nothing changes.
+    const oneStoppedAt = Date.now();
+    await cluster.stopStoreMember(leader);
+    await pause(STORE_MINORITY_MS);
+    const oneStopped = probe.longestGap(oneStoppedAt);
+    const leaderThen = (await cluster.members()).find((member) => member.role === "leader")?.name;
     const stoppedAt = Date.now();
     await cluster.stopStore();
     // Until the leader has demoted itself (it cannot renew its key) and HAProxy routes no write.
@@ -532,12 +548,15 @@ describe.skipIf(missing)("a Patroni cluster under the services", () => {
     await goesOn(load.burst, load.booking);
     const outcome = await outcomeOf(load);
     console.log(
-      `etcd stopped: writes refused ${demoted - stoppedAt} ms after (${leader.name}: "${said ?? "no line"}"); ` +
+      `the leader's etcd member stopped (one of three): ${leaderThen} still led ${STORE_MINORITY_MS} ms after, longest write gap ${oneStopped.gapMs} ms, ${oneStopped.refused} probe writes refused; ` +
+        `a second stopped (quorum lost): writes refused ${demoted - stoppedAt} ms after (${leader.name}: "${said ?? "no line"}"); ` +
         `${redirectsWhileDown} redirects answered 302 in 3 s without a leader; etcd started: ${next.name} took writes ${writtenAt - startedAt} ms after; ` +
         `${outcome.redirects} redirects (302), ${outcome.rows} visit rows, redirect errors ${JSON.stringify(outcome.redirectErrors)}; ` +
         `booking answers ${JSON.stringify(outcome.bookingAnswers)}, ${outcome.stored} bookings stored, ${outcome.doubleBooked} slots booked twice; ` +
         `unhandled errors logged by the instances (500s) so far: ${JSON.stringify(unhandledErrors())}`,
     );
+    expect(leaderThen).toBe(leader.name);
+    expect(oneStopped.refused).toBe(0);
     expect(said).toBeDefined();
     expect(Object.keys(outcome.redirectErrors).filter((status) => status !== "503")).toEqual([]);
     expect(Object.keys(outcome.bookingAnswers).filter((status) => !["201", "503"].includes(status))).toEqual(
