@@ -4,6 +4,8 @@
 // compose topology (`pnpm scale --print-compose-config`; test/scale-config.test.ts keeps them
 // equal). Why each setting is what it is: docs/adr/0162 and 0163.
 
+import { DATABASE_RETRY_AFTER_SECONDS } from "@app/server/errors";
+
 export type ServiceName = "shortener" | "scheduling";
 
 export interface ProxiedService {
@@ -66,8 +68,11 @@ function errorAnswers(service: ServiceName): string[] {
       service === "shortener"
         ? JSON.stringify({ status: reason, error })
         : JSON.stringify({ message: `${error[0]!.toUpperCase()}${error.slice(1)}` });
+    // No instance available: every one is starting, stopping or not ready (its database has no
+    // leader past DATABASE_WAIT_MS); a client may try again as soon as after an instance's 503.
+    const retryAfter = status === 503 ? ` hdr Retry-After ${DATABASE_RETRY_AFTER_SECONDS}` : "";
     // HAProxy's string argument: double-quoted, with \" for quotes inside.
-    return `  http-error status ${status} content-type application/json string "${body.replaceAll('"', '\\"')}"`;
+    return `  http-error status ${status} content-type application/json${retryAfter} string "${body.replaceAll('"', '\\"')}"`;
   });
 }
 

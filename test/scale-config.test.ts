@@ -1,12 +1,14 @@
 // The HAProxy configuration of the compose profile `scale` is the generator's output
 // (scripts/haproxy-config.ts, which `pnpm scale` also renders), names the compose services, and
 // HAProxy itself accepts it; and the rules docs/adr/0162 sets hold in it.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@app/db";
+import { DATABASE_RETRY_AFTER_SECONDS } from "@app/server/errors";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { HA_CHECK, HA_TIMINGS, patroniDcs, startHaCluster } from "../scripts/ha-cluster.ts";
@@ -116,6 +118,54 @@ describe("deploy/haproxy/haproxy.cfg", () => {
           execFileSync(haproxy!, ["-c", "-f", file], { stdio: "pipe" });
         }
       } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(!haproxy)(
+    "answers 503 itself when no instance is available, in each service's error shape and with Retry-After, as an instance's 503 has",
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), "haproxy-503-"));
+      const ports = { shortener: await freePort(), scheduling: await freePort() };
+      const file = path.join(dir, "haproxy.cfg");
+      writeFileSync(
+        file,
+        haproxyConfig({
+          // Each service's one instance on a port nothing listens on.
+          services: (["shortener", "scheduling"] as const).map((name) => ({
+            name,
+            bind: `127.0.0.1:${ports[name]}`,
+            servers: [{ name: `${name}-1`, address: "127.0.0.1:1" }],
+          })),
+          check: { interMs: 500, fall: 2, rise: 2 },
+          statsSocket: path.join(dir, "admin.sock"),
+        }),
+      );
+      const proxy = spawn(haproxy!, ["-db", "-f", file], { stdio: "ignore" });
+      try {
+        const answer = async (name: "shortener" | "scheduling") => {
+          for (;;) {
+            try {
+              return await fetch(`http://127.0.0.1:${ports[name]}/ready`);
+            } catch {
+              await new Promise((resolve) => setTimeout(resolve, 50)); // not listening yet
+            }
+          }
+        };
+        const shortener = await answer("shortener");
+        expect(shortener.status).toBe(503);
+        expect(shortener.headers.get("retry-after")).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+        expect(await shortener.json()).toEqual({
+          status: "Service Unavailable",
+          error: "no instance of the service is available",
+        });
+        const scheduling = await answer("scheduling");
+        expect(scheduling.status).toBe(503);
+        expect(scheduling.headers.get("retry-after")).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+        expect(await scheduling.json()).toEqual({ message: "No instance of the service is available" });
+      } finally {
+        proxy.kill("SIGKILL");
         await rm(dir, { recursive: true, force: true });
       }
     },
