@@ -583,6 +583,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
           restPort: node.restPort,
         })),
         check: HA_CHECK,
+        scope,
       },
     }),
   );

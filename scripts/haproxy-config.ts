@@ -49,6 +49,8 @@ export interface PostgresRouting {
   /** Each node: a name, PostgreSQL's `host:port` and its Patroni REST API's port (same host). */
   nodes: { name: string; address: string; restPort: number }[];
   check: HealthCheck;
+  /** Patroni's scope (the cluster's name): a node that answers for another cluster is never routed to. */
+  scope: string;
 }
 
 /** A server that fails its check is DOWN within this long (the bound tests hold the proxy to). */
@@ -157,8 +159,13 @@ function postgresListeners(routing: PostgresRouting): string[] {
     "  timeout server 30m",
     // Round robin among the replicas; the primary listener has one server UP at most.
     "  balance roundrobin",
-    `  option httpchk GET /${role}`,
+    "  option httpchk",
+    `  http-check send meth GET uri /${role}`,
     "  http-check expect status 200",
+    // Patroni names its cluster in every answer: a node given another scope by mistake bootstraps
+    // a cluster of its own and answers /primary with 200 too; routed to, it would take writes
+    // beside the leader. HAProxy says why it is down in one line (its log, `show stat`).
+    `  http-check expect string "\\"scope\\": \\"${routing.scope}\\"" comment "not a node of Patroni cluster ${routing.scope}"`,
     // A node that stops being what this listener wants has its sessions cut at once: a client
     // holding a connection to a demoted leader must not go on writing there (it could not) or
     // reading from it as if it were current.
@@ -210,5 +217,7 @@ export const COMPOSE_HA_TOPOLOGY: HaproxyConfigOptions = {
     replicaBind: ":5001",
     nodes: [1, 2, 3].map((n) => ({ name: `pg-${n}`, address: `pg-${n}:5432`, restPort: 8008 })),
     check: { interMs: 500, fall: 2, rise: 1 },
+    // deploy/patroni/patroni.yml's `scope` (test/scale-config.test.ts).
+    scope: "app",
   },
 };

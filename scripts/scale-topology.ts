@@ -58,6 +58,8 @@ export interface ServerState {
   server: string;
   /** UP, DOWN, MAINT, `UP 1/2` (going down)… */
   status: string;
+  /** What its last check found, as HAProxy says it (why it is DOWN: a status, a body that did not match). */
+  check: string;
   /** Sessions open now, and since the start. */
   current: number;
   total: number;
@@ -218,6 +220,7 @@ function parseStat(csv: string): ServerState[] {
       proxy: at(row, "pxname"),
       server: at(row, "svname"),
       status: at(row, "status"),
+      check: at(row, "last_chk"),
       current: Number(at(row, "scur")),
       total: Number(at(row, "stot")),
       responses5xx: Number(at(row, "hrsp_5xx") || 0),

@@ -2,18 +2,21 @@
 // (scripts/haproxy-config.ts, which `pnpm scale` also renders), names the compose services, and
 // HAProxy itself accepts it; and the rules docs/adr/0162 sets hold in it.
 import { execFile, execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "@app/db";
 import { DATABASE_RETRY_AFTER_SECONDS } from "@app/server/errors";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { HA_CHECK, HA_TIMINGS, patroniDcs, startHaCluster } from "../scripts/ha-cluster.ts";
 import { COMPOSE_HA_TOPOLOGY, COMPOSE_TOPOLOGY, haproxyConfig } from "../scripts/haproxy-config.ts";
-import { haproxyBinary } from "../scripts/scale-topology.ts";
+import { haproxyBinary, haproxyServerStates } from "../scripts/scale-topology.ts";
 
 const root = new URL("../", import.meta.url);
 const committed = readFileSync(new URL("deploy/haproxy/haproxy.cfg", root), "utf8");
@@ -101,13 +104,18 @@ describe("deploy/haproxy/haproxy.cfg", () => {
                 restPort: 100 + n,
               })),
               check: { interMs: 500, fall: 2, rise: 1 },
+              scope: "app",
             },
           }),
         );
         const routing = readFileSync(local, "utf8");
         // Patroni's documented pattern: writes where /primary answers 200, reads where /replica does.
-        expect(routing).toMatch(/listen postgres-primary\n(.*\n)*? {2}option httpchk GET \/primary\n/);
-        expect(routing).toMatch(/listen postgres-replicas\n(.*\n)*? {2}option httpchk GET \/replica\n/);
+        expect(routing).toMatch(
+          /listen postgres-primary\n(.*\n)*? {2}http-check send meth GET uri \/primary\n/,
+        );
+        expect(routing).toMatch(
+          /listen postgres-replicas\n(.*\n)*? {2}http-check send meth GET uri \/replica\n/,
+        );
         expect(routing).toContain("server node2 127.0.0.1:2 check port 102");
         expect(routing).toContain("on-marked-down shutdown-sessions");
         for (const file of [
@@ -194,12 +202,77 @@ describe("deploy/haproxy/haproxy.cfg", () => {
     }
   });
 
-  it("the compose profile `ha`'s Patroni bootstraps the cluster with the settings `pnpm scale --ha` uses (deploy/patroni/patroni.yml)", () => {
+  it("the compose profile `ha`'s Patroni bootstraps the cluster with the settings `pnpm scale --ha` uses (deploy/patroni/patroni.yml), under the scope its HAProxy routes to", () => {
     const patroni = parse(readFileSync(new URL("deploy/patroni/patroni.yml", root), "utf8")) as {
+      scope: string;
       bootstrap: { dcs: unknown };
     };
     expect(patroni.bootstrap.dcs).toEqual(patroniDcs(HA_TIMINGS, { synchronous: true, fsync: true }));
+    expect(COMPOSE_HA_TOPOLOGY.postgres!.scope).toBe(patroni.scope);
   });
+
+  it.skipIf(!haproxy)(
+    "routes writes only to a node that answers /primary with 200 for its own cluster: a node of another scope (a misconfigured cluster name) is never routed to, and HAProxy says why in one line",
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), "haproxy-scope-"));
+      // Patroni's REST API as 3.0.2 answers it (`json.dumps`: ", " and ": "), for three nodes:
+      // the cluster's leader, a leader of another scope, and a replica of the cluster.
+      const agents = [
+        { status: 200, scope: "app" },
+        { status: 200, scope: "app-typo" },
+        { status: 503, scope: "app" },
+      ].map(({ status, scope }) =>
+        createServer((_request, response) => {
+          response.writeHead(status, { "content-type": "application/json" });
+          response.end(
+            `{"state": "running", "role": "${status === 200 ? "master" : "replica"}", "patroni": {"version": "3.0.2", "scope": "${scope}"}}`,
+          );
+        }).listen(0, "127.0.0.1"),
+      );
+      await Promise.all(agents.map((agent) => once(agent, "listening")));
+      const statsSocket = path.join(dir, "admin.sock");
+      const file = path.join(dir, "haproxy.cfg");
+      writeFileSync(
+        file,
+        haproxyConfig({
+          services: [],
+          check: HA_CHECK,
+          statsSocket,
+          postgres: {
+            primaryBind: `127.0.0.1:${await freePort()}`,
+            replicaBind: `127.0.0.1:${await freePort()}`,
+            nodes: agents.map((agent, i) => ({
+              name: `node${i + 1}`,
+              address: "127.0.0.1:1",
+              restPort: (agent.address() as AddressInfo).port,
+            })),
+            check: HA_CHECK,
+            scope: "app",
+          },
+        }),
+      );
+      const proxy = spawn(haproxy!, ["-db", "-f", file], { stdio: "ignore" });
+      try {
+        const primary = async () =>
+          (await haproxyServerStates(statsSocket).catch(() => [])).filter(
+            (state) => state.proxy === "postgres-primary",
+          );
+        await vi.waitFor(
+          async () => expect((await primary()).map((state) => state.status)).toEqual(["UP", "DOWN", "DOWN"]),
+          { timeout: 10_000, interval: 100 },
+        );
+        const states = await primary();
+        expect(states[1]!.check).toBe(
+          "HTTP content check did not match comment: not a node of Patroni cluster app",
+        );
+        expect(states[2]!.check).toBe("Service Unavailable");
+      } finally {
+        proxy.kill("SIGKILL");
+        for (const agent of agents) agent.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("`pnpm scale --ha`'s cluster refuses, before starting anything, timings that could leave two leaders and a scope Patroni cannot name", async () => {
     await expect(startHaCluster({ timings: { ttl: 8, loopWait: 1, retryTimeout: 4 } })).rejects.toThrow(
