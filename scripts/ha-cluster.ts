@@ -661,7 +661,7 @@ export async function startHaCluster(options: HaClusterOptions = {}): Promise<Ha
   /**
    * Until the cluster is healthy: one leader running, every node a member on its timeline and
    * streaming from it, caught up, one of them the sync standby (unless not synchronous). Past
-   * `timeoutMs`, an error naming what was missing, with the last lines of each node and etcd.
+   * `timeoutMs`, an error naming what was missing, with the last lines of each node and each etcd member.
    */
   const healthy = async (timeoutMs = 90_000) => {
     let last: { missing: string[]; list: Member[] } = { missing: [], list: [] };
